@@ -1,0 +1,27 @@
+// Small string helpers shared by the plan loader and reports.
+#ifndef STAMPEDE_COMMON_STRINGS_H_
+#define STAMPEDE_COMMON_STRINGS_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace stampede {
+
+// Levenshtein distance, for "did you mean" suggestions.
+size_t EditDistance(std::string_view a, std::string_view b);
+
+// The candidate closest to word, or "" if none is reasonably close.
+std::string NearestWord(std::string_view word, const std::vector<std::string>& candidates);
+
+std::string Join(const std::vector<std::string>& parts, std::string_view sep);
+
+// Splits "host:port" ("[v6]:port" too). Returns false if malformed.
+bool SplitHostPort(std::string_view endpoint, std::string* host, int* port);
+
+// Whitespace-separated words; double-quoted words may contain spaces.
+std::vector<std::string> SplitWords(std::string_view text);
+
+}  // namespace stampede
+
+#endif  // STAMPEDE_COMMON_STRINGS_H_

@@ -1,0 +1,47 @@
+#include "drivers/driver_registry.h"
+
+#include <set>
+
+#include "drivers/mysql_driver.h"
+#include "drivers/postgres_driver.h"
+#include "drivers/redis_driver.h"
+
+namespace stampede::drivers {
+
+const std::vector<DriverInfo>& Drivers() {
+  static const std::vector<DriverInfo> kDrivers = {
+      {"postgres", "PostgreSQL wire protocol (libpqxx)", Dialect::kPostgres,
+       {"postgres", "cockroachdb", "yugabytedb"},
+       [] { return std::unique_ptr<Driver>(new PostgresDriver()); }},
+      {"mysql", "MySQL wire protocol (mysql-connector-c++)", Dialect::kMysql,
+       {"mysql", "mariadb", "galera", "tidb"},
+       [] { return std::unique_ptr<Driver>(new MysqlDriver()); }},
+      {"redis", "Redis protocol (hiredis)", Dialect::kRedis,
+       {"redis", "redis-cluster"},
+       [] { return std::unique_ptr<Driver>(new RedisDriver()); }},
+  };
+  return kDrivers;
+}
+
+const DriverInfo* FindDriver(const std::string& name) {
+  for (const DriverInfo& d : Drivers()) {
+    if (d.name == name) return &d;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> DriverNames() {
+  std::vector<std::string> names;
+  for (const DriverInfo& d : Drivers()) names.push_back(d.name);
+  return names;
+}
+
+Status CheckDriverRegistry() {
+  std::set<std::string> seen;
+  for (const DriverInfo& d : Drivers()) {
+    if (!seen.insert(d.name).second) return Status::Error("duplicate driver '" + d.name + "'");
+  }
+  return Status::Ok();
+}
+
+}  // namespace stampede::drivers

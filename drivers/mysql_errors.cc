@@ -1,0 +1,57 @@
+#include "drivers/mysql_errors.h"
+
+namespace stampede::drivers {
+namespace {
+
+struct Rule {
+  int code;
+  Outcome outcome;
+};
+
+// Sources: MySQL/MariaDB server and client error references, Galera docs,
+// TiDB error codes reference.
+constexpr Rule kRules[] = {
+    {1213, Outcome::kRetryable},    // ER_LOCK_DEADLOCK (Galera cert failure too)
+    {1205, Outcome::kRetryable},    // ER_LOCK_WAIT_TIMEOUT
+    {1047, Outcome::kUnavailable},  // WSREP has not yet prepared node
+    {1053, Outcome::kUnavailable},  // server shutdown in progress
+    {1040, Outcome::kUnavailable},  // too many connections
+    {1927, Outcome::kUnavailable},  // MariaDB: connection killed
+    {8002, Outcome::kRetryable},    // TiDB: SELECT FOR UPDATE write conflict
+    {8022, Outcome::kRetryable},    // TiDB: txn commit failed, retry
+    {8028, Outcome::kRetryable},    // TiDB: schema changed
+    {9007, Outcome::kRetryable},    // TiDB: write conflict
+    {9001, Outcome::kUnavailable},  // TiDB: PD server timeout
+    {9002, Outcome::kUnavailable},  // TiDB: TiKV server timeout
+    {9003, Outcome::kUnavailable},  // TiDB: TiKV server is busy
+    {9004, Outcome::kUnavailable},  // TiDB: resolve lock timeout
+    {9005, Outcome::kUnavailable},  // TiDB: region unavailable
+    {1045, Outcome::kFatal},        // access denied
+    {1044, Outcome::kFatal},        // access denied to database
+    {1049, Outcome::kFatal},        // unknown database
+    {1062, Outcome::kFatal},        // duplicate key
+    {1064, Outcome::kFatal},        // syntax error
+    {1146, Outcome::kFatal},        // table does not exist
+};
+
+}  // namespace
+
+bool IsMysqlConnectionError(int code) {
+  // CR_CONNECTION_ERROR, CR_CONN_HOST_ERROR, CR_SERVER_GONE_ERROR,
+  // CR_SERVER_LOST, CR_SERVER_LOST_EXTENDED, and the server's 1053/1927.
+  return code == 2002 || code == 2003 || code == 2006 || code == 2013 || code == 2055 ||
+         code == 1053 || code == 1927;
+}
+
+Outcome ClassifyMysqlError(int code, bool write) {
+  if (code == 2006 || code == 2013 || code == 2055) {
+    return write ? Outcome::kAmbiguous : Outcome::kUnavailable;
+  }
+  if (code == 2002 || code == 2003) return Outcome::kUnavailable;
+  for (const Rule& r : kRules) {
+    if (r.code == code) return r.outcome;
+  }
+  return Outcome::kFatal;
+}
+
+}  // namespace stampede::drivers

@@ -1,0 +1,18 @@
+// Where MySQL-wire errors become outcomes (mysql, mariadb, galera, tidb).
+#ifndef STAMPEDE_DRIVERS_MYSQL_ERRORS_H_
+#define STAMPEDE_DRIVERS_MYSQL_ERRORS_H_
+
+#include "common/outcome.h"
+
+namespace stampede::drivers {
+
+// True for client error codes that mean the connection is gone.
+bool IsMysqlConnectionError(int code);
+
+// Classifies a server or client error code. `write` makes a connection lost
+// mid-statement ambiguous.
+Outcome ClassifyMysqlError(int code, bool write);
+
+}  // namespace stampede::drivers
+
+#endif  // STAMPEDE_DRIVERS_MYSQL_ERRORS_H_

@@ -1,0 +1,155 @@
+#include "drivers/postgres_driver.h"
+
+#include <charconv>
+#include <pqxx/pqxx>
+
+#include "drivers/postgres_errors.h"
+
+namespace stampede::drivers {
+namespace {
+
+// libpq messages span lines ("could not connect...\n\tIs the server..."):
+// the user gets one line.
+std::string OneLine(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n' || c == '\t' || c == '\r') {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+std::string Quote(const std::string& v) {
+  std::string out = "'";
+  for (char c : v) {
+    if (c == '\'' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "'";
+}
+
+}  // namespace
+
+PostgresDriver::PostgresDriver() : values_(kMaxParams) {
+  for (auto& v : values_) v.reserve(64);
+}
+
+PostgresDriver::~PostgresDriver() { Close(); }
+
+std::string PostgresDriver::ConnectionString(const ConnectOptions& o) {
+  std::string s = "host=" + Quote(o.host) + " port=" + std::to_string(o.port);
+  if (!o.user.empty()) s += " user=" + Quote(o.user);
+  if (!o.password.empty()) s += " password=" + Quote(o.password);
+  if (!o.database.empty()) s += " dbname=" + Quote(o.database);
+  int timeout_s = (o.connect_timeout_ms + 999) / 1000;
+  s += " connect_timeout=" + std::to_string(timeout_s < 2 ? 2 : timeout_s);
+  s += " application_name=stampede";
+  return s;
+}
+
+Status PostgresDriver::Connect(const ConnectOptions& options) {
+  Close();
+  endpoint_ = options.Endpoint();
+  try {
+    conn_ = std::make_unique<pqxx::connection>(ConnectionString(options));
+  } catch (const std::exception& e) {
+    conn_.reset();
+    return Status::Error(endpoint_ + ": " + OneLine(e.what()));
+  }
+  return Status::Ok();
+}
+
+Status PostgresDriver::Prepare(const std::vector<StatementSpec>& statements) {
+  if (!conn_) return Status::Error(endpoint_ + ": not connected");
+  names_.clear();
+  writes_.clear();
+  try {
+    for (size_t i = 0; i < statements.size(); ++i) {
+      std::string name = "s" + std::to_string(i);
+      conn_->prepare(name, statements[i].text);
+      names_.push_back(name);
+      writes_.push_back(statements[i].write);
+    }
+    // libpqxx prepares lazily: send every statement to the server now, so
+    // a syntax error shows before the run, not as a stream of fatal ops.
+    for (const std::string& name : names_) conn_->prepare_now(name);
+  } catch (const pqxx::sql_error& e) {
+    return Status::Error(endpoint_ + ": preparing statement: " + OneLine(e.what()));
+  } catch (const std::exception& e) {
+    return Status::Error(endpoint_ + ": " + OneLine(e.what()));
+  }
+  return Status::Ok();
+}
+
+OpResult PostgresDriver::Execute(const OpRequest& req, std::string* error) {
+  OpResult result;
+  if (!conn_) {
+    result.outcome = Outcome::kUnavailable;
+    *error = endpoint_ + ": not connected";
+    return result;
+  }
+  for (int i = 0; i < req.nparams; ++i) {
+    const Param& p = req.params[i];
+    std::string& v = values_[i];
+    if (p.is_int) {
+      char buf[24];
+      auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), p.i);
+      (void)ec;
+      v.assign(buf, end);
+    } else {
+      v.assign(p.s);
+    }
+  }
+  try {
+    pqxx::nontransaction tx(*conn_);
+    pqxx::result r = tx.exec_prepared(
+        names_[req.stmt],
+        pqxx::prepare::make_dynamic_params(values_.begin(), values_.begin() + req.nparams));
+    result.rows = r.columns() > 0 ? static_cast<int64_t>(r.size()) : r.affected_rows();
+  } catch (const pqxx::broken_connection& e) {
+    result.outcome = ClassifyPostgresConnectionLoss(writes_[req.stmt]);
+    *error = endpoint_ + ": connection lost: " + OneLine(e.what());
+    conn_.reset();
+  } catch (const pqxx::in_doubt_error& e) {
+    result.outcome = Outcome::kAmbiguous;
+    *error = endpoint_ + ": " + OneLine(e.what());
+  } catch (const pqxx::sql_error& e) {
+    result.outcome = ClassifyPostgresError(e.sqlstate(), e.what());
+    *error = endpoint_ + ": " + e.sqlstate() + " " + OneLine(e.what());
+    if (!conn_->is_open()) conn_.reset();
+  } catch (const std::exception& e) {
+    result.outcome = Outcome::kFatal;
+    *error = endpoint_ + ": " + OneLine(e.what());
+    if (!conn_->is_open()) conn_.reset();
+  }
+  return result;
+}
+
+Status PostgresDriver::ExecuteOnce(std::string_view statement) {
+  if (!conn_) return Status::Error(endpoint_ + ": not connected");
+  try {
+    pqxx::nontransaction tx(*conn_);
+    tx.exec(std::string(statement));
+  } catch (const std::exception& e) {
+    if (!conn_->is_open()) conn_.reset();
+    return Status::Error(endpoint_ + ": " + OneLine(e.what()));
+  }
+  return Status::Ok();
+}
+
+bool PostgresDriver::connected() const { return conn_ != nullptr; }
+
+void PostgresDriver::Close() {
+  if (!conn_) return;
+  try {
+    conn_->disconnect();
+  } catch (...) {
+  }
+  conn_.reset();
+}
+
+}  // namespace stampede::drivers

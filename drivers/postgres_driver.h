@@ -1,0 +1,40 @@
+// PostgreSQL-wire driver on libpqxx (postgres, cockroachdb, yugabytedb).
+#ifndef STAMPEDE_DRIVERS_POSTGRES_DRIVER_H_
+#define STAMPEDE_DRIVERS_POSTGRES_DRIVER_H_
+
+#include <memory>
+#include <pqxx/connection>
+#include <string>
+#include <vector>
+
+#include "drivers/driver.h"
+
+
+namespace stampede::drivers {
+
+class PostgresDriver : public Driver {
+ public:
+  PostgresDriver();
+  ~PostgresDriver() override;
+
+  Status Connect(const ConnectOptions& options) override;
+  Status Prepare(const std::vector<StatementSpec>& statements) override;
+  OpResult Execute(const OpRequest& request, std::string* error) override;
+  Status ExecuteOnce(std::string_view statement) override;
+  bool connected() const override;
+  void Close() override;
+
+  // libpq connection string for options (password quoted, never logged).
+  static std::string ConnectionString(const ConnectOptions& options);
+
+ private:
+  std::unique_ptr<pqxx::connection> conn_;
+  std::string endpoint_;
+  std::vector<std::string> names_;   // prepared statement names by id
+  std::vector<bool> writes_;
+  std::vector<std::string> values_;  // parameter text, reused across ops
+};
+
+}  // namespace stampede::drivers
+
+#endif  // STAMPEDE_DRIVERS_POSTGRES_DRIVER_H_

@@ -1,0 +1,23 @@
+// Where PostgreSQL-wire errors become outcomes (postgres, cockroachdb,
+// yugabytedb). One table, unit-tested on recorded codes and messages.
+#ifndef STAMPEDE_DRIVERS_POSTGRES_ERRORS_H_
+#define STAMPEDE_DRIVERS_POSTGRES_ERRORS_H_
+
+#include <string_view>
+
+#include "common/outcome.h"
+
+namespace stampede::drivers {
+
+// Classifies a server error by SQLSTATE (and message where codes are
+// ambiguous).
+Outcome ClassifyPostgresError(std::string_view sqlstate, std::string_view message);
+
+// Classifies a lost connection: ambiguous if a write may have been applied.
+inline Outcome ClassifyPostgresConnectionLoss(bool write) {
+  return write ? Outcome::kAmbiguous : Outcome::kUnavailable;
+}
+
+}  // namespace stampede::drivers
+
+#endif  // STAMPEDE_DRIVERS_POSTGRES_ERRORS_H_

@@ -1,0 +1,30 @@
+#include "drivers/redis_errors.h"
+
+namespace stampede::drivers {
+namespace {
+
+struct Rule {
+  std::string_view prefix;
+  Outcome outcome;
+};
+
+constexpr Rule kRules[] = {
+    {"MOVED", Outcome::kRetryable},       {"ASK", Outcome::kRetryable},
+    {"TRYAGAIN", Outcome::kRetryable},    {"BUSY", Outcome::kRetryable},
+    {"CLUSTERDOWN", Outcome::kUnavailable}, {"LOADING", Outcome::kUnavailable},
+    {"MASTERDOWN", Outcome::kUnavailable},  {"READONLY", Outcome::kUnavailable},
+    {"NOAUTH", Outcome::kFatal},          {"WRONGPASS", Outcome::kFatal},
+    {"NOPERM", Outcome::kFatal},          {"WRONGTYPE", Outcome::kFatal},
+};
+
+}  // namespace
+
+Outcome ClassifyRedisError(std::string_view reply) {
+  std::string_view word = reply.substr(0, reply.find(' '));
+  for (const Rule& r : kRules) {
+    if (word == r.prefix) return r.outcome;
+  }
+  return Outcome::kFatal;
+}
+
+}  // namespace stampede::drivers

@@ -1,0 +1,473 @@
+#include "plan/plan_loader.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "common/duration.h"
+#include "common/strings.h"
+#include "drivers/driver_registry.h"
+#include "workloads/workload_registry.h"
+
+namespace stampede::plan {
+namespace {
+
+using workloads::ParamSpec;
+
+std::string Found(const YAML::Node& n) {
+  if (!n.IsDefined() || n.IsNull()) return "nothing";
+  if (n.IsScalar()) return "'" + n.Scalar() + "'";
+  if (n.IsSequence()) return "a list";
+  if (n.IsMap()) return "a mapping";
+  return "something else";
+}
+
+class Loader {
+ public:
+  explicit Loader(std::string file) : file_(std::move(file)) {}
+
+  PlanLoadResult Load(const std::string& text) {
+    YAML::Node root;
+    try {
+      root = YAML::Load(text);
+    } catch (const YAML::Exception& e) {
+      AddAt(e.mark.line + 1, e.mark.column + 1, "yaml",
+            "not valid YAML: " + e.msg);
+      return Finish();
+    }
+    if (!root.IsMap()) {
+      Error(root, "plan", "expected a mapping with name, target and phases, found " + Found(root));
+      return Finish();
+    }
+    CheckKeys(root, "", {"name", "seed", "target", "agents", "phases"});
+    auto& plan = result_.plan;
+    plan.set_name(RequiredString(root, "name", "name"));
+    if (!plan.name().empty() && !std::regex_match(plan.name(), std::regex("[A-Za-z0-9_.-]+"))) {
+      Error(root["name"], "name", "expected letters, digits, '.', '_' or '-', found '" + plan.name() + "'");
+    }
+    plan.set_seed(root["seed"] ? UInt(root["seed"], "seed", 0, 1e19) : 1);
+    LoadTarget(root);
+    LoadAgents(root);
+    LoadPhases(root);
+    return Finish();
+  }
+
+ private:
+  // --------------------------------------------------------------- errors
+  void AddAt(int line, int col, const std::string& field, const std::string& msg) {
+    result_.errors.push_back(file_ + ":" + std::to_string(line) + ":" + std::to_string(col) +
+                             ": " + field + ": " + msg);
+  }
+  void Error(const YAML::Node& at, const std::string& field, const std::string& msg) {
+    YAML::Mark m = at.IsDefined() ? at.Mark() : YAML::Mark();
+    AddAt(m.line + 1, m.column + 1, field, msg);
+  }
+  PlanLoadResult Finish() { return std::move(result_); }
+
+  static std::string Path(const std::string& prefix, const std::string& key) {
+    return prefix.empty() ? key : prefix + "." + key;
+  }
+
+  void CheckKeys(const YAML::Node& map, const std::string& prefix,
+                 const std::vector<std::string>& allowed) {
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      const std::string key = it->first.IsScalar() ? it->first.Scalar() : "?";
+      if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+      std::string msg = "unknown key";
+      if (key == "password") {
+        msg = "inline passwords are not accepted: set password_env to the name of an "
+              "environment variable that holds it";
+      } else {
+        std::string near = NearestWord(key, allowed);
+        msg += near.empty() ? " (expected one of " + Join(allowed, ", ") + ")"
+                            : ", did you mean '" + near + "'?";
+      }
+      Error(it->first, Path(prefix, key), msg);
+    }
+  }
+
+  // -------------------------------------------------------------- scalars
+  std::string RequiredString(const YAML::Node& map, const std::string& key,
+                             const std::string& field) {
+    YAML::Node n = map[key];
+    if (!n) {
+      Error(map, field, "missing (expected a string)");
+      return "";
+    }
+    return String(n, field);
+  }
+  std::string String(const YAML::Node& n, const std::string& field) {
+    if (!n.IsScalar() || n.Scalar().empty()) {
+      Error(n, field, "expected a string, found " + Found(n));
+      return "";
+    }
+    return n.Scalar();
+  }
+  uint64_t UInt(const YAML::Node& n, const std::string& field, double min, double max) {
+    int64_t v = 0;
+    uint64_t u = 0;
+    std::string range = "an integer";
+    if (min >= 1) range = "a positive integer";
+    if (min == 0) range = "a non-negative integer";
+    if (!n.IsScalar()) {
+      Error(n, field, "expected " + range + ", found " + Found(n));
+      return 0;
+    }
+    if (YAML::convert<int64_t>::decode(n, v)) {
+      if (double(v) < min || double(v) > max) {
+        Error(n, field, "expected " + range + (max < 1e18 ? " up to " + std::to_string(int64_t(max)) : "") +
+                            ", found " + std::to_string(v));
+        return 0;
+      }
+      return static_cast<uint64_t>(v);
+    }
+    if (min >= 0 && YAML::convert<uint64_t>::decode(n, u)) return u;
+    Error(n, field, "expected " + range + ", found " + Found(n));
+    return 0;
+  }
+  double Double(const YAML::Node& n, const std::string& field, double min, double max,
+                bool exclusive_min) {
+    double v = 0;
+    if (!n.IsScalar() || !YAML::convert<double>::decode(n, v) || std::isnan(v)) {
+      Error(n, field, "expected a number, found " + Found(n));
+      return 0;
+    }
+    if (v < min || (exclusive_min && v == min) || v > max) {
+      std::ostringstream os;
+      os << "expected a number " << (exclusive_min ? "above " : "from ") << min;
+      if (max < 1e18) os << " up to " << max;
+      os << ", found " << n.Scalar();
+      Error(n, field, os.str());
+      return 0;
+    }
+    return v;
+  }
+  int64_t DurationMs(const YAML::Node& n, const std::string& field) {
+    if (!n.IsScalar()) {
+      Error(n, field, "expected a duration like 10s, 1m30s or 250ms, found " + Found(n));
+      return 0;
+    }
+    auto d = ParseDurationNs(n.Scalar());
+    if (!d.ok()) {
+      Error(n, field, d.status().message());
+      return 0;
+    }
+    if (*d <= 0) {
+      Error(n, field, "expected a duration above zero, found '" + n.Scalar() + "'");
+      return 0;
+    }
+    return *d / 1000000;
+  }
+
+  // ------------------------------------------------------------- sections
+  void LoadTarget(const YAML::Node& root) {
+    YAML::Node t = root["target"];
+    if (!t) {
+      Error(root, "target", "missing (expected a mapping with driver and endpoints)");
+      return;
+    }
+    if (!t.IsMap()) {
+      Error(t, "target", "expected a mapping with driver and endpoints, found " + Found(t));
+      return;
+    }
+    CheckKeys(t, "target", {"driver", "flavor", "endpoints", "user", "password_env", "database",
+                            "connect_timeout"});
+    auto* target = result_.plan.mutable_target();
+    target->set_driver(RequiredString(t, "driver", "target.driver"));
+    const drivers::DriverInfo* info = nullptr;
+    if (!target->driver().empty()) {
+      info = drivers::FindDriver(target->driver());
+      if (!info) {
+        std::string near = NearestWord(target->driver(), drivers::DriverNames());
+        Error(t["driver"], "target.driver",
+              "expected one of " + Join(drivers::DriverNames(), ", ") + ", found '" +
+                  target->driver() + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+      }
+    }
+    if (t["flavor"]) {
+      target->set_flavor(String(t["flavor"], "target.flavor"));
+      if (info && std::find(info->flavors.begin(), info->flavors.end(), target->flavor()) ==
+                      info->flavors.end()) {
+        Error(t["flavor"], "target.flavor",
+              "expected one of " + Join(info->flavors, ", ") + " for driver " + info->name +
+                  ", found '" + target->flavor() + "'");
+      }
+    } else if (info) {
+      target->set_flavor(info->flavors.front());
+    }
+    YAML::Node eps = t["endpoints"];
+    if (!eps) {
+      Error(t, "target.endpoints", "missing (expected a list of host:port)");
+    } else {
+      std::vector<YAML::Node> items;
+      if (eps.IsScalar()) {
+        items.push_back(eps);
+      } else if (eps.IsSequence() && eps.size() > 0) {
+        for (const auto& e : eps) items.push_back(e);
+      } else {
+        Error(eps, "target.endpoints", "expected a list of host:port, found " + Found(eps));
+      }
+      for (size_t i = 0; i < items.size(); ++i) {
+        std::string field = "target.endpoints[" + std::to_string(i) + "]";
+        std::string host;
+        int port;
+        if (!items[i].IsScalar() || !SplitHostPort(items[i].Scalar(), &host, &port)) {
+          Error(items[i], field, "expected host:port, found " + Found(items[i]));
+          continue;
+        }
+        target->add_endpoints(items[i].Scalar());
+      }
+    }
+    if (t["user"]) target->set_user(String(t["user"], "target.user"));
+    if (t["database"]) {
+      // Redis databases are numbers; SQL databases are names.
+      YAML::Node d = t["database"];
+      target->set_database(d.IsScalar() ? d.Scalar() : String(d, "target.database"));
+    }
+    if (t["password_env"]) {
+      std::string env = String(t["password_env"], "target.password_env");
+      if (!env.empty() && !std::regex_match(env, std::regex("[A-Za-z_][A-Za-z0-9_]*"))) {
+        Error(t["password_env"], "target.password_env",
+              "expected the name of an environment variable, found '" + env + "'");
+      }
+      target->set_password_env(env);
+    }
+    target->set_connect_timeout_ms(
+        t["connect_timeout"] ? DurationMs(t["connect_timeout"], "target.connect_timeout") : 5000);
+  }
+
+  void LoadAgents(const YAML::Node& root) {
+    auto* agents = result_.plan.mutable_agents();
+    agents->set_min(1);
+    agents->set_wait_ms(60000);
+    agents->set_on_loss("abort");
+    YAML::Node a = root["agents"];
+    if (!a) return;
+    if (!a.IsMap()) {
+      Error(a, "agents", "expected a mapping like {min: 2}, found " + Found(a));
+      return;
+    }
+    CheckKeys(a, "agents", {"min", "wait", "on_loss"});
+    if (a["min"]) agents->set_min(static_cast<uint32_t>(UInt(a["min"], "agents.min", 1, 10000)));
+    if (a["wait"]) agents->set_wait_ms(static_cast<uint32_t>(DurationMs(a["wait"], "agents.wait")));
+    if (a["on_loss"]) {
+      std::string v = String(a["on_loss"], "agents.on_loss");
+      if (v != "abort" && v != "continue") {
+        Error(a["on_loss"], "agents.on_loss", "expected abort or continue, found '" + v + "'");
+      }
+      agents->set_on_loss(v);
+    }
+  }
+
+  void LoadPhases(const YAML::Node& root) {
+    YAML::Node phases = root["phases"];
+    if (!phases) {
+      Error(root, "phases", "missing (expected a list of phases)");
+      return;
+    }
+    if (!phases.IsSequence() || phases.size() == 0) {
+      Error(phases, "phases", "expected a non-empty list of phases, found " + Found(phases));
+      return;
+    }
+    std::set<std::string> names;
+    for (size_t i = 0; i < phases.size(); ++i) {
+      LoadPhase(phases[i], "phases[" + std::to_string(i) + "]", &names);
+    }
+  }
+
+  void LoadPhase(const YAML::Node& p, const std::string& at, std::set<std::string>* names) {
+    if (!p.IsMap()) {
+      Error(p, at, "expected a mapping with name, workload and workers, found " + Found(p));
+      return;
+    }
+    CheckKeys(p, at, {"name", "workload", "workers", "duration", "ops", "rate", "params"});
+    v1::Phase* phase = result_.plan.add_phases();
+    phase->set_name(RequiredString(p, "name", at + ".name"));
+    if (!phase->name().empty()) {
+      if (!std::regex_match(phase->name(), std::regex("[A-Za-z0-9_-]+"))) {
+        Error(p["name"], at + ".name",
+              "expected letters, digits, '_' or '-', found '" + phase->name() + "'");
+      } else if (!names->insert(phase->name()).second) {
+        Error(p["name"], at + ".name", "duplicate phase name '" + phase->name() + "'");
+      }
+    }
+    phase->set_workload(RequiredString(p, "workload", at + ".workload"));
+    const workloads::WorkloadInfo* info = nullptr;
+    if (!phase->workload().empty()) {
+      info = workloads::FindWorkload(phase->workload());
+      if (!info) {
+        std::string near = NearestWord(phase->workload(), workloads::WorkloadNames());
+        Error(p["workload"], at + ".workload",
+              "expected one of " + Join(workloads::WorkloadNames(), ", ") + ", found '" +
+                  phase->workload() + "'" +
+                  (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+      }
+    }
+    if (!p["workers"]) {
+      Error(p, at + ".workers", "missing (expected a positive integer)");
+    } else {
+      phase->set_workers(static_cast<uint32_t>(UInt(p["workers"], at + ".workers", 1, 100000)));
+    }
+    if (p["duration"]) phase->set_duration_ms(DurationMs(p["duration"], at + ".duration"));
+    if (p["ops"]) phase->set_ops(UInt(p["ops"], at + ".ops", 1, 1e18));
+    if (!p["duration"] && !p["ops"]) {
+      Error(p, at, "needs a duration (e.g. duration: 30s) or an operation count (ops: N)");
+    }
+    if (p["rate"]) phase->set_rate(Double(p["rate"], at + ".rate", 0, 1e9, true));
+    YAML::Node params = p["params"];
+    if (params && !params.IsMap()) {
+      Error(params, at + ".params", "expected a mapping of workload parameters, found " + Found(params));
+      return;
+    }
+    if (!info) return;
+    size_t before = result_.errors.size();
+    if (params) LoadParams(params, at + ".params", *info, phase);
+    // Let the workload check combinations its parameters alone cannot.
+    const drivers::DriverInfo* driver = drivers::FindDriver(result_.plan.target().driver());
+    if (driver && result_.errors.size() == before) {
+      workloads::WorkloadContext ctx;
+      ctx.dialect = driver->dialect;
+      ctx.total_workers = phase->workers() ? phase->workers() : 1;
+      std::map<std::string, std::string> values(phase->params().begin(), phase->params().end());
+      auto w = info->factory(ctx, workloads::Params(info->param_specs(), values));
+      if (!w.ok()) Error(params ? params : p, at + ".params", w.status().message());
+    }
+  }
+
+  void LoadParams(const YAML::Node& params, const std::string& at,
+                  const workloads::WorkloadInfo& info, v1::Phase* phase) {
+    const auto& specs = info.param_specs();
+    std::vector<std::string> names;
+    for (const ParamSpec& s : specs) names.push_back(s.name);
+    for (auto it = params.begin(); it != params.end(); ++it) {
+      std::string key = it->first.IsScalar() ? it->first.Scalar() : "?";
+      std::string field = at + "." + key;
+      auto spec = std::find_if(specs.begin(), specs.end(),
+                               [&](const ParamSpec& s) { return s.name == key; });
+      if (spec == specs.end()) {
+        std::string near = NearestWord(key, names);
+        Error(it->first, field,
+              "unknown parameter of workload " + info.name +
+                  (near.empty() ? " (expected one of " + Join(names, ", ") + ")"
+                                : ", did you mean '" + near + "'?"));
+        continue;
+      }
+      const YAML::Node& v = it->second;
+      std::string value;
+      switch (spec->type) {
+        case ParamSpec::Type::kInt:
+          value = std::to_string(UInt(v, field, spec->min, spec->max));
+          break;
+        case ParamSpec::Type::kDouble: {
+          char buf[32];
+          double d = Double(v, field, spec->min, spec->max, false);
+          auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), d);
+          (void)ec;
+          value.assign(buf, end);
+          break;
+        }
+        case ParamSpec::Type::kBool: {
+          bool b = false;
+          if (!v.IsScalar() || !YAML::convert<bool>::decode(v, b)) {
+            Error(v, field, "expected true or false, found " + Found(v));
+          }
+          value = b ? "true" : "false";
+          break;
+        }
+        case ParamSpec::Type::kChoice:
+          value = String(v, field);
+          if (!value.empty() &&
+              std::find(spec->choices.begin(), spec->choices.end(), value) == spec->choices.end()) {
+            Error(v, field, "expected one of " + Join(spec->choices, ", ") + ", found '" + value + "'");
+          }
+          break;
+        case ParamSpec::Type::kString:
+          value = String(v, field);
+          if (key == "table" && !value.empty() &&
+              !std::regex_match(value, std::regex("[A-Za-z_][A-Za-z0-9_]*"))) {
+            Error(v, field, "expected an identifier, found '" + value + "'");
+          }
+          break;
+      }
+      (*phase->mutable_params())[key] = value;
+    }
+  }
+
+  std::string file_;
+  PlanLoadResult result_;
+};
+
+}  // namespace
+
+PlanLoadResult LoadPlanText(const std::string& text, const std::string& file_name) {
+  return Loader(file_name).Load(text);
+}
+
+PlanLoadResult LoadPlanFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    PlanLoadResult r;
+    r.errors.push_back(path + ": cannot open plan file: " + std::strerror(errno));
+    return r;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return LoadPlanText(ss.str(), path);
+}
+
+std::string PlanToYaml(const v1::Plan& plan) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << plan.name();
+  out << YAML::Key << "seed" << YAML::Value << plan.seed();
+  const auto& t = plan.target();
+  out << YAML::Key << "target" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "driver" << YAML::Value << t.driver();
+  out << YAML::Key << "flavor" << YAML::Value << t.flavor();
+  out << YAML::Key << "endpoints" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+  for (const auto& e : t.endpoints()) out << e;
+  out << YAML::EndSeq;
+  if (!t.user().empty()) out << YAML::Key << "user" << YAML::Value << t.user();
+  if (!t.password_env().empty()) out << YAML::Key << "password_env" << YAML::Value << t.password_env();
+  if (!t.database().empty()) out << YAML::Key << "database" << YAML::Value << t.database();
+  out << YAML::Key << "connect_timeout" << YAML::Value
+      << FormatDurationNs(int64_t(t.connect_timeout_ms()) * 1000000);
+  out << YAML::EndMap;
+  const auto& a = plan.agents();
+  out << YAML::Key << "agents" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "min" << YAML::Value << a.min();
+  out << YAML::Key << "wait" << YAML::Value << FormatDurationNs(int64_t(a.wait_ms()) * 1000000);
+  out << YAML::Key << "on_loss" << YAML::Value << a.on_loss();
+  out << YAML::EndMap;
+  out << YAML::Key << "phases" << YAML::Value << YAML::BeginSeq;
+  for (const auto& p : plan.phases()) {
+    out << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value << p.name();
+    out << YAML::Key << "workload" << YAML::Value << p.workload();
+    out << YAML::Key << "workers" << YAML::Value << p.workers();
+    if (p.duration_ms()) {
+      out << YAML::Key << "duration" << YAML::Value
+          << FormatDurationNs(int64_t(p.duration_ms()) * 1000000);
+    }
+    if (p.ops()) out << YAML::Key << "ops" << YAML::Value << p.ops();
+    if (p.rate() > 0) out << YAML::Key << "rate" << YAML::Value << p.rate();
+    if (!p.params().empty()) {
+      std::map<std::string, std::string> sorted(p.params().begin(), p.params().end());
+      out << YAML::Key << "params" << YAML::Value << YAML::Flow << YAML::BeginMap;
+      for (const auto& [k, v] : sorted) out << YAML::Key << k << YAML::Value << v;
+      out << YAML::EndMap;
+    }
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+  out << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace stampede::plan

@@ -1,0 +1,110 @@
+#include "plan/plan_loader.h"
+
+#include <google/protobuf/util/message_differencer.h>
+#include <gtest/gtest.h>
+
+namespace stampede::plan {
+namespace {
+
+constexpr char kGood[] = R"(name: quick
+seed: 7
+target:
+  driver: postgres
+  endpoints: [127.0.0.1:5432]
+  user: stampede
+  password_env: PGPASSWORD
+  database: bench
+agents: {min: 2}
+phases:
+  - name: insert
+    workload: crud
+    workers: 8
+    ops: 1000
+    params: {reset: true}
+  - name: mixed
+    workload: kv
+    workers: 4
+    duration: 10s
+    rate: 2000
+    params: {read: 0.9, distribution: zipfian}
+)";
+
+TEST(PlanLoaderTest, LoadsAGoodPlan) {
+  auto r = LoadPlanText(kGood, "p.yaml");
+  ASSERT_TRUE(r.ok()) << r.errors[0];
+  EXPECT_EQ(r.plan.name(), "quick");
+  EXPECT_EQ(r.plan.target().flavor(), "postgres");
+  EXPECT_EQ(r.plan.agents().min(), 2u);
+  ASSERT_EQ(r.plan.phases_size(), 2);
+  EXPECT_EQ(r.plan.phases(0).ops(), 1000u);
+  EXPECT_EQ(r.plan.phases(0).params().at("reset"), "true");
+  EXPECT_EQ(r.plan.phases(1).duration_ms(), 10000u);
+  EXPECT_EQ(r.plan.phases(1).rate(), 2000);
+  // The normalized plan loads back to the same thing.
+  auto again = LoadPlanText(PlanToYaml(r.plan), "again.yaml");
+  ASSERT_TRUE(again.ok()) << again.errors[0];
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(again.plan, r.plan))
+      << again.plan.DebugString() << r.plan.DebugString();
+}
+
+std::vector<std::string> Errors(const std::string& text) {
+  return LoadPlanText(text, "p.yaml").errors;
+}
+
+TEST(PlanLoaderTest, UnknownKeySuggestsNearest) {
+  auto e = Errors("name: x\ntarget: {driver: redis, endpoints: [h:1]}\nphases:\n"
+                  "  - {name: a, workload: kv, workrs: 2, ops: 1}\n");
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0], "p.yaml:4:29: phases[0].workrs: unknown key, did you mean 'workers'?");
+  EXPECT_EQ(e[1], "p.yaml:4:5: phases[0].workers: missing (expected a positive integer)");
+}
+
+TEST(PlanLoaderTest, PositionsAndExpectations) {
+  auto e = Errors(R"(name: x
+target:
+  driver: postgress
+  endpoints: [localhost]
+phases:
+  - name: a
+    workload: crud
+    workers: -4
+    duration: 10 parsecs
+    params: {insert: many}
+)");
+  ASSERT_EQ(e.size(), 5u);
+  EXPECT_EQ(e[0], "p.yaml:3:11: target.driver: expected one of postgres, mysql, redis, found "
+                  "'postgress' (did you mean 'postgres'?)");
+  EXPECT_EQ(e[1], "p.yaml:4:15: target.endpoints[0]: expected host:port, found 'localhost'");
+  EXPECT_EQ(e[2], "p.yaml:8:14: phases[0].workers: expected a positive integer up to 100000, found -4");
+  EXPECT_EQ(e[3], "p.yaml:9:15: phases[0].duration: expected a duration like 10s, 1m30s, 250ms "
+                  "or 2h, found '10 parsecs'");
+  EXPECT_EQ(e[4], "p.yaml:10:22: phases[0].params.insert: expected a non-negative integer, found 'many'");
+}
+
+TEST(PlanLoaderTest, YamlSyntaxError) {
+  auto e = Errors("name: x\nphases: [\n  {name: a\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("p.yaml:"), std::string::npos);
+  EXPECT_NE(e[0].find("yaml: not valid YAML"), std::string::npos);
+}
+
+TEST(PlanLoaderTest, MissingTargetAndInlinePassword) {
+  auto e = Errors("name: x\nphases:\n  - {name: a, workload: kv, workers: 1, ops: 1}\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0], "p.yaml:1:1: target: missing (expected a mapping with driver and endpoints)");
+  e = Errors("name: x\ntarget: {driver: redis, endpoints: ['h:1'], password: hunter2}\n"
+             "phases:\n  - {name: a, workload: kv, workers: 1, ops: 1}\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("target.password: inline passwords are not accepted"), std::string::npos);
+  EXPECT_EQ(e[0].find("hunter2"), std::string::npos);
+}
+
+TEST(PlanLoaderTest, WorkloadCombinationChecked) {
+  auto e = Errors("name: x\ntarget: {driver: redis, endpoints: ['h:1']}\n"
+                  "phases:\n  - {name: a, workload: crud, workers: 1, ops: 1, params: {insert: 0}}\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("at least one of insert"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace stampede::plan

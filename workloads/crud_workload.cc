@@ -1,0 +1,122 @@
+#include "workloads/crud_workload.h"
+
+#include "common/rng.h"
+#include "workloads/random_string.h"
+
+namespace stampede::workloads {
+namespace {
+
+using drivers::Dialect;
+using drivers::Param;
+using Type = ParamSpec::Type;
+
+class CrudWorker : public WorkerOps {
+ public:
+  CrudWorker(const uint64_t* weights, uint64_t keys, int value_size, uint32_t worker,
+             uint32_t total_workers, uint64_t seed)
+      : keys_(keys),
+        worker_(worker),
+        stride_(total_workers),
+        rng_(seed),
+        value_(static_cast<size_t>(value_size), 'x') {
+    uint64_t acc = 0;
+    for (int i = 0; i < CrudWorkload::kNumOps; ++i) cumulative_[i] = acc += weights[i];
+  }
+
+  int Next(drivers::OpRequest* req) override {
+    uint64_t pick = rng_.Uniform(cumulative_[CrudWorkload::kNumOps - 1]);
+    int op = 0;
+    while (pick >= cumulative_[op]) ++op;
+    int64_t id;
+    if (op == CrudWorkload::kInsert) {
+      id = static_cast<int64_t>(worker_ + inserted_++ * stride_);
+    } else if (keys_ > 0) {
+      id = static_cast<int64_t>(rng_.Uniform(keys_));
+    } else if (inserted_ > 0) {
+      id = static_cast<int64_t>(worker_ + rng_.Uniform(inserted_) * stride_);
+    } else {
+      id = static_cast<int64_t>(worker_ + walked_++ * stride_);
+    }
+    req->stmt = op;
+    req->nparams = 0;
+    req->Set(0, Param::Int(id));
+    if (op == CrudWorkload::kInsert || op == CrudWorkload::kUpdate) {
+      FillRandomString(rng_, value_.data(), value_.size());
+      req->Set(1, Param::Str(value_));
+    }
+    return op;
+  }
+
+ private:
+  uint64_t cumulative_[CrudWorkload::kNumOps];
+  uint64_t keys_;
+  uint64_t worker_;
+  uint64_t stride_;
+  uint64_t inserted_ = 0;
+  uint64_t walked_ = 0;
+  Rng rng_;
+  std::string value_;
+};
+
+}  // namespace
+
+const std::vector<ParamSpec>& CrudWorkload::ParamSpecs() {
+  static const std::vector<ParamSpec> kSpecs = {
+      {"table", Type::kString, "stampede_crud", "table (Redis: key prefix)", {}, 0, 0},
+      {"insert", Type::kInt, "1", "weight of inserts", {}, 0, 1e9},
+      {"select", Type::kInt, "0", "weight of selects by id", {}, 0, 1e9},
+      {"update", Type::kInt, "0", "weight of updates by id", {}, 0, 1e9},
+      {"delete", Type::kInt, "0", "weight of deletes by id", {}, 0, 1e9},
+      {"keys", Type::kInt, "0", "draw select/update/delete ids from [0, keys); 0: own inserts",
+       {}, 0, 1e15},
+      {"value_size", Type::kInt, "10", "length of the foo column", {}, 1, 65535},
+      {"reset", Type::kBool, "false", "empty the table before the phase", {}, 0, 0},
+  };
+  return kSpecs;
+}
+
+StatusOr<std::unique_ptr<Workload>> CrudWorkload::Create(const WorkloadContext& ctx,
+                                                         const Params& params) {
+  std::unique_ptr<CrudWorkload> w(new CrudWorkload());
+  w->ctx_ = ctx;
+  w->ops_ = {"insert", "select", "update", "delete"};
+  const char* names[] = {"insert", "select", "update", "delete"};
+  uint64_t total = 0;
+  for (int i = 0; i < kNumOps; ++i) total += w->weights_[i] = params.Int(names[i]);
+  if (total == 0) {
+    return Status::Error("crud: at least one of insert, select, update, delete must be > 0");
+  }
+  w->keys_ = params.Int("keys");
+  w->value_size_ = static_cast<int>(params.Int("value_size"));
+  const std::string& t = params.Str("table");
+  if (ctx.dialect == Dialect::kRedis) {
+    w->statements_ = {{"SET " + t + ":$1 $2", true},
+                      {"GET " + t + ":$1", false},
+                      {"SET " + t + ":$1 $2 XX", true},
+                      {"DEL " + t + ":$1", true}};
+    if (params.Bool("reset")) {
+      w->setup_.push_back(
+          "EVAL \"local c='0' local n=0 repeat local r=redis.call('SCAN',c,'MATCH',ARGV[1],"
+          "'COUNT',1000) c=r[1] for _,k in ipairs(r[2]) do redis.call('DEL',k) n=n+1 end "
+          "until c=='0' return n\" 0 " +
+          t + ":*");
+    }
+  } else {
+    w->statements_ = {{"INSERT INTO " + t + " (id, foo) VALUES ($1, $2)", true},
+                      {"SELECT foo FROM " + t + " WHERE id = $1", false},
+                      {"UPDATE " + t + " SET foo = $2 WHERE id = $1", true},
+                      {"DELETE FROM " + t + " WHERE id = $1", true}};
+    w->setup_.push_back("CREATE TABLE IF NOT EXISTS " + t + " (id BIGINT PRIMARY KEY, foo VARCHAR(" +
+                        std::to_string(w->value_size_) + "))");
+    if (params.Bool("reset")) w->setup_.push_back("TRUNCATE TABLE " + t);
+  }
+  return std::unique_ptr<Workload>(std::move(w));
+}
+
+std::unique_ptr<WorkerOps> CrudWorkload::MakeWorker(uint32_t global_worker) const {
+  uint64_t seed = MixSeed(MixSeed(ctx_.seed, ctx_.phase_index), global_worker);
+  return std::make_unique<CrudWorker>(weights_, keys_, value_size_, global_worker,
+                                      ctx_.total_workers, seed);
+}
+
+}  // namespace stampede::workloads

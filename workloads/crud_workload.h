@@ -1,0 +1,42 @@
+// crud: insert / select / update / delete on a two-column table
+// (id BIGINT PRIMARY KEY, foo VARCHAR), like the original dbbench.
+//
+// Worker g of W inserts ids g, g+W, g+2W, ... so workers (and agents) never
+// insert the same key. Select/update/delete draw uniformly from [0, keys)
+// when `keys` is set, otherwise from the ids this worker has inserted in the
+// phase, otherwise they walk the same id sequence an insert phase with the
+// same worker count would have produced.
+#ifndef STAMPEDE_WORKLOADS_CRUD_WORKLOAD_H_
+#define STAMPEDE_WORKLOADS_CRUD_WORKLOAD_H_
+
+#include "workloads/workload.h"
+
+namespace stampede::workloads {
+
+class CrudWorkload : public Workload {
+ public:
+  static const std::vector<ParamSpec>& ParamSpecs();
+  static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx,
+                                                    const Params& params);
+
+  const std::vector<std::string>& ops() const override { return ops_; }
+  const std::vector<drivers::StatementSpec>& statements() const override { return statements_; }
+  std::vector<std::string> SetupStatements() const override { return setup_; }
+  std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
+
+  enum Op { kInsert = 0, kSelect, kUpdate, kDelete, kNumOps };
+
+ private:
+  CrudWorkload() = default;
+  WorkloadContext ctx_;
+  std::vector<std::string> ops_;
+  std::vector<drivers::StatementSpec> statements_;
+  std::vector<std::string> setup_;
+  uint64_t weights_[kNumOps] = {};
+  uint64_t keys_ = 0;
+  int value_size_ = 10;
+};
+
+}  // namespace stampede::workloads
+
+#endif  // STAMPEDE_WORKLOADS_CRUD_WORKLOAD_H_

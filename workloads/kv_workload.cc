@@ -1,0 +1,125 @@
+#include "workloads/kv_workload.h"
+
+#include "common/rng.h"
+#include "workloads/random_string.h"
+
+namespace stampede::workloads {
+namespace {
+
+using drivers::Dialect;
+using drivers::Param;
+using Type = ParamSpec::Type;
+
+class KvWorker : public WorkerOps {
+ public:
+  KvWorker(uint64_t keys, double read_fraction, int value_size,
+           std::shared_ptr<const ZipfianGenerator> zipf, uint64_t seed)
+      : keys_(keys),
+        read_threshold_(static_cast<uint64_t>(read_fraction * double(uint64_t{1} << 53))),
+        zipf_(std::move(zipf)),
+        rng_(seed),
+        value_(static_cast<size_t>(value_size), 'x') {}
+
+  int Next(drivers::OpRequest* req) override {
+    bool read = (rng_.Next() >> 11) < read_threshold_;
+    uint64_t key = zipf_ ? zipf_->Next(rng_) : rng_.Uniform(keys_);
+    req->nparams = 0;
+    req->Set(0, Param::Int(static_cast<int64_t>(key)));
+    if (read) {
+      req->stmt = 0;
+      return 0;
+    }
+    FillRandomString(rng_, value_.data(), value_.size());
+    req->Set(1, Param::Str(value_));
+    req->stmt = 1;
+    return 1;
+  }
+
+ private:
+  uint64_t keys_;
+  uint64_t read_threshold_;
+  std::shared_ptr<const ZipfianGenerator> zipf_;
+  Rng rng_;
+  std::string value_;
+};
+
+}  // namespace
+
+const std::vector<ParamSpec>& KvWorkload::ParamSpecs() {
+  static const std::vector<ParamSpec> kSpecs = {
+      {"table", Type::kString, "stampede_kv", "table (Redis: key prefix)", {}, 0, 0},
+      {"keys", Type::kInt, "100000", "size of the key space", {}, 1, 1e15},
+      {"read", Type::kDouble, "0.5", "fraction of reads (0..1)", {}, 0, 1},
+      {"distribution", Type::kChoice, "uniform", "key distribution", {"uniform", "zipfian"}, 0, 0},
+      {"value_size", Type::kInt, "100", "length of values", {}, 1, 65535},
+      {"preload", Type::kBool, "false", "write every key before the phase", {}, 0, 0},
+      {"reset", Type::kBool, "false", "empty the table before the phase", {}, 0, 0},
+  };
+  return kSpecs;
+}
+
+StatusOr<std::unique_ptr<Workload>> KvWorkload::Create(const WorkloadContext& ctx,
+                                                       const Params& params) {
+  std::unique_ptr<KvWorkload> w(new KvWorkload());
+  w->ctx_ = ctx;
+  w->ops_ = {"read", "write"};
+  w->keys_ = params.Int("keys");
+  w->read_fraction_ = params.Double("read");
+  w->value_size_ = static_cast<int>(params.Int("value_size"));
+  if (params.Str("distribution") == "zipfian") {
+    w->zipf_ = std::make_shared<ZipfianGenerator>(w->keys_, ZipfianGenerator::kYcsbTheta, true);
+  }
+  const std::string& t = params.Str("table");
+  const std::string last = std::to_string(w->keys_ - 1);
+  const std::string size = std::to_string(w->value_size_);
+  switch (ctx.dialect) {
+    case Dialect::kRedis:
+      w->statements_ = {{"GET " + t + ":$1", false}, {"SET " + t + ":$1 $2", true}};
+      if (params.Bool("reset")) {
+        w->setup_.push_back(
+            "EVAL \"local c='0' repeat local r=redis.call('SCAN',c,'MATCH',ARGV[1],'COUNT',1000) "
+            "c=r[1] for _,k in ipairs(r[2]) do redis.call('DEL',k) end until c=='0' return 0\" "
+            "0 " + t + ":*");
+      }
+      if (params.Bool("preload")) {
+        w->setup_.push_back(
+            "EVAL \"local v=string.rep('x',tonumber(ARGV[3])) for i=0,tonumber(ARGV[2]) do "
+            "redis.call('SET',ARGV[1]..i,v) end return 0\" 0 " + t + ": " + last + " " + size);
+      }
+      break;
+    case Dialect::kPostgres:
+      w->statements_ = {{"SELECT v FROM " + t + " WHERE k = $1", false},
+                        {"INSERT INTO " + t + " (k, v) VALUES ($1, $2) ON CONFLICT (k) DO "
+                         "UPDATE SET v = EXCLUDED.v", true}};
+      w->setup_.push_back("CREATE TABLE IF NOT EXISTS " + t +
+                          " (k BIGINT PRIMARY KEY, v VARCHAR(" + size + "))");
+      if (params.Bool("reset")) w->setup_.push_back("TRUNCATE TABLE " + t);
+      if (params.Bool("preload")) {
+        w->setup_.push_back("INSERT INTO " + t + " (k, v) SELECT g, repeat('x', " + size +
+                            ") FROM generate_series(0, " + last + ") g ON CONFLICT DO NOTHING");
+      }
+      break;
+    case Dialect::kMysql:
+      w->statements_ = {{"SELECT v FROM " + t + " WHERE k = $1", false},
+                        {"INSERT INTO " + t + " (k, v) VALUES ($1, $2) ON DUPLICATE KEY "
+                         "UPDATE v = VALUES(v)", true}};
+      w->setup_.push_back("CREATE TABLE IF NOT EXISTS " + t +
+                          " (k BIGINT PRIMARY KEY, v VARCHAR(" + size + "))");
+      if (params.Bool("reset")) w->setup_.push_back("TRUNCATE TABLE " + t);
+      if (params.Bool("preload")) {
+        w->setup_.push_back("INSERT IGNORE INTO " + t +
+                            " (k, v) WITH RECURSIVE seq(n) AS (SELECT 0 UNION ALL SELECT n + 1 "
+                            "FROM seq WHERE n < " + last + ") SELECT n, REPEAT('x', " + size +
+                            ") FROM seq");
+      }
+      break;
+  }
+  return std::unique_ptr<Workload>(std::move(w));
+}
+
+std::unique_ptr<WorkerOps> KvWorkload::MakeWorker(uint32_t global_worker) const {
+  uint64_t seed = MixSeed(MixSeed(ctx_.seed, ctx_.phase_index), global_worker);
+  return std::make_unique<KvWorker>(keys_, read_fraction_, value_size_, zipf_, seed);
+}
+
+}  // namespace stampede::workloads

@@ -1,0 +1,39 @@
+// kv: a read/write mix over a fixed key space (k BIGINT PRIMARY KEY, v),
+// keys drawn uniformly or from a scrambled zipfian. Writes are upserts, so
+// any worker may write any key. `preload` fills every key before the phase.
+#ifndef STAMPEDE_WORKLOADS_KV_WORKLOAD_H_
+#define STAMPEDE_WORKLOADS_KV_WORKLOAD_H_
+
+#include <memory>
+
+#include "workloads/workload.h"
+#include "workloads/zipfian_generator.h"
+
+namespace stampede::workloads {
+
+class KvWorkload : public Workload {
+ public:
+  static const std::vector<ParamSpec>& ParamSpecs();
+  static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx,
+                                                    const Params& params);
+
+  const std::vector<std::string>& ops() const override { return ops_; }
+  const std::vector<drivers::StatementSpec>& statements() const override { return statements_; }
+  std::vector<std::string> SetupStatements() const override { return setup_; }
+  std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
+
+ private:
+  KvWorkload() = default;
+  WorkloadContext ctx_;
+  std::vector<std::string> ops_;
+  std::vector<drivers::StatementSpec> statements_;
+  std::vector<std::string> setup_;
+  uint64_t keys_ = 0;
+  double read_fraction_ = 0.5;
+  int value_size_ = 100;
+  std::shared_ptr<const ZipfianGenerator> zipf_;  // null: uniform
+};
+
+}  // namespace stampede::workloads
+
+#endif  // STAMPEDE_WORKLOADS_KV_WORKLOAD_H_

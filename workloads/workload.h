@@ -1,0 +1,80 @@
+// Workloads produce operations; the runner runs them.
+//
+// A Workload is built once per phase on each agent and is read-only after
+// construction (shared by that agent's workers). Each worker gets its own
+// WorkerOps, which fills one operation at a time. Everything is derived from
+// (seed, phase index, global worker index, total workers), never from the
+// agent's share, so a plan distributes by sending the plan alone.
+#ifndef STAMPEDE_WORKLOADS_WORKLOAD_H_
+#define STAMPEDE_WORKLOADS_WORKLOAD_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "drivers/driver.h"
+#include "drivers/driver_registry.h"
+
+namespace stampede::workloads {
+
+// A workload parameter as the plan may set it.
+struct ParamSpec {
+  enum class Type { kInt, kDouble, kString, kBool, kChoice };
+  std::string name;
+  Type type = Type::kInt;
+  std::string default_value;
+  std::string description;
+  std::vector<std::string> choices;  // kChoice
+  double min = 0;                    // kInt, kDouble
+  double max = 1e18;
+};
+
+// Typed view of a phase's params, defaults filled from the specs. Values were
+// validated by the plan loader; accessors assume they parse.
+class Params {
+ public:
+  Params(const std::vector<ParamSpec>& specs, const std::map<std::string, std::string>& values);
+  int64_t Int(const std::string& name) const;
+  double Double(const std::string& name) const;
+  bool Bool(const std::string& name) const;
+  const std::string& Str(const std::string& name) const;
+
+ private:
+  std::map<std::string, std::string> values_;
+};
+
+struct WorkloadContext {
+  drivers::Dialect dialect = drivers::Dialect::kPostgres;
+  uint64_t seed = 0;
+  uint32_t phase_index = 0;
+  uint32_t total_workers = 1;  // across all agents
+};
+
+// One worker's operation source. Not thread-safe.
+class WorkerOps {
+ public:
+  virtual ~WorkerOps() = default;
+  // Fills *request for the next operation and returns its op index (into
+  // Workload::ops()). String parameters point into storage owned by this
+  // object and stay valid until the next call.
+  virtual int Next(drivers::OpRequest* request) = 0;
+};
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  // Op names as reported ("insert", "select", ...).
+  virtual const std::vector<std::string>& ops() const = 0;
+  // Statements to prepare on every connection, in the target's dialect.
+  virtual const std::vector<drivers::StatementSpec>& statements() const = 0;
+  // One-off statements run once, by agent 0, before the phase starts.
+  virtual std::vector<std::string> SetupStatements() const = 0;
+  virtual std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const = 0;
+};
+
+}  // namespace stampede::workloads
+
+#endif  // STAMPEDE_WORKLOADS_WORKLOAD_H_

@@ -1,0 +1,49 @@
+#include "workloads/workload_registry.h"
+
+#include <set>
+
+#include "workloads/crud_workload.h"
+#include "workloads/kv_workload.h"
+
+namespace stampede::workloads {
+
+const std::vector<WorkloadInfo>& Workloads() {
+  static const std::vector<WorkloadInfo> kWorkloads = {
+      {"crud", "insert/select/update/delete by id on a two-column table (dbbench)",
+       &CrudWorkload::ParamSpecs, &CrudWorkload::Create},
+      {"kv", "read/write mix over a fixed key space, uniform or zipfian",
+       &KvWorkload::ParamSpecs, &KvWorkload::Create},
+  };
+  return kWorkloads;
+}
+
+const WorkloadInfo* FindWorkload(const std::string& name) {
+  for (const WorkloadInfo& w : Workloads()) {
+    if (w.name == name) return &w;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> WorkloadNames() {
+  std::vector<std::string> names;
+  for (const WorkloadInfo& w : Workloads()) names.push_back(w.name);
+  return names;
+}
+
+Status CheckWorkloadRegistry() {
+  std::set<std::string> seen;
+  for (const WorkloadInfo& w : Workloads()) {
+    if (!seen.insert(w.name).second) return Status::Error("duplicate workload '" + w.name + "'");
+  }
+  return Status::Ok();
+}
+
+StatusOr<std::unique_ptr<Workload>> CreateWorkload(
+    const std::string& name, const WorkloadContext& ctx,
+    const std::map<std::string, std::string>& params) {
+  const WorkloadInfo* info = FindWorkload(name);
+  if (!info) return Status::Error("unknown workload '" + name + "'");
+  return info->factory(ctx, Params(info->param_specs(), params));
+}
+
+}  // namespace stampede::workloads

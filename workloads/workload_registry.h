@@ -1,0 +1,34 @@
+// The one list of workloads: {name, description, params, factory}.
+#ifndef STAMPEDE_WORKLOADS_WORKLOAD_REGISTRY_H_
+#define STAMPEDE_WORKLOADS_WORKLOAD_REGISTRY_H_
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "workloads/workload.h"
+
+namespace stampede::workloads {
+
+struct WorkloadInfo {
+  std::string name;
+  std::string description;
+  const std::vector<ParamSpec>& (*param_specs)();
+  StatusOr<std::unique_ptr<Workload>> (*factory)(const WorkloadContext&, const Params&);
+};
+
+const std::vector<WorkloadInfo>& Workloads();
+const WorkloadInfo* FindWorkload(const std::string& name);
+std::vector<std::string> WorkloadNames();
+Status CheckWorkloadRegistry();
+
+// Looks the workload up, fills defaults and builds it.
+StatusOr<std::unique_ptr<Workload>> CreateWorkload(
+    const std::string& name, const WorkloadContext& ctx,
+    const std::map<std::string, std::string>& params);
+
+}  // namespace stampede::workloads
+
+#endif  // STAMPEDE_WORKLOADS_WORKLOAD_REGISTRY_H_
