@@ -12,9 +12,10 @@ using Type = ParamSpec::Type;
 
 class CrudWorker : public WorkerOps {
  public:
-  CrudWorker(const uint64_t* weights, uint64_t keys, int value_size, uint32_t worker,
-             uint32_t total_workers, uint64_t seed)
-      : keys_(keys),
+  CrudWorker(const uint64_t* weights, uint64_t keys, int value_size, uint64_t insert_base,
+             uint32_t worker, uint32_t total_workers, uint64_t seed)
+      : base_(insert_base),
+        keys_(keys),
         worker_(worker),
         stride_(total_workers),
         rng_(seed),
@@ -29,11 +30,11 @@ class CrudWorker : public WorkerOps {
     while (pick >= cumulative_[op]) ++op;
     int64_t id;
     if (op == CrudWorkload::kInsert) {
-      id = static_cast<int64_t>(worker_ + inserted_++ * stride_);
+      id = static_cast<int64_t>(base_ + worker_ + inserted_++ * stride_);
     } else if (keys_ > 0) {
       id = static_cast<int64_t>(rng_.Uniform(keys_));
     } else if (inserted_ > 0) {
-      id = static_cast<int64_t>(worker_ + rng_.Uniform(inserted_) * stride_);
+      id = static_cast<int64_t>(base_ + worker_ + rng_.Uniform(inserted_) * stride_);
     } else {
       id = static_cast<int64_t>(worker_ + walked_++ * stride_);
     }
@@ -49,6 +50,7 @@ class CrudWorker : public WorkerOps {
 
  private:
   uint64_t cumulative_[CrudWorkload::kNumOps];
+  uint64_t base_;
   uint64_t keys_;
   uint64_t worker_;
   uint64_t stride_;
@@ -115,7 +117,10 @@ StatusOr<std::unique_ptr<Workload>> CrudWorkload::Create(const WorkloadContext& 
 
 std::unique_ptr<WorkerOps> CrudWorkload::MakeWorker(uint32_t global_worker) const {
   uint64_t seed = MixSeed(MixSeed(ctx_.seed, ctx_.phase_index), global_worker);
-  return std::make_unique<CrudWorker>(weights_, keys_, value_size_, global_worker,
+  // Each phase inserts above its own base, so a later phase never inserts
+  // an id an earlier phase of the plan did.
+  const uint64_t insert_base = uint64_t{ctx_.phase_index} * kPhaseIdSpan;
+  return std::make_unique<CrudWorker>(weights_, keys_, value_size_, insert_base, global_worker,
                                       ctx_.total_workers, seed);
 }
 

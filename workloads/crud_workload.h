@@ -1,8 +1,9 @@
 // crud: insert / select / update / delete on a two-column table
 // (id BIGINT PRIMARY KEY, foo VARCHAR), like the original dbbench.
 //
-// Worker g of W inserts ids g, g+W, g+2W, ... so workers (and agents) never
-// insert the same key. Select/update/delete draw uniformly from [0, keys)
+// Worker g of W inserts ids B+g, B+g+W, B+g+2W, ... (B = phase index x
+// 10^12) so workers, agents and phases never insert the same key; a phase of
+// N inserts fills [B, B+N) exactly. Select/update/delete draw uniformly from [0, keys)
 // when `keys` is set, otherwise from the ids this worker has inserted in the
 // phase, otherwise they walk the same id sequence an insert phase with the
 // same worker count would have produced.
@@ -25,6 +26,8 @@ class CrudWorkload : public Workload {
   std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
 
   enum Op { kInsert = 0, kSelect, kUpdate, kDelete, kNumOps };
+  // Phase p inserts ids from p * kPhaseIdSpan up.
+  static constexpr uint64_t kPhaseIdSpan = 1'000'000'000'000;
 
  private:
   CrudWorkload() = default;

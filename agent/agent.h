@@ -1,0 +1,52 @@
+// The agent: dials the coordinator, keeps one Session stream, and runs the
+// phases it is assigned. Reconnects with backoff until Shutdown().
+//
+// Thread-safety: Run() blocks on its own thread; Shutdown() may be called
+// from any thread (e.g. a signal handler thread).
+#ifndef STAMPEDE_AGENT_AGENT_H_
+#define STAMPEDE_AGENT_AGENT_H_
+
+#include <grpcpp/grpcpp.h>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "common/status.h"
+
+namespace stampede::agent {
+
+struct AgentOptions {
+  std::string coordinator;  // host:port
+  std::string name;
+  std::map<std::string, std::string> labels;
+  uint32_t capacity = 0;
+  std::shared_ptr<grpc::ChannelCredentials> credentials;
+  // Keep redialling after the coordinator goes away (daemon mode). When
+  // false, Run() returns once the first session ends.
+  bool reconnect = true;
+};
+
+class Agent {
+ public:
+  explicit Agent(AgentOptions options);
+  ~Agent();
+
+  // Serves sessions until Shutdown() (or, without reconnect, until the
+  // session ends). Returns an error only if no session could be opened.
+  Status Run();
+  void Shutdown();
+
+ private:
+  class Session;
+  AgentOptions options_;
+  std::atomic<bool> shutdown_{false};
+  std::mutex mu_;
+  std::shared_ptr<Session> current_;  // guarded by mu_
+};
+
+}  // namespace stampede::agent
+
+#endif  // STAMPEDE_AGENT_AGENT_H_

@@ -1,0 +1,103 @@
+// Runs this agent's share of one phase: one thread and one connection per
+// worker, closed or open loop, deadline and op-count stop, cancellation, and
+// a per-second snapshot of what was measured.
+//
+// The runner owns looping, rate, deadlines, reconnects and counting; the
+// workload only produces operations and the driver only executes them.
+//
+// Lifecycle: Prepare() (connect every worker) -> Run() -> destroy. Cancel()
+// may be called from any thread at any time.
+#ifndef STAMPEDE_AGENT_PHASE_RUNNER_H_
+#define STAMPEDE_AGENT_PHASE_RUNNER_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "agent/worker_stats.h"
+#include "common/status.h"
+#include "drivers/driver.h"
+#include "drivers/driver_registry.h"
+#include "proto/stampede.pb.h"
+#include "workloads/workload.h"
+
+namespace stampede::agent {
+
+struct PhaseRunnerOptions {
+  v1::Plan plan;
+  std::string run_id;
+  std::string agent_name;
+  uint32_t phase_index = 0;
+  uint32_t agent_index = 0;
+  uint32_t agent_count = 1;
+  std::string password;  // resolved from the agent's own environment
+  // Coordinator clock minus local monotonic clock.
+  std::function<int64_t()> clock_offset_ns;
+  // Called from the collector thread, once a second and once at the end.
+  std::function<void(const v1::Snapshot&)> on_snapshot;
+  // Called (from any thread) with a line worth telling the coordinator.
+  std::function<void(const std::string&)> on_log;
+};
+
+// This agent's workers: global indexes [first, first + count).
+struct WorkerShare {
+  uint32_t first = 0;
+  uint32_t count = 0;
+};
+WorkerShare ShareOf(uint32_t total, uint32_t agent_index, uint32_t agent_count);
+
+class PhaseRunner {
+ public:
+  explicit PhaseRunner(PhaseRunnerOptions options);
+  ~PhaseRunner();
+
+  // Builds the workload, runs setup (agent 0), and connects every worker.
+  // Returns the first connection error ("127.0.0.1:5432: ..."), if any.
+  Status Prepare();
+  // Starts at start_coord_ns (coordinator clock) and blocks until the phase
+  // ends or is cancelled. Emits the final snapshot before returning.
+  void Run(int64_t start_coord_ns);
+  void Cancel();
+
+ private:
+  struct Worker;
+  void WorkerMain(Worker* w);
+  void RunLoop(Worker* w);
+  bool WaitForGate();
+  bool Reconnect(Worker* w, std::string* error);
+  void ReportError(int op, Outcome outcome, const std::string& message);
+  void Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool final);
+  drivers::ConnectOptions EndpointFor(uint32_t global_worker) const;
+
+  PhaseRunnerOptions options_;
+  const v1::Phase& phase_;
+  const drivers::DriverInfo* driver_info_ = nullptr;
+  std::unique_ptr<workloads::Workload> workload_;
+  WorkerShare share_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool gate_open_ = false;      // guarded by mu_
+  int prepared_ = 0;            // guarded by mu_
+  Status prepare_error_;        // guarded by mu_
+  int64_t start_mono_ns_ = 0;   // written before the gate opens
+  int64_t deadline_mono_ns_ = 0;
+
+  std::atomic<bool> cancelled_{false};
+  std::atomic<uint32_t> active_{0};
+  std::vector<std::array<std::atomic<bool>, kNumOutcomes>> logged_;
+
+  // Collector accumulators (collector thread only).
+  std::vector<std::array<uint64_t, kNumOutcomes>> acc_outcomes_;
+  std::vector<Histogram> acc_latency_;
+};
+
+}  // namespace stampede::agent
+
+#endif  // STAMPEDE_AGENT_PHASE_RUNNER_H_

@@ -1,0 +1,25 @@
+// The stampede subcommands. Each parses its own flags and returns the
+// process exit code: 0 ok, 1 the run or daemon failed, 2 bad input.
+#ifndef STAMPEDE_CLI_COMMANDS_H_
+#define STAMPEDE_CLI_COMMANDS_H_
+
+#include <string>
+#include <vector>
+
+namespace stampede::cli {
+
+using Args = std::vector<std::string>;
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;
+constexpr int kExitBadInput = 2;
+
+int ValidateCommand(const Args& args);
+int RunCommand(const Args& args);
+int CoordinatorCommand(const Args& args);
+int AgentCommand(const Args& args);
+int ReportCommand(const Args& args);
+
+}  // namespace stampede::cli
+
+#endif  // STAMPEDE_CLI_COMMANDS_H_

@@ -1,0 +1,99 @@
+// `stampede coordinator` and `stampede agent`: long-lived daemons that log to
+// stderr and shut down cleanly on SIGTERM/SIGINT.
+#include <iostream>
+
+#include "agent/agent.h"
+#include "cli/commands.h"
+#include "cli/flags.h"
+#include "cli/signals.h"
+#include "cli/tls_options.h"
+#include "common/log.h"
+#include "coordinator/coordinator.h"
+
+namespace stampede::cli {
+namespace po = boost::program_options;
+
+int CoordinatorCommand(const Args& args) {
+  coordinator::CoordinatorOptions options;
+  TlsOptions tls;
+  po::options_description desc("coordinator options");
+  desc.add_options()
+      ("listen", po::value(&options.listen)->default_value(options.listen), "gRPC address for agents and clients")
+      ("results", po::value(&options.results_root)->default_value(options.results_root), "where results/<run-id>/ go");
+  tls.AddTo(&desc);
+  po::variables_map vm;
+  const std::string usage = "usage: stampede coordinator [--listen HOST:PORT] [--results DIR]";
+  if (auto code = ParseFlags(usage, desc, {}, args, &vm)) return *code;
+  auto creds = tls.ServerCredentials(options.listen);
+  if (!creds.ok()) {
+    std::cerr << "stampede: " << creds.status().message() << "\n";
+    return kExitBadInput;
+  }
+  options.credentials = *creds;
+  SetLogPrefix("coordinator");
+  coordinator::Coordinator coord(options);
+  Status s = coord.Start();
+  if (!s.ok()) {
+    std::cerr << "stampede: " << s.message() << "\n";
+    return kExitFailed;
+  }
+  SLOG(kInfo) << "listening on " << coord.address() << (tls.enabled() ? " (mutual TLS)" : "");
+  std::mutex mu;
+  std::condition_variable cv;
+  bool stop = false;
+  SignalWatcher signals([&](int) {
+    std::lock_guard<std::mutex> lock(mu);
+    stop = true;
+    cv.notify_all();
+  });
+  std::unique_lock<std::mutex> lock(mu);
+  cv.wait(lock, [&] { return stop; });
+  lock.unlock();
+  SLOG(kInfo) << "shutting down";
+  coord.Shutdown();
+  return kExitOk;
+}
+
+int AgentCommand(const Args& args) {
+  agent::AgentOptions options;
+  std::vector<std::string> labels;
+  TlsOptions tls;
+  po::options_description desc("agent options");
+  desc.add_options()
+      ("coordinator", po::value(&options.coordinator)->required(), "coordinator HOST:PORT")
+      ("name", po::value(&options.name)->required(), "this agent's unique name")
+      ("label", po::value(&labels)->composing(), "KEY=VALUE label (repeatable)")
+      ("capacity", po::value(&options.capacity)->default_value(0), "advisory maximum of workers");
+  tls.AddTo(&desc);
+  po::variables_map vm;
+  const std::string usage = "usage: stampede agent --coordinator HOST:PORT --name NAME";
+  if (auto code = ParseFlags(usage, desc, {}, args, &vm)) return *code;
+  for (const std::string& l : labels) {
+    auto eq = l.find('=');
+    if (eq == std::string::npos) {
+      std::cerr << "stampede: --label expects KEY=VALUE, found '" << l << "'\n";
+      return kExitBadInput;
+    }
+    options.labels[l.substr(0, eq)] = l.substr(eq + 1);
+  }
+  auto creds = tls.ChannelCredentials(options.coordinator);
+  if (!creds.ok()) {
+    std::cerr << "stampede: " << creds.status().message() << "\n";
+    return kExitBadInput;
+  }
+  options.credentials = *creds;
+  SetLogPrefix("agent " + options.name);
+  agent::Agent a(options);
+  SignalWatcher signals([&](int) {
+    SLOG(kInfo) << "shutting down";
+    a.Shutdown();
+  });
+  Status s = a.Run();
+  if (!s.ok()) {
+    std::cerr << "stampede: " << s.message() << "\n";
+    return kExitFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace stampede::cli

@@ -1,0 +1,52 @@
+// stampede: one binary, subcommands. Parses the subcommand and hands over.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "cli/signals.h"
+#include "drivers/driver_registry.h"
+#include "workloads/workload_registry.h"
+
+namespace {
+
+constexpr char kUsage[] = R"(usage: stampede COMMAND [options]
+
+commands:
+  run PLAN.yaml          run a plan (in-process coordinator and agents, or --coordinator ADDR)
+  validate PLAN.yaml...  check plans; every problem as FILE:LINE:COL: field: message
+  coordinator            serve agents and runs (--listen ADDR)
+  agent                  dial a coordinator and run what it assigns (--coordinator ADDR --name NAME)
+  report RESULTS_DIR     rebuild and print a run's report from its journal
+
+`stampede COMMAND --help` shows a command's options.)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  stampede::cli::BlockTerminationSignals();
+  for (const auto& s : {stampede::drivers::CheckDriverRegistry(),
+                        stampede::workloads::CheckWorkloadRegistry()}) {
+    if (!s.ok()) {
+      std::cerr << "stampede: internal error: " << s.message() << "\n";
+      return 1;
+    }
+  }
+  if (argc < 2) {
+    std::cerr << kUsage << "\n";
+    return stampede::cli::kExitBadInput;
+  }
+  const std::string command = argv[1];
+  const stampede::cli::Args args(argv + 2, argv + argc);
+  if (command == "run") return stampede::cli::RunCommand(args);
+  if (command == "validate") return stampede::cli::ValidateCommand(args);
+  if (command == "coordinator") return stampede::cli::CoordinatorCommand(args);
+  if (command == "agent") return stampede::cli::AgentCommand(args);
+  if (command == "report") return stampede::cli::ReportCommand(args);
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kUsage << "\n";
+    return 0;
+  }
+  std::cerr << "stampede: unknown command '" << command << "'\n" << kUsage << "\n";
+  return stampede::cli::kExitBadInput;
+}

@@ -1,0 +1,40 @@
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/flags.h"
+#include "report/run_summary.h"
+
+namespace stampede::cli {
+namespace po = boost::program_options;
+
+int ReportCommand(const Args& args) {
+  std::string dir;
+  po::options_description desc("report options");
+  desc.add_options()("dir", po::value(&dir), "results directory of a run");
+  po::positional_options_description pos;
+  pos.add("dir", 1);
+  po::variables_map vm;
+  const std::string usage =
+      "usage: stampede report RESULTS_DIR\n"
+      "Rebuilds summary.json, timeline.csv and report.md from journal.jsonl and prints the report.";
+  if (auto code = ParseFlags(usage, desc, pos, args, &vm)) return *code;
+  if (dir.empty()) {
+    std::cerr << usage << "\n";
+    return kExitBadInput;
+  }
+  auto journal = report::ReadJournal(dir + "/journal.jsonl");
+  if (!journal.ok()) {
+    std::cerr << "stampede: " << journal.status().message() << "\n";
+    return kExitFailed;
+  }
+  report::RunSummary summary;
+  Status s = report::WriteReports(dir, *journal, &summary);
+  if (!s.ok()) {
+    std::cerr << "stampede: " << s.message() << "\n";
+    return kExitFailed;
+  }
+  std::cout << report::RenderReportMarkdown(summary);
+  return kExitOk;
+}
+
+}  // namespace stampede::cli

@@ -1,0 +1,190 @@
+// `stampede run PLAN`: the embedded default (in-process coordinator and
+// local agents over real gRPC on loopback), or submit to --coordinator.
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+#include "agent/agent.h"
+#include "cli/commands.h"
+#include "cli/flags.h"
+#include "cli/signals.h"
+#include "cli/tls_options.h"
+#include "common/log.h"
+#include "coordinator/coordinator.h"
+#include "plan/plan_loader.h"
+#include "proto/stampede.grpc.pb.h"
+
+namespace stampede::cli {
+namespace po = boost::program_options;
+namespace {
+
+std::string Thousands(double v) {
+  std::string digits = std::to_string(static_cast<long long>(v + 0.5));
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string HumanLatency(double us) {
+  char buf[32];
+  if (us < 1000) {
+    std::snprintf(buf, sizeof(buf), "%.0f µs", us);
+  } else if (us < 1e6) {
+    std::snprintf(buf, sizeof(buf), "%.2f ms", us / 1000);
+  } else {
+    std::snprintf(buf, sizeof(buf), "%.2f s", us / 1e6);
+  }
+  return buf;
+}
+
+void PrintProgress(const v1::Progress& p) {
+  std::printf("[%7.1fs] %-12s ops/s %9s  p99 %10s  errors %6llu  agents %u  workers %u\n",
+              p.elapsed_s(), p.phase().c_str(), Thousands(p.ops_per_s()).c_str(),
+              HumanLatency(p.p99_us()).c_str(), static_cast<unsigned long long>(p.errors()),
+              p.agents(), p.active_workers());
+  std::fflush(stdout);
+}
+
+int Conclude(const v1::RunResult& result, bool remote) {
+  if (!result.report_md().empty()) std::cout << "\n" << result.report_md();
+  if (!result.results_dir().empty()) {
+    std::cout << "\nresults: " << result.results_dir() << (remote ? " (on the coordinator)" : "")
+              << "\n";
+  }
+  std::cout.flush();
+  if (!result.ok()) {
+    std::cerr << "stampede: " << result.error() << "\n";
+    return kExitFailed;
+  }
+  return kExitOk;
+}
+
+class CliObserver : public coordinator::RunObserver {
+ public:
+  explicit CliObserver(const SignalWatcher* signals) : signals_(signals) {}
+  void OnProgress(const v1::Progress& p) override { PrintProgress(p); }
+  void OnLog(const std::string&) override {}  // already on stderr via the log
+  bool Cancelled() override { return signals_->signalled(); }
+
+ private:
+  const SignalWatcher* signals_;
+};
+
+int RunRemote(const std::string& address, const TlsOptions& tls, const v1::Plan& plan,
+              const std::string& yaml) {
+  auto creds = tls.ChannelCredentials(address);
+  if (!creds.ok()) {
+    std::cerr << "stampede: " << creds.status().message() << "\n";
+    return kExitBadInput;
+  }
+  auto stub = v1::Coordinator::NewStub(grpc::CreateChannel(address, *creds));
+  grpc::ClientContext ctx;
+  SignalWatcher signals([&](int) { ctx.TryCancel(); });
+  v1::SubmitRunRequest req;
+  *req.mutable_plan() = plan;
+  req.set_plan_yaml(yaml);
+  auto reader = stub->SubmitRun(&ctx, req);
+  v1::RunUpdate u;
+  v1::RunResult result;
+  bool got_result = false;
+  while (reader->Read(&u)) {
+    if (u.has_progress()) PrintProgress(u.progress());
+    if (u.has_log()) std::cerr << u.log() << "\n";
+    if (u.has_result()) {
+      result = u.result();
+      got_result = true;
+    }
+  }
+  grpc::Status status = reader->Finish();
+  if (!status.ok()) {
+    std::cerr << "stampede: coordinator " << address << ": " << status.error_message() << "\n";
+    return status.error_code() == grpc::StatusCode::INVALID_ARGUMENT ? kExitBadInput : kExitFailed;
+  }
+  if (!got_result) {
+    std::cerr << "stampede: coordinator " << address << " ended the run without a result\n";
+    return kExitFailed;
+  }
+  return Conclude(result, true);
+}
+
+}  // namespace
+
+int RunCommand(const Args& args) {
+  std::string plan_file, coordinator_addr, results_dir, results_root = "results";
+  std::string listen = "127.0.0.1:0";
+  int local_agents = 0;
+  TlsOptions tls;
+  po::options_description desc("run options");
+  desc.add_options()
+      ("plan", po::value(&plan_file), "plan file")
+      ("coordinator", po::value(&coordinator_addr), "submit to a running coordinator HOST:PORT")
+      ("local-agents", po::value(&local_agents), "in-process agents (default: the plan's agents.min)")
+      ("listen", po::value(&listen)->default_value(listen), "embedded coordinator's gRPC address")
+      ("results", po::value(&results_dir), "write results to exactly this directory")
+      ("results-root", po::value(&results_root)->default_value(results_root), "results/<run-id>/ parent");
+  tls.AddTo(&desc);
+  po::positional_options_description pos;
+  pos.add("plan", 1);
+  po::variables_map vm;
+  const std::string usage = "usage: stampede run PLAN.yaml [--coordinator HOST:PORT] [--local-agents N]";
+  if (auto code = ParseFlags(usage, desc, pos, args, &vm)) return *code;
+  if (plan_file.empty()) {
+    std::cerr << usage << "\n";
+    return kExitBadInput;
+  }
+  auto loaded = plan::LoadPlanFile(plan_file);
+  if (!loaded.ok()) {
+    for (const std::string& e : loaded.errors) std::cerr << e << "\n";
+    return kExitBadInput;
+  }
+  const std::string yaml = plan::PlanToYaml(loaded.plan);
+  if (!coordinator_addr.empty()) return RunRemote(coordinator_addr, tls, loaded.plan, yaml);
+
+  if (vm.count("local-agents") && local_agents < 0) {
+    std::cerr << "stampede: --local-agents must be 0 or more\n";
+    return kExitBadInput;
+  }
+  if (!vm.count("local-agents")) local_agents = std::max<int>(1, loaded.plan.agents().min());
+  coordinator::CoordinatorOptions co;
+  co.listen = listen;
+  co.results_root = results_root;
+  auto server_creds = tls.ServerCredentials(listen);
+  if (!server_creds.ok()) {
+    std::cerr << "stampede: " << server_creds.status().message() << "\n";
+    return kExitBadInput;
+  }
+  co.credentials = *server_creds;
+  coordinator::Coordinator coord(co);
+  Status s = coord.Start();
+  if (!s.ok()) {
+    std::cerr << "stampede: " << s.message() << "\n";
+    return kExitFailed;
+  }
+  auto channel_creds = tls.ChannelCredentials(coord.address());
+  if (!channel_creds.ok()) {
+    std::cerr << "stampede: " << channel_creds.status().message() << "\n";
+    return kExitBadInput;
+  }
+  std::vector<std::unique_ptr<agent::Agent>> agents;
+  std::vector<std::thread> threads;
+  for (int i = 0; i < local_agents; ++i) {
+    agent::AgentOptions ao;
+    ao.coordinator = "127.0.0.1:" + std::to_string(coord.port());
+    ao.name = "local-" + std::to_string(i + 1);
+    ao.credentials = *channel_creds;
+    agents.push_back(std::make_unique<agent::Agent>(ao));
+    threads.emplace_back([a = agents.back().get()] { (void)a->Run(); });
+  }
+  SignalWatcher signals([](int) { SLOG(kWarn) << "interrupted: stopping the run"; });
+  CliObserver observer(&signals);
+  v1::RunResult result = coord.RunPlan(loaded.plan, yaml, results_dir, &observer);
+  for (auto& a : agents) a->Shutdown();
+  for (auto& t : threads) t.join();
+  coord.Shutdown();
+  return Conclude(result, false);
+}
+
+}  // namespace stampede::cli

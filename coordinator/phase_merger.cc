@@ -1,0 +1,88 @@
+#include "coordinator/phase_merger.h"
+
+#include "common/clock.h"
+#include "proto/histogram_codec.h"
+
+namespace stampede::coordinator {
+
+PhaseMerger::PhaseMerger(std::string phase, uint32_t index, int64_t start_ns,
+                         int64_t run_start_ns, std::set<std::string> agents, int64_t grace_ns)
+    : phase_(std::move(phase)),
+      index_(index),
+      start_ns_(start_ns),
+      run_start_ns_(run_start_ns),
+      expected_(std::move(agents)),
+      grace_ns_(grace_ns) {}
+
+void PhaseMerger::Merge(const v1::Snapshot& s, Pending* p) {
+  p->agents.insert(s.agent());
+  p->start_ns = std::min(p->start_ns, s.start_ns());
+  p->end_ns = std::max(p->end_ns, s.end_ns());
+  p->active_workers += s.active_workers();
+  for (const v1::OpStats& o : s.ops()) {
+    Op& op = p->ops[o.op()];
+    for (int i = 0; i < o.outcomes_size() && i < kNumOutcomes; ++i) op.outcomes[i] += o.outcomes(i);
+    MergeHistogramProto(o.latency(), &op.latency);
+  }
+}
+
+std::vector<report::Json> PhaseMerger::Add(const v1::Snapshot& s) {
+  if (!seen_.insert({s.agent(), s.seq()}).second) return {};
+  if (s.final()) final_seq_[s.agent()] = s.seq();
+  if (int64_t(s.seq()) < next_seq_) {
+    Pending late;
+    Merge(s, &late);
+    return {ToLine(s.seq(), late, true)};
+  }
+  Merge(s, &pending_[s.seq()]);
+  return {};
+}
+
+bool PhaseMerger::Complete(uint32_t seq, const Pending& p) const {
+  for (const std::string& a : expected_) {
+    if (p.agents.count(a)) continue;
+    auto f = final_seq_.find(a);
+    if (f != final_seq_.end() && f->second <= seq) continue;
+    return false;
+  }
+  return true;
+}
+
+std::vector<report::Json> PhaseMerger::Flush(int64_t now_ns, bool all) {
+  std::vector<report::Json> lines;
+  while (!pending_.empty()) {
+    auto it = pending_.begin();
+    uint32_t seq = it->first;
+    bool overdue = now_ns > start_ns_ + int64_t(seq + 1) * kNsPerSec + grace_ns_;
+    if (!all && !overdue && !Complete(seq, it->second)) break;
+    lines.push_back(ToLine(seq, it->second, false));
+    next_seq_ = int64_t(seq) + 1;
+    pending_.erase(it);
+  }
+  return lines;
+}
+
+void PhaseMerger::DropAgent(const std::string& agent) { expected_.erase(agent); }
+
+report::Json PhaseMerger::ToLine(uint32_t seq, const Pending& p, bool late) const {
+  report::Json ops = report::Json::object();
+  for (const auto& [name, op] : p.ops) {
+    ops[name] = {{"outcomes", op.outcomes}, {"latency", report::HistogramToJson(op.latency)}};
+  }
+  report::Json line = {
+      {"type", "second"},
+      {"phase", phase_},
+      {"index", index_},
+      {"seq", seq},
+      {"t", double(p.end_ns - run_start_ns_) / 1e9},
+      {"phase_t", double(p.end_ns - start_ns_) / 1e9},
+      {"interval_s", double(p.end_ns - p.start_ns) / 1e9},
+      {"agents", p.agents.size()},
+      {"active_workers", p.active_workers},
+      {"ops", ops},
+  };
+  if (late) line["late"] = true;
+  return line;
+}
+
+}  // namespace stampede::coordinator

@@ -1,0 +1,68 @@
+// Merges the agents' per-second snapshots of one phase into journal lines.
+//
+// Line k holds every agent's snapshot k. It is emitted once every expected
+// agent has sent snapshot k (or its final snapshot at or before k), or when
+// its grace period has passed; a snapshot that arrives after its line was
+// emitted gets a line of its own marked "late", so the journal always sums
+// to everything measured. (run, agent, phase, seq) is deduplicated.
+//
+// Not thread-safe: the run controller serializes access.
+#ifndef STAMPEDE_COORDINATOR_PHASE_MERGER_H_
+#define STAMPEDE_COORDINATOR_PHASE_MERGER_H_
+
+#include <array>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/histogram.h"
+#include "common/outcome.h"
+#include "proto/stampede.pb.h"
+#include "report/journal.h"
+
+namespace stampede::coordinator {
+
+class PhaseMerger {
+ public:
+  PhaseMerger(std::string phase, uint32_t index, int64_t start_ns, int64_t run_start_ns,
+              std::set<std::string> agents, int64_t grace_ns);
+
+  // Returns a journal line if the snapshot arrived too late to be merged.
+  std::vector<report::Json> Add(const v1::Snapshot& snapshot);
+  // Lines that are complete, or overdue at now_ns; everything if all.
+  std::vector<report::Json> Flush(int64_t now_ns, bool all);
+  // An agent that will send nothing more (lost).
+  void DropAgent(const std::string& agent);
+
+ private:
+  struct Op {
+    std::array<uint64_t, kNumOutcomes> outcomes{};
+    Histogram latency;
+  };
+  struct Pending {
+    std::set<std::string> agents;
+    int64_t start_ns = INT64_MAX;
+    int64_t end_ns = 0;
+    uint32_t active_workers = 0;
+    std::map<std::string, Op> ops;
+  };
+  void Merge(const v1::Snapshot& s, Pending* p);
+  report::Json ToLine(uint32_t seq, const Pending& p, bool late) const;
+  bool Complete(uint32_t seq, const Pending& p) const;
+
+  std::string phase_;
+  uint32_t index_;
+  int64_t start_ns_;
+  int64_t run_start_ns_;
+  std::set<std::string> expected_;
+  int64_t grace_ns_;
+  std::map<uint32_t, Pending> pending_;
+  std::set<std::pair<std::string, uint32_t>> seen_;
+  std::map<std::string, uint32_t> final_seq_;
+  int64_t next_seq_ = 0;  // lines below this were emitted
+};
+
+}  // namespace stampede::coordinator
+
+#endif  // STAMPEDE_COORDINATOR_PHASE_MERGER_H_

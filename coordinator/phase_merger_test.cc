@@ -1,0 +1,66 @@
+#include "coordinator/phase_merger.h"
+
+#include <gtest/gtest.h>
+
+#include "common/clock.h"
+#include "proto/histogram_codec.h"
+
+namespace stampede::coordinator {
+namespace {
+
+v1::Snapshot Snap(const std::string& agent, uint32_t seq, uint64_t ok, bool final = false) {
+  v1::Snapshot s;
+  s.set_agent(agent);
+  s.set_seq(seq);
+  s.set_start_ns(int64_t(seq) * kNsPerSec);
+  s.set_end_ns(int64_t(seq + 1) * kNsPerSec);
+  s.set_active_workers(2);
+  s.set_final(final);
+  auto* op = s.add_ops();
+  op->set_op("insert");
+  op->add_outcomes(ok);
+  for (int i = 1; i < kNumOutcomes; ++i) op->add_outcomes(0);
+  Histogram h;
+  h.RecordN(1000, ok);
+  HistogramToProto(h, op->mutable_latency());
+  return s;
+}
+
+uint64_t Ok(const report::Json& line) { return line["ops"]["insert"]["outcomes"][0].get<uint64_t>(); }
+
+TEST(PhaseMergerTest, EmitsALineWhenEveryAgentReported) {
+  PhaseMerger m("insert", 0, 0, 0, {"a1", "a2"}, 2 * kNsPerSec);
+  m.Add(Snap("a1", 0, 10));
+  EXPECT_TRUE(m.Flush(kNsPerSec, false).empty());
+  m.Add(Snap("a2", 0, 5));
+  auto lines = m.Flush(kNsPerSec, false);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(Ok(lines[0]), 15u);
+  EXPECT_EQ(lines[0]["agents"], 2);
+  EXPECT_EQ(lines[0]["active_workers"], 4);
+}
+
+TEST(PhaseMergerTest, DuplicatesAreIgnoredAndLateSnapshotsKept) {
+  PhaseMerger m("insert", 0, 0, 0, {"a1", "a2"}, 2 * kNsPerSec);
+  m.Add(Snap("a1", 0, 10));
+  m.Add(Snap("a1", 0, 10));  // re-sent
+  auto lines = m.Flush(4 * kNsPerSec, false);  // overdue: a2 never came
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(Ok(lines[0]), 10u);
+  auto late = m.Add(Snap("a2", 0, 7));
+  ASSERT_EQ(late.size(), 1u);
+  EXPECT_TRUE(late[0]["late"].get<bool>());
+  EXPECT_EQ(Ok(late[0]), 7u);
+}
+
+TEST(PhaseMergerTest, FinishedAgentsDoNotHoldLaterSeconds) {
+  PhaseMerger m("insert", 0, 0, 0, {"a1", "a2"}, 2 * kNsPerSec);
+  m.Add(Snap("a1", 0, 1, /*final=*/true));
+  m.Add(Snap("a2", 0, 1));
+  m.Add(Snap("a2", 1, 1, true));
+  auto lines = m.Flush(kNsPerSec, false);
+  EXPECT_EQ(lines.size(), 2u);
+}
+
+}  // namespace
+}  // namespace stampede::coordinator

@@ -1,0 +1,367 @@
+#include "coordinator/run_controller.h"
+
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/strings.h"
+#include "report/run_summary.h"
+
+namespace stampede::coordinator {
+namespace {
+
+constexpr int64_t kStartLeadNs = 500 * kNsPerMs;
+constexpr int64_t kGraceNs = 2 * kNsPerSec;
+constexpr int64_t kStopWaitNs = 10 * kNsPerSec;
+
+std::string UtcNow(const char* format) {
+  std::time_t t = std::time(nullptr);
+  std::tm tm;
+  gmtime_r(&t, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof(buf), format, &tm);
+  return buf;
+}
+
+std::string TargetDescription(const v1::Target& t) {
+  std::vector<std::string> eps(t.endpoints().begin(), t.endpoints().end());
+  return t.driver() + " (" + t.flavor() + ") " + Join(eps, ", ");
+}
+
+}  // namespace
+
+RunController::RunController(RunOptions options, AgentRegistry* registry)
+    : options_(std::move(options)), registry_(registry) {}
+
+bool RunController::Cancelled() { return options_.observer && options_.observer->Cancelled(); }
+
+void RunController::Log(const std::string& line) {
+  SLOG(kInfo) << line;
+  if (options_.observer) options_.observer->OnLog(line);
+}
+
+void RunController::Emit(const report::Json& line) { journal_.Append(line); }
+
+void RunController::Broadcast(const v1::CoordinatorMessage& m, const std::set<std::string>& to) {
+  for (const auto& a : agents_) {
+    if (to.count(a->name())) a->Send(m);
+  }
+}
+
+v1::RunResult RunController::Run() {
+  const v1::Plan& plan = options_.plan;
+  run_start_ns_ = MonoNowNs();
+  const std::string started_at = UtcNow("%Y-%m-%dT%H:%M:%SZ");
+  run_id_ = UtcNow("%Y%m%d-%H%M%S") + "-" + plan.name();
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!options_.results_dir.empty()) {
+    dir_ = options_.results_dir;
+  } else {
+    dir_ = options_.results_root + "/" + run_id_;
+    for (int n = 2; fs::exists(dir_, ec); ++n) dir_ = options_.results_root + "/" + run_id_ + "-" + std::to_string(n);
+  }
+  fs::create_directories(dir_, ec);
+  v1::RunResult result;
+  if (ec) {
+    result.set_error("results: cannot create " + dir_ + ": " + ec.message());
+    return result;
+  }
+  {
+    std::ofstream out(dir_ + "/plan.yaml");
+    out << options_.plan_yaml;
+  }
+  Status s = journal_.Open(dir_ + "/journal.jsonl");
+  if (!s.ok()) {
+    result.set_error("results: " + s.message());
+    return result;
+  }
+
+  const uint32_t min_agents = plan.agents().min();
+  if (registry_->size() < min_agents) {
+    Log("waiting up to " + std::to_string(plan.agents().wait_ms() / 1000) + "s for " +
+        std::to_string(min_agents) + " agent(s), " + std::to_string(registry_->size()) +
+        " connected");
+  }
+  size_t n = registry_->WaitForAgents(min_agents, run_start_ns_ + int64_t(plan.agents().wait_ms()) * kNsPerMs,
+                                      [this] { return Cancelled(); });
+  if (Cancelled()) return Finish(false, "aborted before start");
+  if (n < min_agents) {
+    std::vector<std::string> names;
+    for (const auto& a : registry_->Connected()) names.push_back(a->name());
+    return Finish(false, "waited " + std::to_string(plan.agents().wait_ms() / 1000) + "s for " +
+                             std::to_string(min_agents) + " agent(s); " + std::to_string(n) +
+                             " connected" + (names.empty() ? "" : " (" + Join(names, ", ") + ")"));
+  }
+  agents_ = registry_->Connected();
+  std::vector<std::string> names;
+  for (const auto& a : agents_) names.push_back(a->name());
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    active_ = std::set<std::string>(names.begin(), names.end());
+  }
+  Emit({{"type", "run"},
+        {"run_id", run_id_},
+        {"plan_name", plan.name()},
+        {"started_at", started_at},
+        {"target", TargetDescription(plan.target())},
+        {"agents", names}});
+  Log("run " + run_id_ + " with " + std::to_string(agents_.size()) + " agent(s): " + Join(names, ", "));
+  for (size_t i = 0; i < agents_.size(); ++i) {
+    v1::CoordinatorMessage m;
+    auto* a = m.mutable_assignment();
+    a->set_run_id(run_id_);
+    *a->mutable_plan() = plan;
+    a->set_agent_index(static_cast<uint32_t>(i));
+    a->set_agent_count(static_cast<uint32_t>(agents_.size()));
+    agents_[i]->Send(m);
+  }
+
+  for (int p = 0; p < plan.phases_size(); ++p) {
+    const v1::Phase& phase = plan.phases(p);
+    const uint32_t index = static_cast<uint32_t>(p);
+    std::set<std::string> active;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      phase_index_ = index;
+      phase_name_ = phase.name();
+      merger_.reset();
+      active = active_;
+    }
+    // Agent 0 runs the phase's setup before anyone else prepares statements.
+    v1::CoordinatorMessage prepare;
+    prepare.mutable_prepare()->set_run_id(run_id_);
+    prepare.mutable_prepare()->set_phase_index(index);
+    std::set<std::string> first = {agents_[0]->name()};
+    std::set<std::string> rest = active;
+    rest.erase(agents_[0]->name());
+    Wait w = Wait::kDone;
+    for (const auto* group : {&first, &rest}) {
+      if (group->empty() || w != Wait::kDone) continue;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        events_.clear();
+        events_kind_ = v1::Event::PHASE_READY;
+        events_phase_ = index;
+      }
+      Broadcast(prepare, *group);
+      w = WaitForEvents(v1::Event::PHASE_READY, index, *group, false);
+    }
+    if (w != Wait::kDone) {
+      v1::CoordinatorMessage stop;
+      stop.mutable_stop()->set_run_id(run_id_);
+      stop.mutable_stop()->set_abort(true);
+      stop.mutable_stop()->set_reason("run aborted");
+      Broadcast(stop, active);
+      std::string error;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        error = error_.value_or("aborted by user");
+      }
+      return Finish(false, error);
+    }
+
+    const int64_t start_ns = MonoNowNs() + kStartLeadNs;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      active = active_;
+      merger_ = std::make_unique<PhaseMerger>(phase.name(), index, start_ns, run_start_ns_, active, kGraceNs);
+      events_.clear();
+      events_kind_ = v1::Event::PHASE_DONE;
+      events_phase_ = index;
+    }
+    Emit({{"type", "phase_start"},
+          {"phase", phase.name()},
+          {"index", index},
+          {"workload", phase.workload()},
+          {"workers", phase.workers()},
+          {"t", double(start_ns - run_start_ns_) / 1e9}});
+    Log("phase " + phase.name() + ": " + phase.workload() + ", " + std::to_string(phase.workers()) +
+        " workers");
+    v1::CoordinatorMessage start;
+    start.mutable_start()->set_run_id(run_id_);
+    start.mutable_start()->set_phase_index(index);
+    start.mutable_start()->set_start_ns(start_ns);
+    Broadcast(start, active);
+    w = WaitForEvents(v1::Event::PHASE_DONE, index, active, true);
+    if (w != Wait::kDone) {
+      v1::CoordinatorMessage stop;
+      stop.mutable_stop()->set_run_id(run_id_);
+      stop.mutable_stop()->set_abort(true);
+      stop.mutable_stop()->set_reason(w == Wait::kCancelled ? "aborted by user" : "run aborted");
+      Broadcast(stop, active);
+      // Let the agents deliver what they measured before writing results.
+      const int64_t until = MonoNowNs() + kStopWaitNs;
+      while (MonoNowNs() < until) {
+        std::unique_lock<std::mutex> lock(mu_);
+        bool all = true;
+        for (const auto& a : active_) all &= events_.count(a) > 0;
+        if (all) break;
+        cv_.wait_for(lock, std::chrono::milliseconds(100));
+      }
+    }
+    FlushSeconds(true);
+    int64_t end_ns = MonoNowNs();
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!events_.empty()) {
+        end_ns = 0;
+        for (const auto& [agent, t] : events_) end_ns = std::max(end_ns, t);
+      }
+    }
+    Emit({{"type", "phase_end"},
+          {"phase", phase.name()},
+          {"index", index},
+          {"duration_s", double(end_ns - start_ns) / 1e9},
+          {"completed", w == Wait::kDone}});
+    if (w != Wait::kDone) {
+      std::string error;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        error = error_.value_or("aborted by user");
+      }
+      return Finish(false, error);
+    }
+  }
+  return Finish(true, "");
+}
+
+RunController::Wait RunController::WaitForEvents(v1::Event::Kind kind, uint32_t phase,
+                                                 const std::set<std::string>& agents,
+                                                 bool flush_seconds) {
+  int64_t next_flush = MonoNowNs();
+  while (true) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait_for(lock, std::chrono::milliseconds(100));
+      if (error_) return Wait::kError;
+      bool all = events_kind_ == kind && events_phase_ == phase;
+      for (const std::string& a : agents) {
+        if (active_.count(a) && !events_.count(a)) all = false;
+      }
+      if (all) return Wait::kDone;
+    }
+    if (Cancelled()) return Wait::kCancelled;
+    if (flush_seconds && MonoNowNs() >= next_flush) {
+      FlushSeconds(false);
+      next_flush = MonoNowNs() + 200 * kNsPerMs;
+    }
+  }
+}
+
+void RunController::FlushSeconds(bool all) {
+  std::vector<report::Json> lines;
+  std::string phase;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!merger_) return;
+    lines = merger_->Flush(MonoNowNs(), all);
+    for (auto& l : lines_) lines.push_back(std::move(l));
+    lines_.clear();
+    phase = phase_name_;
+  }
+  for (const report::Json& line : lines) {
+    Emit(line);
+    // Late lines and the sliver after a phase's deadline say little live.
+    if (!options_.observer || line.value("late", false) || line.value("interval_s", 0.0) < 0.5) {
+      continue;
+    }
+    v1::Progress p;
+    p.set_elapsed_s(line.value("t", 0.0));
+    p.set_phase(phase);
+    uint64_t count = 0, errors = 0;
+    Histogram merged;
+    for (const auto& [name, op] : line["ops"].items()) {
+      const auto& outcomes = op["outcomes"];
+      for (size_t i = 0; i < outcomes.size(); ++i) {
+        count += outcomes[i].get<uint64_t>();
+        if (i > 0) errors += outcomes[i].get<uint64_t>();
+      }
+      report::MergeHistogramJson(op["latency"], &merged);
+    }
+    double interval = line.value("interval_s", 1.0);
+    p.set_ops_per_s(interval > 0 ? double(count) / interval : 0);
+    p.set_p99_us(double(merged.ValueAtQuantile(0.99)) / 1000.0);
+    p.set_errors(errors);
+    p.set_agents(line.value("agents", 0u));
+    p.set_active_workers(line.value("active_workers", 0u));
+    options_.observer->OnProgress(p);
+  }
+}
+
+void RunController::OnSnapshot(const std::string& agent, const v1::Snapshot& snapshot) {
+  (void)agent;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (snapshot.run_id() != run_id_ || !merger_ || snapshot.phase_index() != phase_index_) return;
+  for (auto& l : merger_->Add(snapshot)) lines_.push_back(std::move(l));
+}
+
+void RunController::OnEvent(const std::string& agent, const v1::Event& event) {
+  if (event.run_id() != run_id_) return;
+  switch (event.kind()) {
+    case v1::Event::LOG:
+      Emit({{"type", "log"}, {"agent", agent}, {"message", event.message()}});
+      Log("agent " + agent + ": " + event.message());
+      return;
+    case v1::Event::ERROR: {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!error_) error_ = "agent " + agent + ": " + event.message();
+      break;
+    }
+    default: {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (event.kind() == events_kind_ && event.phase_index() == events_phase_) {
+        events_[agent] = event.time_ns();
+      }
+      break;
+    }
+  }
+  cv_.notify_all();
+}
+
+void RunController::OnAgentLost(const std::string& agent) {
+  bool abort;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!active_.count(agent)) return;
+    abort = options_.plan.agents().on_loss() != "continue";
+    if (abort) {
+      if (!error_) error_ = "lost agent " + agent + " (agents.on_loss: abort)";
+    } else {
+      active_.erase(agent);
+      if (merger_) merger_->DropAgent(agent);
+    }
+  }
+  Emit({{"type", "log"}, {"agent", agent}, {"message", "agent lost"}});
+  Log("lost agent " + agent + (abort ? "; aborting the run" : "; continuing without it"));
+  cv_.notify_all();
+}
+
+v1::RunResult RunController::Finish(bool ok, const std::string& error) {
+  report::Json end = {{"type", "end"}, {"ok", ok}};
+  if (!error.empty()) end["error"] = error;
+  Emit(end);
+  journal_.Close();
+  v1::RunResult result;
+  result.set_ok(ok);
+  result.set_error(error);
+  result.set_results_dir(dir_);
+  auto journal = report::ReadJournal(dir_ + "/journal.jsonl");
+  if (!journal.ok()) {
+    result.set_ok(false);
+    result.set_error(error.empty() ? journal.status().message() : error);
+    return result;
+  }
+  report::RunSummary summary;
+  Status s = report::WriteReports(dir_, *journal, &summary);
+  if (!s.ok()) {
+    result.set_ok(false);
+    if (error.empty()) result.set_error("results: " + s.message());
+  }
+  result.set_report_md(report::RenderReportMarkdown(summary));
+  return result;
+}
+
+}  // namespace stampede::coordinator

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# A throwaway MariaDB from Debian's packages, on loopback.
+#   mariadb.sh start DIR PORT PASSWORD   # user stampede / PASSWORD, database bench
+#   mariadb.sh stop DIR
+#   mariadb.sh pid DIR
+set -euo pipefail
+cmd=${1:?start|stop|pid}; dir=${2:?DIR}
+case "$cmd" in
+  start)
+    port=${3:?PORT}; password=${4:?PASSWORD}
+    mkdir -p "$dir"
+    [ "$(id -u)" = 0 ] && chown mysql:mysql "$dir"
+    mariadb-install-db --user=mysql --datadir="$dir/data" --auth-root-authentication-method=socket \
+      --skip-test-db >"$dir/install.log" 2>&1
+    mariadbd --user=mysql --datadir="$dir/data" --port="$port" --bind-address=127.0.0.1 \
+      --socket="$dir/mysqld.sock" --pid-file="$dir/mysqld.pid" --log-error="$dir/server.log" \
+      --innodb-flush-log-at-trx-commit=0 --skip-log-bin --max-connections=500 &
+    for _ in $(seq 1 120); do
+      mariadb -uroot --socket="$dir/mysqld.sock" -e 'SELECT 1' >/dev/null 2>&1 && break
+      sleep 0.5
+    done
+    # The anonymous ''@localhost account would shadow stampede@'%' for 127.0.0.1.
+    mariadb -uroot --socket="$dir/mysqld.sock" -e "
+      DELETE FROM mysql.global_priv WHERE User='';
+      CREATE DATABASE IF NOT EXISTS bench;
+      CREATE USER 'stampede'@'%' IDENTIFIED BY '$password';
+      CREATE USER 'stampede'@'127.0.0.1' IDENTIFIED BY '$password';
+      CREATE USER 'stampede'@'localhost' IDENTIFIED BY '$password';
+      GRANT ALL ON bench.* TO 'stampede'@'%';
+      GRANT ALL ON bench.* TO 'stampede'@'127.0.0.1';
+      GRANT ALL ON bench.* TO 'stampede'@'localhost';
+      FLUSH PRIVILEGES;"
+    ;;
+  stop)
+    if [ -f "$dir/mysqld.pid" ]; then
+      pid=$(cat "$dir/mysqld.pid"); kill -CONT "$pid" 2>/dev/null || true; kill "$pid" 2>/dev/null || true
+      for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+      kill -9 "$pid" 2>/dev/null || true
+    fi
+    ;;
+  pid)
+    cat "$dir/mysqld.pid"
+    ;;
+  *) echo "usage: $0 start|stop|pid DIR [PORT PASSWORD]" >&2; exit 2 ;;
+esac

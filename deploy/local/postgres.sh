@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL from Debian's packages, on loopback.
+#   postgres.sh start DIR PORT PASSWORD   # user stampede / PASSWORD, database bench
+#   postgres.sh stop DIR
+#   postgres.sh pid DIR                   # postmaster pid (for SIGSTOP tests)
+set -euo pipefail
+cmd=${1:?start|stop|pid}; dir=${2:?DIR}
+bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+case "$cmd" in
+  start)
+    port=${3:?PORT}; password=${4:?PASSWORD}
+    mkdir -p "$dir"
+    [ "$(id -u)" = 0 ] && chown postgres:postgres "$dir"
+    as_pg "$bin/initdb" -D "$dir/data" -U postgres --auth-local=trust --auth-host=scram-sha-256 >"$dir/initdb.log" 2>&1
+    as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" start >/dev/null
+    as_pg "$bin/psql" -h "$dir" -p "$port" -U postgres -q -v ON_ERROR_STOP=1 \
+      -c "CREATE USER stampede PASSWORD '$password'" -c "CREATE DATABASE bench OWNER stampede" >/dev/null
+    ;;
+  stop)
+    [ -d "$dir/data" ] && as_pg "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
+    ;;
+  pid)
+    head -n 1 "$dir/data/postmaster.pid"
+    ;;
+  *) echo "usage: $0 start|stop|pid DIR [PORT PASSWORD]" >&2; exit 2 ;;
+esac

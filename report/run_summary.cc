@@ -1,0 +1,223 @@
+#include "report/run_summary.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace stampede::report {
+namespace {
+
+double Us(uint64_t ns) { return double(ns) / 1000.0; }
+
+std::string Fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.*f", digits, v);
+  return buf;
+}
+
+// Latencies for people: 3 significant digits in a fitting unit.
+std::string HumanUs(double us) {
+  if (us < 1000) return Fixed(us, us < 10 ? 1 : 0) + " µs";
+  if (us < 1e6) return Fixed(us / 1000, us < 1e4 ? 2 : 1) + " ms";
+  return Fixed(us / 1e6, 2) + " s";
+}
+
+void AddOps(const Json& ops, PhaseSummary* phase) {
+  for (auto it = ops.begin(); it != ops.end(); ++it) {
+    OpSummary* op = phase->FindOrAdd(it.key());
+    const Json& outcomes = it.value().value("outcomes", Json::array());
+    for (size_t i = 0; i < outcomes.size() && i < size_t(kNumOutcomes); ++i) {
+      op->outcomes[i] += outcomes[i].get<uint64_t>();
+    }
+    MergeHistogramJson(it.value().value("latency", Json::object()), &op->latency);
+  }
+}
+
+Status WriteFile(const std::string& path, const std::string& content) {
+  std::ofstream out(path, std::ios::trunc);
+  if (!out) return Status::Error(path + ": " + std::strerror(errno));
+  out << content;
+  out.close();
+  if (!out) return Status::Error(path + ": write failed");
+  return Status::Ok();
+}
+
+}  // namespace
+
+uint64_t OpSummary::count() const {
+  uint64_t n = 0;
+  for (uint64_t c : outcomes) n += c;
+  return n;
+}
+
+OpSummary* PhaseSummary::FindOrAdd(const std::string& op) {
+  for (auto& o : ops) {
+    if (o.name == op) return &o;
+  }
+  ops.push_back(OpSummary{op, {}, Histogram()});
+  return &ops.back();
+}
+
+RunSummary BuildSummary(const std::vector<Json>& journal) {
+  RunSummary s;
+  double last_second_end = 0;
+  for (const Json& line : journal) {
+    const std::string type = line.value("type", "");
+    if (type == "run") {
+      s.run_id = line.value("run_id", "");
+      s.plan_name = line.value("plan_name", "");
+      s.started_at = line.value("started_at", "");
+      s.target = line.value("target", "");
+      s.agents = line.value("agents", std::vector<std::string>{});
+    } else if (type == "phase_start") {
+      PhaseSummary p;
+      p.name = line.value("phase", "");
+      p.workers = line.value("workers", 0u);
+      s.phases.push_back(std::move(p));
+      last_second_end = line.value("t", 0.0);
+    } else if (type == "second" && !s.phases.empty()) {
+      AddOps(line.value("ops", Json::object()), &s.phases.back());
+      last_second_end = std::max(last_second_end, line.value("t", 0.0));
+      s.phases.back().duration_s = std::max(
+          s.phases.back().duration_s, line.value("phase_t", 0.0));
+    } else if (type == "phase_end" && !s.phases.empty()) {
+      s.phases.back().duration_s = line.value("duration_s", 0.0);
+      s.phases.back().completed = line.value("completed", false);
+    } else if (type == "log") {
+      std::string agent = line.value("agent", "");
+      s.logs.push_back((agent.empty() ? "" : agent + ": ") + line.value("message", ""));
+    } else if (type == "end") {
+      s.finished = true;
+      s.ok = line.value("ok", false);
+      s.error = line.value("error", "");
+    }
+  }
+  (void)last_second_end;
+  if (!s.finished) s.error = "run did not finish (journal ends early)";
+  return s;
+}
+
+Json SummaryToJson(const RunSummary& s) {
+  Json phases = Json::array();
+  for (const PhaseSummary& p : s.phases) {
+    Json ops = Json::array();
+    for (const OpSummary& o : p.ops) {
+      Json errors = Json::object();
+      for (int i = 1; i < kNumOutcomes; ++i) errors[std::string(kOutcomeNames[i])] = o.outcomes[i];
+      const Histogram& h = o.latency;
+      ops.push_back({
+          {"name", o.name},
+          {"count", o.count()},
+          {"ok", o.outcomes[0]},
+          {"errors", errors},
+          {"ops_per_s", p.duration_s > 0 ? double(o.count()) / p.duration_s : 0.0},
+          {"latency_us",
+           {{"mean", h.MeanNs() / 1000.0},
+            {"p50", Us(h.ValueAtQuantile(0.50))},
+            {"p90", Us(h.ValueAtQuantile(0.90))},
+            {"p99", Us(h.ValueAtQuantile(0.99))},
+            {"p999", Us(h.ValueAtQuantile(0.999))},
+            {"max", Us(h.max_ns())}}},
+      });
+    }
+    phases.push_back({{"name", p.name},
+                      {"workers", p.workers},
+                      {"duration_s", p.duration_s},
+                      {"completed", p.completed},
+                      {"ops", ops}});
+  }
+  Json j = {{"run_id", s.run_id},         {"plan_name", s.plan_name},
+            {"started_at", s.started_at}, {"target", s.target},
+            {"agents", s.agents},         {"ok", s.ok},
+            {"phases", phases}};
+  j["error"] = s.error.empty() ? Json(nullptr) : Json(s.error);
+  return j;
+}
+
+std::string RenderReportMarkdown(const RunSummary& s) {
+  std::ostringstream md;
+  md << "# stampede run " << s.run_id << "\n\n";
+  md << "- plan: " << s.plan_name << "\n";
+  md << "- target: " << s.target << "\n";
+  md << "- agents: ";
+  for (size_t i = 0; i < s.agents.size(); ++i) md << (i ? ", " : "") << s.agents[i];
+  md << "\n- started: " << s.started_at << "\n";
+  md << "- result: " << (s.ok ? "ok" : "FAILED: " + s.error) << "\n";
+  for (const PhaseSummary& p : s.phases) {
+    md << "\n## Phase " << p.name << " (" << Fixed(p.duration_s, 2) << " s, " << p.workers
+       << " workers" << (p.completed ? "" : ", incomplete") << ")\n\n";
+    md << "| op | count | total time | ops/s | µs/op | p50 | p99 | p99.9 | max | errors |\n";
+    md << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
+    for (const OpSummary& o : p.ops) {
+      const Histogram& h = o.latency;
+      std::string errors;
+      for (int i = 1; i < kNumOutcomes; ++i) {
+        if (!o.outcomes[i]) continue;
+        if (!errors.empty()) errors += ", ";
+        errors += std::string(kOutcomeNames[i]) + " " + std::to_string(o.outcomes[i]);
+      }
+      md << "| " << o.name << " | " << o.count() << " | " << Fixed(p.duration_s, 2) << "s | "
+         << Fixed(p.duration_s > 0 ? double(o.count()) / p.duration_s : 0, 1) << " | "
+         << Fixed(h.MeanNs() / 1000.0, 1) << " | " << HumanUs(Us(h.ValueAtQuantile(0.5)))
+         << " | " << HumanUs(Us(h.ValueAtQuantile(0.99))) << " | "
+         << HumanUs(Us(h.ValueAtQuantile(0.999))) << " | " << HumanUs(Us(h.max_ns())) << " | "
+         << (errors.empty() ? "0" : errors) << " |\n";
+    }
+    if (p.ops.empty()) md << "| (no operations) | | | | | | | | | |\n";
+  }
+  if (!s.logs.empty()) {
+    md << "\n## Notes\n\n";
+    for (const std::string& l : s.logs) md << "- " << l << "\n";
+  }
+  return md.str();
+}
+
+std::string RenderTimelineCsv(const std::vector<Json>& journal) {
+  std::ostringstream csv;
+  csv << "t_s,phase,op,count,ok,retryable,unavailable,ambiguous,fatal,ops_per_s,p50_us,p99_us,"
+         "max_us,active_workers,agents\n";
+  for (const Json& line : journal) {
+    if (line.value("type", "") != "second") continue;
+    double interval = line.value("interval_s", 1.0);
+    const Json& ops = line.value("ops", Json::object());
+    auto row = [&](const std::string& op, const std::array<uint64_t, kNumOutcomes>& out,
+                   const Histogram& h) {
+      uint64_t count = 0;
+      for (uint64_t c : out) count += c;
+      csv << Fixed(line.value("t", 0.0), 3) << "," << line.value("phase", "") << "," << op << ","
+          << count;
+      for (uint64_t c : out) csv << "," << c;
+      csv << "," << Fixed(interval > 0 ? double(count) / interval : 0, 1) << ","
+          << Fixed(Us(h.ValueAtQuantile(0.5)), 1) << "," << Fixed(Us(h.ValueAtQuantile(0.99)), 1)
+          << "," << Fixed(Us(h.max_ns()), 1) << "," << line.value("active_workers", 0) << ","
+          << line.value("agents", 0) << "\n";
+    };
+    if (ops.empty()) {
+      row("", {}, Histogram());
+      continue;
+    }
+    for (auto it = ops.begin(); it != ops.end(); ++it) {
+      std::array<uint64_t, kNumOutcomes> out{};
+      const Json& o = it.value().value("outcomes", Json::array());
+      for (size_t i = 0; i < o.size() && i < size_t(kNumOutcomes); ++i) out[i] = o[i].get<uint64_t>();
+      Histogram h;
+      MergeHistogramJson(it.value().value("latency", Json::object()), &h);
+      row(it.key(), out, h);
+    }
+  }
+  return csv.str();
+}
+
+Status WriteReports(const std::string& dir, const std::vector<Json>& journal,
+                    RunSummary* summary_out) {
+  RunSummary s = BuildSummary(journal);
+  Status st = WriteFile(dir + "/summary.json", SummaryToJson(s).dump(2) + "\n");
+  if (st.ok()) st = WriteFile(dir + "/timeline.csv", RenderTimelineCsv(journal));
+  if (st.ok()) st = WriteFile(dir + "/report.md", RenderReportMarkdown(s));
+  if (summary_out) *summary_out = std::move(s);
+  return st;
+}
+
+}  // namespace stampede::report

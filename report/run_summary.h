@@ -1,0 +1,62 @@
+// Builds a run's summary from its journal and renders summary.json,
+// report.md and timeline.csv from it. Percentiles always come from merged
+// histograms, never from averaged percentiles.
+#ifndef STAMPEDE_REPORT_RUN_SUMMARY_H_
+#define STAMPEDE_REPORT_RUN_SUMMARY_H_
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "common/histogram.h"
+#include "common/outcome.h"
+#include "report/journal.h"
+
+namespace stampede::report {
+
+struct OpSummary {
+  std::string name;
+  std::array<uint64_t, kNumOutcomes> outcomes{};
+  Histogram latency;
+
+  uint64_t count() const;
+  uint64_t errors() const { return count() - outcomes[0]; }
+};
+
+struct PhaseSummary {
+  std::string name;
+  uint32_t workers = 0;
+  double duration_s = 0;
+  bool completed = false;
+  std::vector<OpSummary> ops;  // in order of first appearance
+
+  OpSummary* FindOrAdd(const std::string& op);
+};
+
+struct RunSummary {
+  std::string run_id;
+  std::string plan_name;
+  std::string started_at;
+  std::string target;  // "postgres (postgres) 127.0.0.1:5432"
+  std::vector<std::string> agents;
+  std::vector<PhaseSummary> phases;
+  std::vector<std::string> logs;
+  bool finished = false;  // an "end" line was written
+  bool ok = false;
+  std::string error;
+};
+
+RunSummary BuildSummary(const std::vector<Json>& journal);
+
+Json SummaryToJson(const RunSummary& s);
+std::string RenderReportMarkdown(const RunSummary& s);
+// One row per (second, op).
+std::string RenderTimelineCsv(const std::vector<Json>& journal);
+
+// Writes summary.json, timeline.csv and report.md into dir.
+Status WriteReports(const std::string& dir, const std::vector<Json>& journal,
+                    RunSummary* summary_out);
+
+}  // namespace stampede::report
+
+#endif  // STAMPEDE_REPORT_RUN_SUMMARY_H_

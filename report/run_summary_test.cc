@@ -1,0 +1,77 @@
+#include "report/run_summary.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+namespace stampede::report {
+namespace {
+
+Json Second(const std::string& phase, uint64_t ok, uint64_t unavailable, uint64_t latency_ns,
+            double t) {
+  Histogram h;
+  h.RecordN(latency_ns, ok + unavailable);
+  return {{"type", "second"},
+          {"phase", phase},
+          {"t", t},
+          {"phase_t", t},
+          {"interval_s", 1.0},
+          {"agents", 2},
+          {"active_workers", 4},
+          {"ops", {{"insert", {{"outcomes", {ok, 0, unavailable, 0, 0}}, {"latency", HistogramToJson(h)}}}}}};
+}
+
+std::vector<Json> Journal() {
+  return {
+      {{"type", "run"}, {"run_id", "r1"}, {"plan_name", "p"}, {"agents", {"a1", "a2"}}},
+      {{"type", "phase_start"}, {"phase", "insert"}, {"workers", 4}, {"t", 0.0}},
+      Second("insert", 90, 0, 1'000'000, 1.0),
+      Second("insert", 8, 2, 100'000'000, 2.0),
+      {{"type", "phase_end"}, {"phase", "insert"}, {"duration_s", 2.0}, {"completed", true}},
+      {{"type", "end"}, {"ok", true}},
+  };
+}
+
+TEST(RunSummaryTest, MergesSecondsAndComputesPercentilesFromHistograms) {
+  RunSummary s = BuildSummary(Journal());
+  ASSERT_TRUE(s.ok);
+  ASSERT_EQ(s.phases.size(), 1u);
+  const OpSummary& op = s.phases[0].ops[0];
+  EXPECT_EQ(op.count(), 100u);
+  EXPECT_EQ(op.outcomes[0], 98u);
+  EXPECT_EQ(op.errors(), 2u);
+  Json j = SummaryToJson(s);
+  const Json& o = j["phases"][0]["ops"][0];
+  EXPECT_EQ(o["ok"], 98);
+  EXPECT_EQ(o["errors"]["unavailable"], 2);
+  EXPECT_DOUBLE_EQ(o["ops_per_s"].get<double>(), 50.0);
+  EXPECT_NEAR(o["latency_us"]["p50"].get<double>(), 1000, 10);
+  EXPECT_NEAR(o["latency_us"]["p99"].get<double>(), 100000, 1000);
+  std::string md = RenderReportMarkdown(s);
+  EXPECT_NE(md.find("| insert | 100 | 2.00s | 50.0 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("unavailable 2"), std::string::npos);
+  std::string csv = RenderTimelineCsv(Journal());
+  EXPECT_NE(csv.find("2.000,insert,insert,10,8,0,2,0,0,10.0,"), std::string::npos) << csv;
+}
+
+TEST(RunSummaryTest, TornLastLineIsSkippedAndUnfinishedRunIsFlagged) {
+  std::string path = ::testing::TempDir() + "/journal.jsonl";
+  {
+    std::ofstream out(path);
+    auto j = Journal();
+    for (size_t i = 0; i < 4; ++i) out << j[i].dump() << "\n";
+    out << "{\"type\":\"sec";
+  }
+  auto lines = ReadJournal(path);
+  ASSERT_TRUE(lines.ok()) << lines.status().message();
+  EXPECT_EQ(lines->size(), 4u);
+  RunSummary s = BuildSummary(*lines);
+  EXPECT_FALSE(s.finished);
+  EXPECT_EQ(s.phases[0].ops[0].count(), 100u);
+  EXPECT_NE(s.error.find("did not finish"), std::string::npos);
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace stampede::report
