@@ -19,9 +19,13 @@ void PhaseMerger::Merge(const v1::Snapshot& s, Pending* p) {
   p->start_ns = std::min(p->start_ns, s.start_ns());
   p->end_ns = std::max(p->end_ns, s.end_ns());
   p->active_workers += s.active_workers();
+  uint64_t& agent_ops = p->agent_ops[s.agent()];
   for (const v1::OpStats& o : s.ops()) {
     Op& op = p->ops[o.op()];
-    for (int i = 0; i < o.outcomes_size() && i < kNumOutcomes; ++i) op.outcomes[i] += o.outcomes(i);
+    for (int i = 0; i < o.outcomes_size() && i < kNumOutcomes; ++i) {
+      op.outcomes[i] += o.outcomes(i);
+      agent_ops += o.outcomes(i);
+    }
     MergeHistogramProto(o.latency(), &op.latency);
   }
 }
@@ -80,6 +84,7 @@ report::Json PhaseMerger::ToLine(uint32_t seq, const Pending& p, bool late) cons
       {"agents", p.agents.size()},
       {"active_workers", p.active_workers},
       {"ops", ops},
+      {"agent_ops", p.agent_ops},
   };
   if (late) line["late"] = true;
   return line;

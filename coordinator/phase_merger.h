@@ -46,6 +46,7 @@ class PhaseMerger {
     int64_t end_ns = 0;
     uint32_t active_workers = 0;
     std::map<std::string, Op> ops;
+    std::map<std::string, uint64_t> agent_ops;  // operations per agent
   };
   void Merge(const v1::Snapshot& s, Pending* p);
   report::Json ToLine(uint32_t seq, const Pending& p, bool late) const;

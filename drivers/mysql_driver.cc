@@ -95,11 +95,13 @@ OpResult MysqlDriver::Execute(const OpRequest& req, std::string* error) {
                           sql::SQLString(v.s.data(), v.s.size()));
       }
     }
-    if (p.stmt->execute()) {
-      std::unique_ptr<sql::ResultSet> rs(p.stmt->getResultSet());
-      while (rs->next()) ++result.rows;
+    // The legacy connector does not implement getUpdateCount() for prepared
+    // statements, so the statement's kind picks the call.
+    if (p.write) {
+      result.rows = p.stmt->executeUpdate();
     } else {
-      result.rows = static_cast<int64_t>(p.stmt->getUpdateCount());
+      std::unique_ptr<sql::ResultSet> rs(p.stmt->executeQuery());
+      while (rs->next()) ++result.rows;
     }
   } catch (const sql::SQLException& e) {
     int code = e.getErrorCode();

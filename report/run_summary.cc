@@ -79,6 +79,10 @@ RunSummary BuildSummary(const std::vector<Json>& journal) {
       last_second_end = line.value("t", 0.0);
     } else if (type == "second" && !s.phases.empty()) {
       AddOps(line.value("ops", Json::object()), &s.phases.back());
+      const Json agent_ops = line.value("agent_ops", Json::object());
+      for (const auto& [agent, n] : agent_ops.items()) {
+        s.phases.back().agent_ops[agent] += n.get<uint64_t>();
+      }
       last_second_end = std::max(last_second_end, line.value("t", 0.0));
       s.phases.back().duration_s = std::max(
           s.phases.back().duration_s, line.value("phase_t", 0.0));
@@ -126,6 +130,7 @@ Json SummaryToJson(const RunSummary& s) {
                       {"workers", p.workers},
                       {"duration_s", p.duration_s},
                       {"completed", p.completed},
+                      {"agent_ops", p.agent_ops},
                       {"ops", ops}});
   }
   Json j = {{"run_id", s.run_id},         {"plan_name", s.plan_name},
@@ -166,6 +171,15 @@ std::string RenderReportMarkdown(const RunSummary& s) {
          << (errors.empty() ? "0" : errors) << " |\n";
     }
     if (p.ops.empty()) md << "| (no operations) | | | | | | | | | |\n";
+    if (p.agent_ops.size() > 1) {
+      md << "\nOperations by agent: ";
+      bool first = true;
+      for (const auto& [agent, n] : p.agent_ops) {
+        md << (first ? "" : ", ") << agent << " " << n;
+        first = false;
+      }
+      md << "\n";
+    }
   }
   if (!s.logs.empty()) {
     md << "\n## Notes\n\n";

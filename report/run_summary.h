@@ -5,6 +5,7 @@
 #define STAMPEDE_REPORT_RUN_SUMMARY_H_
 
 #include <array>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@ struct PhaseSummary {
   double duration_s = 0;
   bool completed = false;
   std::vector<OpSummary> ops;  // in order of first appearance
+  std::map<std::string, uint64_t> agent_ops;  // operations per agent
 
   OpSummary* FindOrAdd(const std::string& op);
 };

@@ -1,0 +1,128 @@
+# Shared helpers for integration tests: real servers in a temp dir on free
+# loopback ports, stampede daemons, assertions. Everything started here is
+# stopped on exit.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+STAMPEDE=${STAMPEDE:-$ROOT/build/stampede}
+TMP=$(mktemp -d /tmp/stampede-test.XXXXXX)
+chmod 755 "$TMP"
+export STAMPEDE_PASSWORD="pw-$RANDOM$RANDOM"
+_cleanup=()
+on_exit() { _cleanup+=("$*"); }
+_run_cleanup() {
+  local rc=$?
+  for ((i = ${#_cleanup[@]} - 1; i >= 0; i--)); do eval "${_cleanup[i]}" >/dev/null 2>&1 || true; done
+  if [ $rc -ne 0 ]; then
+    echo "--- logs in $TMP (kept on failure) ---" >&2
+    for f in "$TMP"/*.log "$TMP"/*.out "$TMP"/*.err; do
+      [ -f "$f" ] && { echo "== $f" >&2; tail -n 40 "$f" >&2; }
+    done
+  else
+    rm -rf "$TMP"
+  fi
+}
+trap _run_cleanup EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+pass() { echo "PASS: $*"; }
+expect_eq() { [ "$1" = "$2" ] || fail "$3: expected '$2', got '$1'"; }
+
+free_port() {
+  local p
+  while :; do
+    p=$((20000 + RANDOM % 20000))
+    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
+  done
+}
+
+wait_for_line() {  # FILE PATTERN [TRIES]
+  for _ in $(seq 1 "${3:-100}"); do
+    grep -q "$2" "$1" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  fail "timed out waiting for '$2' in $1"
+}
+
+start_postgres() {
+  PG_DIR=$TMP/pg; PG_PORT=$(free_port)
+  "$ROOT/deploy/local/postgres.sh" start "$PG_DIR" "$PG_PORT" "$STAMPEDE_PASSWORD"
+  on_exit "'$ROOT/deploy/local/postgres.sh' stop '$PG_DIR'"
+  DB_ENDPOINT=127.0.0.1:$PG_PORT
+}
+start_mariadb() {
+  MY_DIR=$TMP/mariadb; MY_PORT=$(free_port)
+  on_exit "'$ROOT/deploy/local/mariadb.sh' stop '$MY_DIR'"
+  "$ROOT/deploy/local/mariadb.sh" start "$MY_DIR" "$MY_PORT" "$STAMPEDE_PASSWORD"
+  DB_ENDPOINT=127.0.0.1:$MY_PORT
+}
+start_redis() {
+  RD_DIR=$TMP/redis; RD_PORT=$(free_port)
+  "$ROOT/deploy/local/redis.sh" start "$RD_DIR" "$RD_PORT" "$STAMPEDE_PASSWORD"
+  on_exit "'$ROOT/deploy/local/redis.sh' stop '$RD_DIR'"
+  DB_ENDPOINT=127.0.0.1:$RD_PORT
+}
+start_db() {  # postgres | mysql | redis
+  case "$1" in
+    postgres) start_postgres ;;
+    mysql) start_mariadb ;;
+    redis) start_redis ;;
+  esac
+}
+
+# target: block for a plan, for the database started by start_db.
+target_yaml() {
+  case "$1" in
+    postgres) printf 'target: {driver: postgres, endpoints: [%s], user: stampede, password_env: STAMPEDE_PASSWORD, database: bench}\n' "$DB_ENDPOINT" ;;
+    mysql) printf 'target: {driver: mysql, flavor: mariadb, endpoints: [%s], user: stampede, password_env: STAMPEDE_PASSWORD, database: bench}\n' "$DB_ENDPOINT" ;;
+    redis) printf 'target: {driver: redis, endpoints: [%s], password_env: STAMPEDE_PASSWORD}\n' "$DB_ENDPOINT" ;;
+  esac
+}
+
+# Rows in a table (SQL) or keys with the table's prefix (Redis).
+db_count() {  # DRIVER TABLE
+  case "$1" in
+    postgres) PGPASSWORD=$STAMPEDE_PASSWORD psql -h 127.0.0.1 -p "$PG_PORT" -U stampede -d bench -tAc "SELECT count(*) FROM $2" ;;
+    mysql) mariadb -h 127.0.0.1 -P "$MY_PORT" -u stampede -p"$STAMPEDE_PASSWORD" bench -N -e "SELECT count(*) FROM $2" ;;
+    redis) redis-cli -p "$RD_PORT" -a "$STAMPEDE_PASSWORD" --no-auth-warning --scan --pattern "$2:*" | wc -l ;;
+  esac
+}
+
+db_pid() {
+  case "$1" in
+    postgres) "$ROOT/deploy/local/postgres.sh" pid "$PG_DIR" ;;
+    mysql) "$ROOT/deploy/local/mariadb.sh" pid "$MY_DIR" ;;
+    redis) "$ROOT/deploy/local/redis.sh" pid "$RD_DIR" ;;
+  esac
+}
+
+start_coordinator() {
+  COORD_PORT=$(free_port)
+  COORD_RESULTS=$TMP/results
+  "$STAMPEDE" coordinator --listen "127.0.0.1:$COORD_PORT" --results "$COORD_RESULTS" \
+    >"$TMP/coordinator.out" 2>"$TMP/coordinator.log" &
+  COORD_PID=$!
+  on_exit "kill -9 $COORD_PID"
+  wait_for_line "$TMP/coordinator.log" "listening on"
+}
+start_agent() {  # NAME
+  "$STAMPEDE" agent --coordinator "127.0.0.1:$COORD_PORT" --name "$1" \
+    >"$TMP/agent-$1.out" 2>"$TMP/agent-$1.log" &
+  local pid=$!
+  eval "AGENT_PID_${1//-/_}=$pid"
+  on_exit "kill -9 $pid"
+  wait_for_line "$TMP/agent-$1.log" "connected to coordinator"
+}
+# SIGTERM a daemon and check that it exits 0 within 15 s.
+stop_daemon() {  # PID WHAT
+  kill -TERM "$1"
+  for _ in $(seq 1 150); do
+    kill -0 "$1" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -0 "$1" 2>/dev/null && fail "$2 did not exit on SIGTERM"
+  local rc=0
+  wait "$1" || rc=$?
+  expect_eq "$rc" 0 "$2 exit code after SIGTERM"
+}
+
+summary_of() { ls -d "$1"/*/ | tail -n 1 | sed 's:/$::'; }
