@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Every broken plan in tests/plans/bad gives exit 2 and its FILE:LINE:COL
+# message (first line of each file: "# expect: <message prefix>"), from both
+# `validate` and `run`, without touching any target.
+source "$(dirname "$0")/../lib.sh"
+cd "$ROOT/tests/plans/bad"
+n=0
+for f in *.yaml; do
+  expect=$(head -n 1 "$f" | sed 's/^# expect: //')
+  for cmd in validate run; do
+    rc=0
+    "$STAMPEDE" $cmd "$f" >"$TMP/out" 2>"$TMP/err" || rc=$?
+    expect_eq "$rc" 2 "$cmd $f exit code"
+    grep -qF -- "$expect" "$TMP/err" || fail "$cmd $f: expected '$expect', got: $(cat "$TMP/err")"
+  done
+  grep -q hunter2 "$TMP/err" && fail "$f: a password was echoed"
+  n=$((n + 1))
+done
+# And the good example plans validate.
+for f in "$ROOT"/configs/*.yaml; do
+  "$STAMPEDE" validate "$f" >/dev/null || fail "$f does not validate"
+done
+rc=0; "$STAMPEDE" validate "$TMP/does-not-exist.yaml" 2>"$TMP/err" || rc=$?
+expect_eq "$rc" 2 "missing plan file exit code"
+grep -q "cannot open plan file" "$TMP/err" || fail "missing file message: $(cat "$TMP/err")"
+pass "$n broken plans rejected with file:line:col; configs/*.yaml valid"

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Failures a user meets first: an unreachable endpoint, a wrong password,
+# too few agents, a port in use, a duplicate agent name. Each gives one clear
+# line naming what and where, a non-zero exit, and results on disk.
+source "$(dirname "$0")/../lib.sh"
+start_postgres
+
+plan() {  # ENDPOINT [AGENTS_BLOCK]
+  cat <<YAML
+name: failures
+target: {driver: postgres, endpoints: [$1], user: stampede, password_env: STAMPEDE_PASSWORD, database: bench, connect_timeout: 2s}
+${2:-}
+phases:
+  - {name: insert, workload: crud, workers: 4, ops: 100, params: {reset: true}}
+YAML
+}
+
+# Unreachable endpoint.
+dead=127.0.0.1:$(free_port)
+plan "$dead" >"$TMP/unreachable.yaml"
+rc=0; "$STAMPEDE" run "$TMP/unreachable.yaml" --results "$TMP/r1" >"$TMP/r1.out" 2>"$TMP/r1.err" || rc=$?
+expect_eq "$rc" 1 "unreachable endpoint exit code"
+line=$(grep '^stampede: ' "$TMP/r1.err")
+[ "$(echo "$line" | wc -l)" = 1 ] || fail "expected one error line, got: $line"
+echo "$line" | grep -q "$dead" || fail "error does not name the endpoint: $line"
+echo "$line" | grep -qi "refused" || fail "error does not say why: $line"
+[ -s "$TMP/r1/summary.json" ] && [ -s "$TMP/r1/journal.jsonl" ] || fail "no results written"
+expect_eq "$(jq .ok "$TMP/r1/summary.json")" false "summary ok after failure"
+
+# Wrong password.
+plan "$DB_ENDPOINT" >"$TMP/pw.yaml"
+rc=0; STAMPEDE_PASSWORD=wrong "$STAMPEDE" run "$TMP/pw.yaml" --results "$TMP/r2" >"$TMP/r2.out" 2>"$TMP/r2.err" || rc=$?
+expect_eq "$rc" 1 "wrong password exit code"
+line=$(grep '^stampede: ' "$TMP/r2.err")
+echo "$line" | grep -q "$DB_ENDPOINT" || fail "error does not name the endpoint: $line"
+echo "$line" | grep -q "password authentication failed" || fail "error does not say why: $line"
+grep -rq "wrong" "$TMP/r2" && fail "the password appears in results"
+
+# Results of what ran are kept when a later phase fails (here: the kv phase
+# names the crud table, so its statements do not prepare).
+cat >"$TMP/later.yaml" <<YAML
+name: later
+target: {driver: postgres, endpoints: [$DB_ENDPOINT], user: stampede, password_env: STAMPEDE_PASSWORD, database: bench}
+phases:
+  - {name: first, workload: crud, workers: 2, ops: 200, params: {reset: true, table: t_later}}
+  - {name: second, workload: kv, workers: 2, ops: 10, params: {table: t_later}}
+YAML
+rc=0; "$STAMPEDE" run "$TMP/later.yaml" --results "$TMP/r3" >"$TMP/r3.out" 2>"$TMP/r3.err" || rc=$?
+expect_eq "$rc" 1 "failing second phase exit code"
+grep -q '^stampede: .*preparing statement: .*column "v" does not exist' "$TMP/r3.err" \
+  || fail "prepare error: $(cat "$TMP/r3.err")"
+expect_eq "$(jq '.phases[0].ops[0].ok' "$TMP/r3/summary.json")" 200 "first phase kept"
+grep -q "| insert | 200 |" "$TMP/r3/report.md" || fail "report lost the first phase"
+
+# Too few agents.
+plan "$DB_ENDPOINT" "agents: {min: 3, wait: 2s}" >"$TMP/agents.yaml"
+rc=0; "$STAMPEDE" run "$TMP/agents.yaml" --local-agents 2 --results "$TMP/r4" >"$TMP/r4.out" 2>"$TMP/r4.err" || rc=$?
+expect_eq "$rc" 1 "too few agents exit code"
+grep -q "^stampede: waited 2s for 3 agent(s); 2 connected (local-1, local-2)" "$TMP/r4.err" \
+  || fail "agents message: $(cat "$TMP/r4.err")"
+
+# Port in use.
+start_coordinator
+rc=0; "$STAMPEDE" coordinator --listen "127.0.0.1:$COORD_PORT" >"$TMP/c2.out" 2>"$TMP/c2.err" || rc=$?
+expect_eq "$rc" 1 "port in use exit code"
+grep -q "cannot listen on 127.0.0.1:$COORD_PORT: Address already in use" "$TMP/c2.err" \
+  || fail "port message: $(cat "$TMP/c2.err")"
+
+# Duplicate agent name.
+start_agent twin
+rc=0; timeout 20 "$STAMPEDE" agent --coordinator "127.0.0.1:$COORD_PORT" --name twin >"$TMP/twin.out" 2>"$TMP/twin.err" || rc=$?
+expect_eq "$rc" 1 "duplicate agent exit code"
+grep -q "an agent named twin is already connected" "$TMP/twin.err" || fail "twin message: $(cat "$TMP/twin.err")"
+
+# Plaintext outside loopback is refused; a missing certificate is named.
+rc=0; "$STAMPEDE" coordinator --listen 0.0.0.0:0 2>"$TMP/tls.err" || rc=$?
+expect_eq "$rc" 2 "non-loopback plaintext exit code"
+grep -q "not a loopback address" "$TMP/tls.err" || fail "tls message: $(cat "$TMP/tls.err")"
+rc=0; "$STAMPEDE" coordinator --listen 0.0.0.0:0 --tls-cert "$TMP/none.pem" --tls-key "$TMP/none.key" --tls-ca "$TMP/ca.pem" 2>"$TMP/tls.err" || rc=$?
+expect_eq "$rc" 2 "missing certificate exit code"
+grep -q "tls-cert $TMP/none.pem: No such file or directory" "$TMP/tls.err" || fail "cert message: $(cat "$TMP/tls.err")"
+pass "unreachable, wrong password, too few agents, port in use, duplicate agent, TLS flags"
