@@ -65,6 +65,7 @@ Status PostgresDriver::Connect(const ConnectOptions& options) {
 
 Status PostgresDriver::Prepare(const std::vector<StatementSpec>& statements) {
   if (!conn_) return Status::Error(endpoint_ + ": not connected");
+  tx_.reset();
   names_.clear();
   writes_.clear();
   try {
@@ -105,25 +106,29 @@ OpResult PostgresDriver::Execute(const OpRequest& req, std::string* error) {
     }
   }
   try {
-    pqxx::nontransaction tx(*conn_);
-    pqxx::result r = tx.exec_prepared(
+    if (!tx_) tx_ = std::make_unique<pqxx::nontransaction>(*conn_);
+    pqxx::result r = tx_->exec_prepared(
         names_[req.stmt],
         pqxx::prepare::make_dynamic_params(values_.begin(), values_.begin() + req.nparams));
     result.rows = r.columns() > 0 ? static_cast<int64_t>(r.size()) : r.affected_rows();
   } catch (const pqxx::broken_connection& e) {
     result.outcome = ClassifyPostgresConnectionLoss(writes_[req.stmt]);
     *error = endpoint_ + ": connection lost: " + OneLine(e.what());
+    tx_.reset();
     conn_.reset();
   } catch (const pqxx::in_doubt_error& e) {
+    tx_.reset();
     result.outcome = Outcome::kAmbiguous;
     *error = endpoint_ + ": " + OneLine(e.what());
   } catch (const pqxx::sql_error& e) {
     result.outcome = ClassifyPostgresError(e.sqlstate(), e.what());
     *error = endpoint_ + ": " + e.sqlstate() + " " + OneLine(e.what());
+    tx_.reset();
     if (!conn_->is_open()) conn_.reset();
   } catch (const std::exception& e) {
     result.outcome = Outcome::kFatal;
     *error = endpoint_ + ": " + OneLine(e.what());
+    tx_.reset();
     if (!conn_->is_open()) conn_.reset();
   }
   return result;
@@ -131,6 +136,7 @@ OpResult PostgresDriver::Execute(const OpRequest& req, std::string* error) {
 
 Status PostgresDriver::ExecuteOnce(std::string_view statement) {
   if (!conn_) return Status::Error(endpoint_ + ": not connected");
+  tx_.reset();
   try {
     pqxx::nontransaction tx(*conn_);
     tx.exec(std::string(statement));
@@ -144,6 +150,7 @@ Status PostgresDriver::ExecuteOnce(std::string_view statement) {
 bool PostgresDriver::connected() const { return conn_ != nullptr; }
 
 void PostgresDriver::Close() {
+  tx_.reset();
   if (!conn_) return;
   try {
     conn_->disconnect();
