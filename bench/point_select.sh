@@ -42,10 +42,16 @@ for db in postgres mysql; do
   "$STAMPEDE" run "$TMP/load.yaml" --results "$TMP/load-$db" >/dev/null 2>&1
   plan $db $port "  - {name: select, workload: kv, workers: $threads, duration: ${secs}s, params: {keys: 10000, value_size: 120, read: 1}}" >"$TMP/run.yaml"
   for r in $(seq 1 "$rounds"); do
-    sb=$(sysbench $(sb_args $db) oltp_point_select --tables=1 --table-size=10000 --threads=$threads \
-           --time="$secs" --report-interval=0 run | awk '/queries:/ {gsub(/[()]/,"",$3); print $3; exit}')
-    "$STAMPEDE" run "$TMP/run.yaml" --results "$TMP/run-$db-$r" >/dev/null 2>&1
-    st=$(jq '.phases[0].ops[0].ops_per_s' "$TMP/run-$db-$r/summary.json")
+    sysbench $(sb_args $db) oltp_point_select --tables=1 --table-size=10000 --threads=$threads \
+      --time="$secs" --report-interval=0 run >"$TMP/sb.out" 2>&1 || true
+    sb=$(awk '/queries:/ {gsub(/[()]/,"",$3); print $3; exit}' "$TMP/sb.out")
+    "$STAMPEDE" run "$TMP/run.yaml" --results "$TMP/run-$db-$r" >/dev/null 2>"$TMP/st.err" || true
+    st=$(jq '.phases[0].ops[0].ops_per_s // empty' "$TMP/run-$db-$r/summary.json" 2>/dev/null || true)
+    if [ -z "$sb" ] || [ -z "$st" ]; then
+      echo "$db round $r failed: sysbench '${sb}' stampede '${st}'" >&2
+      tail -n 5 "$TMP/sb.out" "$TMP/st.err" >&2
+      continue
+    fi
     printf '%-9s %-5s %14.0f %14.0f %7.2f\n' $db $r "$sb" "$st" "$(echo "$st / $sb" | bc -l)"
   done
 done
