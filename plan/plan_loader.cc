@@ -358,7 +358,7 @@ class Loader {
                                 : ", did you mean '" + near + "'?"));
         continue;
       }
-      const YAML::Node& v = it->second;
+      const YAML::Node v = it->second;
       std::string value;
       switch (spec->type) {
         case ParamSpec::Type::kInt:
