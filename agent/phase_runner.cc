@@ -1,9 +1,12 @@
 #include "agent/phase_runner.h"
 
+#include <sys/socket.h>
+
 #include <algorithm>
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/rng.h"
 #include "common/strings.h"
 #include "proto/histogram_codec.h"
 #include "workloads/workload_registry.h"
@@ -13,17 +16,25 @@ namespace {
 
 constexpr int64_t kMaxSleepSliceNs = 50 * kNsPerMs;
 constexpr int64_t kFirstBackoffNs = 100 * kNsPerMs;
-constexpr int64_t kMaxBackoffNs = 1 * kNsPerSec;
+constexpr int64_t kMaxBackoffNs = 2 * kNsPerSec;
+constexpr int64_t kWatchdogTickNs = 20 * kNsPerMs;
 
 }  // namespace
 
 struct PhaseRunner::Worker {
   uint32_t global = 0;
   uint64_t budget = 0;  // ops for this worker; 0: unlimited
-  drivers::ConnectOptions connect;
+  int endpoint = 0;     // index into target.endpoints
   std::unique_ptr<WorkerStats> stats;
   std::thread thread;
   int64_t backoff_ns = kFirstBackoffNs;
+  Rng jitter{0};
+  // Watchdog interface: the worker publishes the socket and the deadline of
+  // the operation in flight (0: none); the watchdog shuts the socket down
+  // when the deadline passes and sets timed_out.
+  std::atomic<int> fd{-1};
+  std::atomic<int64_t> op_deadline_ns{0};
+  std::atomic<bool> timed_out{false};
   bool finished = false;  // guarded by PhaseRunner::mu_
 };
 
@@ -43,24 +54,26 @@ PhaseRunner::~PhaseRunner() {
   for (auto& w : workers_) {
     if (w->thread.joinable()) w->thread.join();
   }
+  if (watchdog_.joinable()) watchdog_.join();
 }
 
-drivers::ConnectOptions PhaseRunner::EndpointFor(uint32_t global_worker) const {
+drivers::ConnectOptions PhaseRunner::OptionsFor(int endpoint) const {
   const v1::Target& t = options_.plan.target();
   drivers::ConnectOptions c;
-  const std::string& ep = t.endpoints(static_cast<int>(global_worker % t.endpoints_size()));
-  SplitHostPort(ep, &c.host, &c.port);
+  SplitHostPort(t.endpoints(endpoint), &c.host, &c.port);
   c.user = t.user();
   c.password = options_.password;
   c.database = t.database();
   c.flavor = t.flavor();
   c.connect_timeout_ms = static_cast<int>(t.connect_timeout_ms());
+  c.op_timeout_ms = static_cast<int>(t.op_timeout_ms());
   return c;
 }
 
 Status PhaseRunner::Prepare() {
-  driver_info_ = drivers::FindDriver(options_.plan.target().driver());
-  if (!driver_info_) return Status::Error("unknown driver " + options_.plan.target().driver());
+  const v1::Target& target = options_.plan.target();
+  driver_info_ = drivers::FindDriver(target.driver());
+  if (!driver_info_) return Status::Error("unknown driver " + target.driver());
   share_ = ShareOf(phase_.workers(), options_.agent_index, options_.agent_count);
 
   workloads::WorkloadContext ctx;
@@ -73,13 +86,20 @@ Status PhaseRunner::Prepare() {
   if (!workload.ok()) return workload.status();
   workload_ = std::move(*workload);
   const size_t num_ops = workload_->ops().size();
+  const int num_endpoints = target.endpoints_size();
   logged_ = std::vector<std::array<std::atomic<bool>, kNumOutcomes>>(num_ops);
-  acc_outcomes_.assign(num_ops, {});
+  acc_ops_.assign(num_ops, {});
   acc_latency_.assign(num_ops, Histogram());
+  acc_endpoints_.assign(num_endpoints, {});
 
   if (options_.agent_index == 0 && !workload_->SetupStatements().empty()) {
+    // Setup needs one live endpoint, whichever answers first.
     std::unique_ptr<drivers::Driver> d = driver_info_->factory();
-    Status s = d->Connect(EndpointFor(0));
+    Status s;
+    for (int e = 0; e < num_endpoints; ++e) {
+      s = d->Connect(OptionsFor(e));
+      if (s.ok()) break;
+    }
     if (!s.ok()) return s.WithContext("setup: connect");
     for (const std::string& stmt : workload_->SetupStatements()) {
       s = d->ExecuteOnce(stmt);
@@ -94,8 +114,15 @@ Status PhaseRunner::Prepare() {
       uint64_t W = phase_.workers();
       w->budget = phase_.ops() / W + (w->global < phase_.ops() % W ? 1 : 0);
     }
-    w->connect = EndpointFor(w->global);
-    w->stats = std::make_unique<WorkerStats>(num_ops);
+    w->jitter = Rng(MixSeed(options_.plan.seed() ^ 0x6a177e5, w->global));
+    if (target.balance() == "random") {
+      w->endpoint = static_cast<int>(w->jitter.Uniform(num_endpoints));
+    } else if (target.balance() == "first-alive") {
+      w->endpoint = 0;
+    } else {
+      w->endpoint = static_cast<int>(w->global % num_endpoints);
+    }
+    w->stats = std::make_unique<WorkerStats>(num_ops, num_endpoints);
     workers_.push_back(std::move(w));
   }
   for (auto& w : workers_) {
@@ -113,7 +140,8 @@ Status PhaseRunner::Prepare() {
 void PhaseRunner::WorkerMain(Worker* w) {
   // The driver lives and dies on this thread (the MySQL connector needs it).
   std::unique_ptr<drivers::Driver> driver = driver_info_->factory();
-  Status s = driver->Connect(w->connect);
+  Status s = driver->Connect(OptionsFor(w->endpoint));
+  if (!s.ok() && options_.plan.target().balance() == "first-alive") s = Reconnect(w, driver.get());
   if (s.ok()) s = driver->Prepare(workload_->statements());
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -122,57 +150,11 @@ void PhaseRunner::WorkerMain(Worker* w) {
   }
   cv_.notify_all();
   if (s.ok() && WaitForGate()) {
-    std::unique_ptr<workloads::WorkerOps> ops = workload_->MakeWorker(w->global);
     active_.fetch_add(1);
-    const bool open_loop = phase_.rate() > 0;
-    const int64_t interval_ns =
-        open_loop ? static_cast<int64_t>(double(phase_.workers()) * 1e9 / phase_.rate()) : 0;
-    const int64_t offset_ns = open_loop ? interval_ns * w->global / phase_.workers() : 0;
-    drivers::OpRequest req;
-    std::string error;
-    error.reserve(256);
-    for (uint64_t k = 0; !cancelled_.load(std::memory_order_relaxed); ++k) {
-      if (w->budget && k >= w->budget) break;
-      int64_t intended;
-      if (open_loop) {
-        intended = start_mono_ns_ + offset_ns + static_cast<int64_t>(k) * interval_ns;
-        if (intended >= deadline_mono_ns_) break;
-        while (!cancelled_.load(std::memory_order_relaxed)) {
-          int64_t now = MonoNowNs();
-          if (now >= intended) break;
-          SleepUntilMonoNs(std::min(intended, now + kMaxSleepSliceNs));
-        }
-        if (cancelled_.load(std::memory_order_relaxed)) break;
-      } else {
-        intended = MonoNowNs();
-        if (intended >= deadline_mono_ns_) break;
-      }
-      int op = ops->Next(&req);
-      drivers::OpResult r;
-      if (!driver->connected()) {
-        s = driver->Connect(w->connect);
-        if (s.ok()) s = driver->Prepare(workload_->statements());
-        if (s.ok()) {
-          w->backoff_ns = kFirstBackoffNs;
-        } else {
-          r.outcome = Outcome::kUnavailable;
-          error = "reconnect " + s.message();
-        }
-      }
-      if (driver->connected()) r = driver->Execute(req, &error);
-      w->stats->Record(op, r.outcome, static_cast<uint64_t>(MonoNowNs() - intended));
-      if (r.outcome != Outcome::kOk) ReportError(op, r.outcome, error);
-      if (!driver->connected()) {
-        // Back off before reconnecting so a dead node is not hammered.
-        int64_t until = MonoNowNs() + w->backoff_ns;
-        w->backoff_ns = std::min(w->backoff_ns * 2, kMaxBackoffNs);
-        while (!cancelled_.load(std::memory_order_relaxed) && MonoNowNs() < until) {
-          SleepUntilMonoNs(std::min(until, MonoNowNs() + kMaxSleepSliceNs));
-        }
-      }
-    }
+    RunLoop(w, driver.get());
     active_.fetch_sub(1);
   }
+  w->fd.store(-1);
   driver->Close();
   driver.reset();
   {
@@ -182,10 +164,135 @@ void PhaseRunner::WorkerMain(Worker* w) {
   cv_.notify_all();
 }
 
+void PhaseRunner::RunLoop(Worker* w, drivers::Driver* driver) {
+  std::unique_ptr<workloads::WorkerOps> ops = workload_->MakeWorker(w->global);
+  const bool open_loop = phase_.rate() > 0;
+  const int64_t interval_ns =
+      open_loop ? static_cast<int64_t>(double(phase_.workers()) * 1e9 / phase_.rate()) : 0;
+  const int64_t offset_ns = open_loop ? interval_ns * w->global / phase_.workers() : 0;
+  drivers::OpRequest req;
+  std::string error;
+  error.reserve(256);
+  for (uint64_t k = 0; !cancelled_.load(std::memory_order_relaxed); ++k) {
+    if (w->budget && k >= w->budget) break;
+    int64_t intended;
+    if (open_loop) {
+      intended = start_mono_ns_ + offset_ns + static_cast<int64_t>(k) * interval_ns;
+      if (intended >= deadline_mono_ns_) break;
+      if (!SleepUntil(intended)) break;
+    } else {
+      intended = MonoNowNs();
+      if (intended >= deadline_mono_ns_) break;
+    }
+    const int op = ops->Next(&req);
+    uint32_t retries = 0;
+    drivers::OpResult r = ExecuteWithRetries(w, driver, req, &retries, &error);
+    w->stats->Record(op, r.outcome, static_cast<uint64_t>(MonoNowNs() - intended), retries);
+    if (r.outcome != Outcome::kOk) ReportError(op, r.outcome, error);
+    if (!driver->connected()) {
+      w->stats->endpoint(w->endpoint).lost.fetch_add(1, std::memory_order_relaxed);
+      w->fd.store(-1);
+      while (!cancelled_.load(std::memory_order_relaxed) && MonoNowNs() < deadline_mono_ns_) {
+        Status s = Reconnect(w, driver);
+        if (s.ok()) break;
+        ReportError(op, Outcome::kUnavailable, "reconnect: " + s.message());
+        BackOff(w);
+      }
+    }
+  }
+}
+
+drivers::OpResult PhaseRunner::ExecuteWithRetries(Worker* w, drivers::Driver* driver,
+                                                  const drivers::OpRequest& req,
+                                                  uint32_t* retries, std::string* error) {
+  const uint32_t max_attempts = std::max<uint32_t>(1, options_.plan.retry().max_attempts());
+  const int64_t timeout_ns = int64_t(options_.plan.target().op_timeout_ms()) * kNsPerMs;
+  int64_t backoff_ns = int64_t(options_.plan.retry().backoff_ms()) * kNsPerMs;
+  drivers::OpResult r;
+  for (uint32_t attempt = 1;; ++attempt) {
+    const int fd = driver->socket_fd();
+    if (fd >= 0 && timeout_ns > 0) {
+      w->fd.store(fd, std::memory_order_relaxed);
+      w->op_deadline_ns.store(MonoNowNs() + timeout_ns, std::memory_order_release);
+    }
+    r = driver->Execute(req, error);
+    if (fd >= 0 && timeout_ns > 0) {
+      w->op_deadline_ns.store(0, std::memory_order_release);
+      if (w->timed_out.exchange(false)) {
+        *error = "timed out after " + std::to_string(timeout_ns / kNsPerMs) + " ms (op_timeout); " + *error;
+      }
+    }
+    if (r.outcome != Outcome::kRetryable || attempt >= max_attempts || !driver->connected()) break;
+    ++*retries;
+    // Exponential back-off with full jitter.
+    int64_t sleep_ns = backoff_ns / 2 + static_cast<int64_t>(w->jitter.Uniform(uint64_t(backoff_ns / 2 + 1)));
+    if (!SleepUntil(MonoNowNs() + sleep_ns)) break;
+    backoff_ns *= 2;
+  }
+  return r;
+}
+
+Status PhaseRunner::Reconnect(Worker* w, drivers::Driver* driver) {
+  const int n = options_.plan.target().endpoints_size();
+  Status last;
+  for (int i = 1; i <= n && !cancelled_.load(std::memory_order_relaxed); ++i) {
+    const int e = (w->endpoint + i) % n;
+    Status s = driver->Connect(OptionsFor(e));
+    if (s.ok()) s = driver->Prepare(workload_->statements());
+    if (s.ok()) {
+      w->endpoint = e;
+      w->backoff_ns = kFirstBackoffNs;
+      w->stats->endpoint(e).reconnects.fetch_add(1, std::memory_order_relaxed);
+      return s;
+    }
+    w->stats->endpoint(e).connect_failures.fetch_add(1, std::memory_order_relaxed);
+    driver->Close();
+    last = s;
+  }
+  return last.ok() ? Status::Error("cancelled") : last;
+}
+
+void PhaseRunner::BackOff(Worker* w) {
+  // Full jitter between half and all of the current back-off.
+  int64_t sleep_ns = w->backoff_ns / 2 + static_cast<int64_t>(w->jitter.Uniform(uint64_t(w->backoff_ns / 2)));
+  w->backoff_ns = std::min(w->backoff_ns * 2, kMaxBackoffNs);
+  SleepUntil(MonoNowNs() + sleep_ns);
+}
+
+bool PhaseRunner::SleepUntil(int64_t mono_ns) {
+  while (!cancelled_.load(std::memory_order_relaxed)) {
+    int64_t now = MonoNowNs();
+    if (now >= mono_ns) return true;
+    SleepUntilMonoNs(std::min(mono_ns, now + kMaxSleepSliceNs));
+  }
+  return false;
+}
+
 bool PhaseRunner::WaitForGate() {
   std::unique_lock<std::mutex> lock(mu_);
   cv_.wait(lock, [&] { return gate_open_; });
   return !cancelled_.load();
+}
+
+void PhaseRunner::WatchdogMain() {
+  while (!cancelled_.load()) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      if (std::all_of(workers_.begin(), workers_.end(), [](const auto& w) { return w->finished; })) return;
+    }
+    const int64_t now = MonoNowNs();
+    for (auto& w : workers_) {
+      int64_t deadline = w->op_deadline_ns.load(std::memory_order_acquire);
+      if (deadline == 0 || now < deadline) continue;
+      int fd = w->fd.load();
+      // Only the first overrun of an operation cuts the socket.
+      if (fd >= 0 && w->op_deadline_ns.compare_exchange_strong(deadline, 0)) {
+        w->timed_out.store(true);
+        ::shutdown(fd, SHUT_RDWR);
+      }
+    }
+    SleepUntilMonoNs(MonoNowNs() + kWatchdogTickNs);
+  }
 }
 
 void PhaseRunner::ReportError(int op, Outcome outcome, const std::string& message) {
@@ -208,23 +315,27 @@ void PhaseRunner::Run(int64_t start_coord_ns) {
     gate_open_ = true;
   }
   cv_.notify_all();
+  if (options_.plan.target().op_timeout_ms() > 0) watchdog_ = std::thread([this] { WatchdogMain(); });
   for (uint32_t seq = 0;; ++seq) {
     const int64_t boundary = start_mono_ns_ + int64_t(seq + 1) * kNsPerSec;
     std::unique_lock<std::mutex> lock(mu_);
-    bool all_done = cv_.wait_for(lock, std::chrono::nanoseconds(std::max<int64_t>(0, boundary - MonoNowNs())), [&] {
-      return std::all_of(workers_.begin(), workers_.end(), [](const auto& w) { return w->finished; });
-    });
+    bool all_done = cv_.wait_for(
+        lock, std::chrono::nanoseconds(std::max<int64_t>(0, boundary - MonoNowNs())), [&] {
+          return std::all_of(workers_.begin(), workers_.end(),
+                             [](const auto& w) { return w->finished; });
+        });
     lock.unlock();
     if (all_done) {
       Collect(seq, start_coord_ns + int64_t(seq) * kNsPerSec, MonoNowNs() + offset, true);
       break;
     }
-    Collect(seq, start_coord_ns + int64_t(seq) * kNsPerSec, start_coord_ns + int64_t(seq + 1) * kNsPerSec,
-            false);
+    Collect(seq, start_coord_ns + int64_t(seq) * kNsPerSec,
+            start_coord_ns + int64_t(seq + 1) * kNsPerSec, false);
   }
   for (auto& w : workers_) {
     if (w->thread.joinable()) w->thread.join();
   }
+  if (watchdog_.joinable()) watchdog_.join();
 }
 
 void PhaseRunner::Cancel() {
@@ -237,9 +348,10 @@ void PhaseRunner::Cancel() {
 }
 
 void PhaseRunner::Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool final) {
-  for (auto& o : acc_outcomes_) o.fill(0);
+  for (auto& o : acc_ops_) o = OpTotals{};
   for (auto& h : acc_latency_) h.Reset();
-  for (auto& w : workers_) w->stats->DrainInto(&acc_outcomes_, &acc_latency_);
+  for (auto& e : acc_endpoints_) e = EndpointTotals{};
+  for (auto& w : workers_) w->stats->DrainInto(&acc_ops_, &acc_latency_, &acc_endpoints_);
   v1::Snapshot snap;
   snap.set_run_id(options_.run_id);
   snap.set_agent(options_.agent_name);
@@ -249,14 +361,24 @@ void PhaseRunner::Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool f
   snap.set_end_ns(std::max(start_ns, end_ns));
   snap.set_active_workers(active_.load());
   snap.set_final(final);
-  for (size_t i = 0; i < acc_outcomes_.size(); ++i) {
+  for (size_t i = 0; i < acc_ops_.size(); ++i) {
     uint64_t total = 0;
-    for (uint64_t c : acc_outcomes_[i]) total += c;
+    for (uint64_t c : acc_ops_[i].outcomes) total += c;
     if (total == 0 && acc_latency_[i].count() == 0) continue;
     v1::OpStats* op = snap.add_ops();
     op->set_op(workload_->ops()[i]);
-    for (uint64_t c : acc_outcomes_[i]) op->add_outcomes(c);
+    for (uint64_t c : acc_ops_[i].outcomes) op->add_outcomes(c);
+    op->set_retries(acc_ops_[i].retries);
     HistogramToProto(acc_latency_[i], op->mutable_latency());
+  }
+  for (size_t i = 0; i < acc_endpoints_.size(); ++i) {
+    const EndpointTotals& e = acc_endpoints_[i];
+    if (!e.lost && !e.reconnects && !e.connect_failures) continue;
+    v1::EndpointStats* s = snap.add_endpoints();
+    s->set_endpoint(options_.plan.target().endpoints(static_cast<int>(i)));
+    s->set_lost(e.lost);
+    s->set_reconnects(e.reconnects);
+    s->set_connect_failures(e.connect_failures);
   }
   if (options_.on_snapshot) options_.on_snapshot(snap);
 }

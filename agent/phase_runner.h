@@ -2,8 +2,12 @@
 // worker, closed or open loop, deadline and op-count stop, cancellation, and
 // a per-second snapshot of what was measured.
 //
-// The runner owns looping, rate, deadlines, reconnects and counting; the
-// workload only produces operations and the driver only executes them.
+// The runner owns looping, rate, deadlines, retries, reconnects and
+// counting; the workload only produces operations and the driver only
+// executes them. A worker that loses its connection reconnects to the next
+// endpoint that answers (exponential back-off with jitter between rounds);
+// an operation that overruns target.op_timeout is cut off by the driver's
+// socket timeout or, for drivers without one, by the runner's watchdog.
 //
 // Lifecycle: Prepare() (connect every worker) -> Run() -> destroy. Cancel()
 // may be called from any thread at any time.
@@ -67,12 +71,19 @@ class PhaseRunner {
  private:
   struct Worker;
   void WorkerMain(Worker* w);
-  void RunLoop(Worker* w);
+  void RunLoop(Worker* w, drivers::Driver* driver);
+  drivers::OpResult ExecuteWithRetries(Worker* w, drivers::Driver* driver,
+                                       const drivers::OpRequest& req, uint32_t* retries,
+                                       std::string* error);
+  // Tries every endpoint once, starting after the current one.
+  Status Reconnect(Worker* w, drivers::Driver* driver);
+  void BackOff(Worker* w);
+  bool SleepUntil(int64_t mono_ns);  // false if cancelled
   bool WaitForGate();
-  bool Reconnect(Worker* w, std::string* error);
+  void WatchdogMain();
   void ReportError(int op, Outcome outcome, const std::string& message);
   void Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool final);
-  drivers::ConnectOptions EndpointFor(uint32_t global_worker) const;
+  drivers::ConnectOptions OptionsFor(int endpoint) const;
 
   PhaseRunnerOptions options_;
   const v1::Phase& phase_;
@@ -92,10 +103,12 @@ class PhaseRunner {
   std::atomic<bool> cancelled_{false};
   std::atomic<uint32_t> active_{0};
   std::vector<std::array<std::atomic<bool>, kNumOutcomes>> logged_;
+  std::thread watchdog_;
 
   // Collector accumulators (collector thread only).
-  std::vector<std::array<uint64_t, kNumOutcomes>> acc_outcomes_;
+  std::vector<OpTotals> acc_ops_;
   std::vector<Histogram> acc_latency_;
+  std::vector<EndpointTotals> acc_endpoints_;
 };
 
 }  // namespace stampede::agent

@@ -15,36 +15,68 @@ namespace stampede::agent {
 
 struct OpCounters {
   std::array<std::atomic<uint64_t>, kNumOutcomes> outcomes{};
+  std::atomic<uint64_t> retries{0};
   HistogramRecorder latency;
 };
 
+// Connection events of one worker on one endpoint.
+struct EndpointCounters {
+  std::atomic<uint64_t> lost{0};
+  std::atomic<uint64_t> reconnects{0};
+  std::atomic<uint64_t> connect_failures{0};
+};
+
+// What the collector accumulates per op and per endpoint.
+struct OpTotals {
+  std::array<uint64_t, kNumOutcomes> outcomes{};
+  uint64_t retries = 0;
+};
+struct EndpointTotals {
+  uint64_t lost = 0;
+  uint64_t reconnects = 0;
+  uint64_t connect_failures = 0;
+};
+
+inline uint64_t Take(std::atomic<uint64_t>& c) {
+  return c.load(std::memory_order_relaxed) ? c.exchange(0, std::memory_order_relaxed) : 0;
+}
+
 class WorkerStats {
  public:
-  explicit WorkerStats(size_t num_ops) {
+  WorkerStats(size_t num_ops, size_t num_endpoints) {
     for (size_t i = 0; i < num_ops; ++i) ops_.push_back(std::make_unique<OpCounters>());
+    for (size_t i = 0; i < num_endpoints; ++i) {
+      endpoints_.push_back(std::make_unique<EndpointCounters>());
+    }
   }
 
   // Worker thread only.
-  void Record(int op, Outcome outcome, uint64_t latency_ns) {
+  void Record(int op, Outcome outcome, uint64_t latency_ns, uint32_t retries) {
     OpCounters& c = *ops_[op];
     c.outcomes[static_cast<int>(outcome)].fetch_add(1, std::memory_order_relaxed);
+    if (retries) c.retries.fetch_add(retries, std::memory_order_relaxed);
     c.latency.Record(latency_ns);
   }
+  EndpointCounters& endpoint(size_t i) { return *endpoints_[i]; }
 
   // Collector thread only: moves counts into the accumulators.
-  void DrainInto(std::vector<std::array<uint64_t, kNumOutcomes>>* outcomes,
-                 std::vector<Histogram>* latency) {
+  void DrainInto(std::vector<OpTotals>* ops, std::vector<Histogram>* latency,
+                 std::vector<EndpointTotals>* endpoints) {
     for (size_t i = 0; i < ops_.size(); ++i) {
-      for (int o = 0; o < kNumOutcomes; ++o) {
-        if (ops_[i]->outcomes[o].load(std::memory_order_relaxed) == 0) continue;
-        (*outcomes)[i][o] += ops_[i]->outcomes[o].exchange(0, std::memory_order_relaxed);
-      }
+      for (int o = 0; o < kNumOutcomes; ++o) (*ops)[i].outcomes[o] += Take(ops_[i]->outcomes[o]);
+      (*ops)[i].retries += Take(ops_[i]->retries);
       ops_[i]->latency.DrainInto(&(*latency)[i]);
+    }
+    for (size_t i = 0; i < endpoints_.size(); ++i) {
+      (*endpoints)[i].lost += Take(endpoints_[i]->lost);
+      (*endpoints)[i].reconnects += Take(endpoints_[i]->reconnects);
+      (*endpoints)[i].connect_failures += Take(endpoints_[i]->connect_failures);
     }
   }
 
  private:
   std::vector<std::unique_ptr<OpCounters>> ops_;
+  std::vector<std::unique_ptr<EndpointCounters>> endpoints_;
 };
 
 }  // namespace stampede::agent

@@ -140,14 +140,19 @@ int RunCommand(const Args& args) {
     for (const std::string& e : loaded.errors) std::cerr << e << "\n";
     return kExitBadInput;
   }
-  const std::string yaml = plan::PlanToYaml(loaded.plan);
-  if (!coordinator_addr.empty()) return RunRemote(coordinator_addr, tls, loaded.plan, yaml);
+  if (!coordinator_addr.empty()) {
+    return RunRemote(coordinator_addr, tls, loaded.plan, plan::PlanToYaml(loaded.plan));
+  }
 
   if (vm.count("local-agents") && local_agents < 0) {
     std::cerr << "stampede: --local-agents must be 0 or more\n";
     return kExitBadInput;
   }
   if (!vm.count("local-agents")) local_agents = std::max<int>(1, loaded.plan.agents().min());
+  // Every local agent takes part: the run waits for all of them.
+  if (uint32_t(local_agents) > loaded.plan.agents().min()) {
+    loaded.plan.mutable_agents()->set_min(static_cast<uint32_t>(local_agents));
+  }
   coordinator::CoordinatorOptions co;
   co.listen = listen;
   co.results_root = results_root;
@@ -180,7 +185,8 @@ int RunCommand(const Args& args) {
   }
   SignalWatcher signals([](int) { SLOG(kWarn) << "interrupted: stopping the run"; });
   CliObserver observer(&signals);
-  v1::RunResult result = coord.RunPlan(loaded.plan, yaml, results_dir, &observer);
+  v1::RunResult result =
+      coord.RunPlan(loaded.plan, plan::PlanToYaml(loaded.plan), results_dir, &observer);
   for (auto& a : agents) a->Shutdown();
   for (auto& t : threads) t.join();
   coord.Shutdown();

@@ -26,7 +26,14 @@ void PhaseMerger::Merge(const v1::Snapshot& s, Pending* p) {
       op.outcomes[i] += o.outcomes(i);
       agent_ops += o.outcomes(i);
     }
+    op.retries += o.retries();
     MergeHistogramProto(o.latency(), &op.latency);
+  }
+  for (const v1::EndpointStats& e : s.endpoints()) {
+    Endpoint& ep = p->endpoints[e.endpoint()];
+    ep.lost += e.lost();
+    ep.reconnects += e.reconnects();
+    ep.connect_failures += e.connect_failures();
   }
 }
 
@@ -71,7 +78,9 @@ void PhaseMerger::DropAgent(const std::string& agent) { expected_.erase(agent); 
 report::Json PhaseMerger::ToLine(uint32_t seq, const Pending& p, bool late) const {
   report::Json ops = report::Json::object();
   for (const auto& [name, op] : p.ops) {
-    ops[name] = {{"outcomes", op.outcomes}, {"latency", report::HistogramToJson(op.latency)}};
+    ops[name] = {{"outcomes", op.outcomes},
+                 {"retries", op.retries},
+                 {"latency", report::HistogramToJson(op.latency)}};
   }
   report::Json line = {
       {"type", "second"},
@@ -87,6 +96,13 @@ report::Json PhaseMerger::ToLine(uint32_t seq, const Pending& p, bool late) cons
       {"agent_ops", p.agent_ops},
   };
   if (late) line["late"] = true;
+  if (!p.endpoints.empty()) {
+    report::Json eps = report::Json::object();
+    for (const auto& [name, e] : p.endpoints) {
+      eps[name] = {{"lost", e.lost}, {"reconnects", e.reconnects}, {"connect_failures", e.connect_failures}};
+    }
+    line["endpoints"] = eps;
+  }
   return line;
 }
 

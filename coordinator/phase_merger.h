@@ -38,7 +38,11 @@ class PhaseMerger {
  private:
   struct Op {
     std::array<uint64_t, kNumOutcomes> outcomes{};
+    uint64_t retries = 0;
     Histogram latency;
+  };
+  struct Endpoint {
+    uint64_t lost = 0, reconnects = 0, connect_failures = 0;
   };
   struct Pending {
     std::set<std::string> agents;
@@ -47,6 +51,7 @@ class PhaseMerger {
     uint32_t active_workers = 0;
     std::map<std::string, Op> ops;
     std::map<std::string, uint64_t> agent_ops;  // operations per agent
+    std::map<std::string, Endpoint> endpoints;
   };
   void Merge(const v1::Snapshot& s, Pending* p);
   report::Json ToLine(uint32_t seq, const Pending& p, bool late) const;

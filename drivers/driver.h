@@ -26,6 +26,9 @@ struct ConnectOptions {
   std::string database;
   std::string flavor;
   int connect_timeout_ms = 5000;
+  // Per-operation timeout; 0: none. Drivers that can enforce it natively do
+  // (socket timeouts); others expose socket_fd() for the runner's watchdog.
+  int op_timeout_ms = 0;
 
   std::string Endpoint() const { return host + ":" + std::to_string(port); }
 };
@@ -84,6 +87,10 @@ class Driver {
   virtual Status ExecuteOnce(std::string_view statement) = 0;
   // False once the connection is known to be lost.
   virtual bool connected() const = 0;
+  // The connection's socket, for a watchdog that shuts it down when an
+  // operation overruns op_timeout_ms; -1 if the driver enforces the timeout
+  // itself (or is not connected).
+  virtual int socket_fd() const { return -1; }
   virtual void Close() = 0;
 };
 

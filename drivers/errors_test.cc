@@ -43,6 +43,7 @@ TEST(MysqlErrorsTest, Codes) {
   EXPECT_EQ(ClassifyMysqlError(2013, true), Outcome::kAmbiguous);
   EXPECT_EQ(ClassifyMysqlError(2013, false), Outcome::kUnavailable);
   EXPECT_EQ(ClassifyMysqlError(2003, true), Outcome::kUnavailable);
+  EXPECT_EQ(ClassifyMysqlError(2006, true), Outcome::kUnavailable);
   EXPECT_EQ(ClassifyMysqlError(8022, true), Outcome::kRetryable);
   EXPECT_EQ(ClassifyMysqlError(9005, false), Outcome::kUnavailable);
   EXPECT_EQ(ClassifyMysqlError(1045, false), Outcome::kFatal);

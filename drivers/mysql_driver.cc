@@ -48,6 +48,12 @@ Status MysqlDriver::Connect(const ConnectOptions& options) {
   int timeout_s = (options.connect_timeout_ms + 999) / 1000;
   props["OPT_CONNECT_TIMEOUT"] = timeout_s < 1 ? 1 : timeout_s;
   props["OPT_RECONNECT"] = false;
+  if (options.op_timeout_ms > 0) {
+    // The client library counts whole seconds.
+    int op_s = (options.op_timeout_ms + 999) / 1000;
+    props["OPT_READ_TIMEOUT"] = op_s;
+    props["OPT_WRITE_TIMEOUT"] = op_s;
+  }
   try {
     conn_.reset(ConnectorDriver()->connect(props));
     if (!options.database.empty()) conn_->setSchema(options.database);
@@ -107,10 +113,9 @@ OpResult MysqlDriver::Execute(const OpRequest& req, std::string* error) {
     int code = e.getErrorCode();
     result.outcome = ClassifyMysqlError(code, p.write);
     *error = endpoint_ + ": " + Describe(e);
-    if (IsMysqlConnectionError(code)) {
-      prepared_.clear();
-      conn_.reset();
-    }
+    // 1047: this Galera node is not in the primary component; another
+    // endpoint may be.
+    if (IsMysqlConnectionError(code) || code == 1047) Close();
   } catch (const std::exception& e) {
     result.outcome = Outcome::kFatal;
     *error = endpoint_ + ": " + e.what();

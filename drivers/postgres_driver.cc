@@ -149,6 +149,8 @@ Status PostgresDriver::ExecuteOnce(std::string_view statement) {
 
 bool PostgresDriver::connected() const { return conn_ != nullptr; }
 
+int PostgresDriver::socket_fd() const { return conn_ ? conn_->sock() : -1; }
+
 void PostgresDriver::Close() {
   tx_.reset();
   if (!conn_) return;

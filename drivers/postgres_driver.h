@@ -23,6 +23,7 @@ class PostgresDriver : public Driver {
   OpResult Execute(const OpRequest& request, std::string* error) override;
   Status ExecuteOnce(std::string_view statement) override;
   bool connected() const override;
+  int socket_fd() const override;
   void Close() override;
 
   // libpq connection string for options (password quoted, never logged).

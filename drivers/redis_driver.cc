@@ -45,6 +45,7 @@ Status RedisDriver::Connect(const ConnectOptions& options) {
     Close();
     return Status::Error(endpoint_ + ": " + msg);
   }
+  if (options.op_timeout_ms > 0) redisSetTimeout(ctx_, ToTimeval(options.op_timeout_ms));
   std::vector<std::string> hello;
   if (!options.password.empty()) {
     hello = {"AUTH"};

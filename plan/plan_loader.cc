@@ -45,7 +45,7 @@ class Loader {
       Error(root, "plan", "expected a mapping with name, target and phases, found " + Found(root));
       return Finish();
     }
-    CheckKeys(root, "", {"name", "seed", "target", "agents", "phases"});
+    CheckKeys(root, "", {"name", "seed", "target", "agents", "phases", "retry"});
     auto& plan = result_.plan;
     plan.set_name(RequiredString(root, "name", "name"));
     if (!plan.name().empty() && !std::regex_match(plan.name(), std::regex("[A-Za-z0-9_.-]+"))) {
@@ -54,6 +54,7 @@ class Loader {
     plan.set_seed(root["seed"] ? UInt(root["seed"], "seed", 0, 1e19) : 1);
     LoadTarget(root);
     LoadAgents(root);
+    LoadRetry(root);
     LoadPhases(root);
     return Finish();
   }
@@ -177,7 +178,7 @@ class Loader {
       return;
     }
     CheckKeys(t, "target", {"driver", "flavor", "endpoints", "user", "password_env", "database",
-                            "connect_timeout"});
+                            "connect_timeout", "op_timeout", "balance"});
     auto* target = result_.plan.mutable_target();
     target->set_driver(RequiredString(t, "driver", "target.driver"));
     const drivers::DriverInfo* info = nullptr;
@@ -240,6 +241,34 @@ class Loader {
     }
     target->set_connect_timeout_ms(
         t["connect_timeout"] ? DurationMs(t["connect_timeout"], "target.connect_timeout") : 5000);
+    target->set_op_timeout_ms(
+        t["op_timeout"] ? DurationMs(t["op_timeout"], "target.op_timeout") : 10000);
+    target->set_balance("round-robin");
+    if (t["balance"]) {
+      std::string b = String(t["balance"], "target.balance");
+      if (b != "round-robin" && b != "random" && b != "first-alive") {
+        Error(t["balance"], "target.balance",
+              "expected round-robin, random or first-alive, found '" + b + "'");
+      }
+      target->set_balance(b);
+    }
+  }
+
+  void LoadRetry(const YAML::Node& root) {
+    auto* retry = result_.plan.mutable_retry();
+    retry->set_max_attempts(3);
+    retry->set_backoff_ms(10);
+    YAML::Node r = root["retry"];
+    if (!r) return;
+    if (!r.IsMap()) {
+      Error(r, "retry", "expected a mapping like {max_attempts: 3, backoff: 10ms}, found " + Found(r));
+      return;
+    }
+    CheckKeys(r, "retry", {"max_attempts", "backoff"});
+    if (r["max_attempts"]) {
+      retry->set_max_attempts(static_cast<uint32_t>(UInt(r["max_attempts"], "retry.max_attempts", 1, 100)));
+    }
+    if (r["backoff"]) retry->set_backoff_ms(static_cast<uint32_t>(DurationMs(r["backoff"], "retry.backoff")));
   }
 
   void LoadAgents(const YAML::Node& root) {
@@ -438,6 +467,14 @@ std::string PlanToYaml(const v1::Plan& plan) {
   if (!t.database().empty()) out << YAML::Key << "database" << YAML::Value << t.database();
   out << YAML::Key << "connect_timeout" << YAML::Value
       << FormatDurationNs(int64_t(t.connect_timeout_ms()) * 1000000);
+  out << YAML::Key << "op_timeout" << YAML::Value
+      << FormatDurationNs(int64_t(t.op_timeout_ms()) * 1000000);
+  out << YAML::Key << "balance" << YAML::Value << t.balance();
+  out << YAML::EndMap;
+  out << YAML::Key << "retry" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "max_attempts" << YAML::Value << plan.retry().max_attempts();
+  out << YAML::Key << "backoff" << YAML::Value
+      << FormatDurationNs(int64_t(plan.retry().backoff_ms()) * 1000000);
   out << YAML::EndMap;
   const auto& a = plan.agents();
   out << YAML::Key << "agents" << YAML::Value << YAML::Flow << YAML::BeginMap;

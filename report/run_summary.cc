@@ -31,6 +31,7 @@ void AddOps(const Json& ops, PhaseSummary* phase) {
     for (size_t i = 0; i < outcomes.size() && i < size_t(kNumOutcomes); ++i) {
       op->outcomes[i] += outcomes[i].get<uint64_t>();
     }
+    op->retries += it.value().value("retries", uint64_t{0});
     MergeHistogramJson(it.value().value("latency", Json::object()), &op->latency);
   }
 }
@@ -56,7 +57,7 @@ OpSummary* PhaseSummary::FindOrAdd(const std::string& op) {
   for (auto& o : ops) {
     if (o.name == op) return &o;
   }
-  ops.push_back(OpSummary{op, {}, Histogram()});
+  ops.push_back(OpSummary{op, {}, 0, Histogram()});
   return &ops.back();
 }
 
@@ -82,6 +83,13 @@ RunSummary BuildSummary(const std::vector<Json>& journal) {
       const Json agent_ops = line.value("agent_ops", Json::object());
       for (const auto& [agent, n] : agent_ops.items()) {
         s.phases.back().agent_ops[agent] += n.get<uint64_t>();
+      }
+      const Json endpoints = line.value("endpoints", Json::object());
+      for (const auto& [name, e] : endpoints.items()) {
+        auto& ep = s.phases.back().endpoints[name];
+        ep.lost += e.value("lost", uint64_t{0});
+        ep.reconnects += e.value("reconnects", uint64_t{0});
+        ep.connect_failures += e.value("connect_failures", uint64_t{0});
       }
       last_second_end = std::max(last_second_end, line.value("t", 0.0));
       s.phases.back().duration_s = std::max(
@@ -116,6 +124,7 @@ Json SummaryToJson(const RunSummary& s) {
           {"count", o.count()},
           {"ok", o.outcomes[0]},
           {"errors", errors},
+          {"retries", o.retries},
           {"ops_per_s", p.duration_s > 0 ? double(o.count()) / p.duration_s : 0.0},
           {"latency_us",
            {{"mean", h.MeanNs() / 1000.0},
@@ -126,7 +135,12 @@ Json SummaryToJson(const RunSummary& s) {
             {"max", Us(h.max_ns())}}},
       });
     }
+    Json endpoints = Json::object();
+    for (const auto& [name, e] : p.endpoints) {
+      endpoints[name] = {{"lost", e.lost}, {"reconnects", e.reconnects}, {"connect_failures", e.connect_failures}};
+    }
     phases.push_back({{"name", p.name},
+                      {"endpoints", endpoints},
                       {"workers", p.workers},
                       {"duration_s", p.duration_s},
                       {"completed", p.completed},
@@ -153,8 +167,8 @@ std::string RenderReportMarkdown(const RunSummary& s) {
   for (const PhaseSummary& p : s.phases) {
     md << "\n## Phase " << p.name << " (" << Fixed(p.duration_s, 2) << " s, " << p.workers
        << " workers" << (p.completed ? "" : ", incomplete") << ")\n\n";
-    md << "| op | count | total time | ops/s | µs/op | p50 | p99 | p99.9 | max | errors |\n";
-    md << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
+    md << "| op | count | total time | ops/s | µs/op | p50 | p99 | p99.9 | max | errors | retries |\n";
+    md << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|\n";
     for (const OpSummary& o : p.ops) {
       const Histogram& h = o.latency;
       std::string errors;
@@ -168,9 +182,15 @@ std::string RenderReportMarkdown(const RunSummary& s) {
          << Fixed(h.MeanNs() / 1000.0, 1) << " | " << HumanUs(Us(h.ValueAtQuantile(0.5)))
          << " | " << HumanUs(Us(h.ValueAtQuantile(0.99))) << " | "
          << HumanUs(Us(h.ValueAtQuantile(0.999))) << " | " << HumanUs(Us(h.max_ns())) << " | "
-         << (errors.empty() ? "0" : errors) << " |\n";
+         << (errors.empty() ? "0" : errors) << " | " << o.retries << " |\n";
     }
-    if (p.ops.empty()) md << "| (no operations) | | | | | | | | | |\n";
+    if (p.ops.empty()) md << "| (no operations) | | | | | | | | | | |\n";
+    if (!p.endpoints.empty()) {
+      md << "\n| endpoint | connections lost | reconnects to | failed connects |\n|---|---:|---:|---:|\n";
+      for (const auto& [name, e] : p.endpoints) {
+        md << "| " << name << " | " << e.lost << " | " << e.reconnects << " | " << e.connect_failures << " |\n";
+      }
+    }
     if (p.agent_ops.size() > 1) {
       md << "\nOperations by agent: ";
       bool first = true;

@@ -18,6 +18,7 @@ namespace stampede::report {
 struct OpSummary {
   std::string name;
   std::array<uint64_t, kNumOutcomes> outcomes{};
+  uint64_t retries = 0;
   Histogram latency;
 
   uint64_t count() const;
@@ -31,6 +32,10 @@ struct PhaseSummary {
   bool completed = false;
   std::vector<OpSummary> ops;  // in order of first appearance
   std::map<std::string, uint64_t> agent_ops;  // operations per agent
+  struct Endpoint {
+    uint64_t lost = 0, reconnects = 0, connect_failures = 0;
+  };
+  std::map<std::string, Endpoint> endpoints;
 
   OpSummary* FindOrAdd(const std::string& op);
 };

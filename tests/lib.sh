@@ -126,3 +126,14 @@ stop_daemon() {  # PID WHAT
 }
 
 summary_of() { ls -d "$1"/*/ | tail -n 1 | sed 's:/$::'; }
+
+start_galera() {
+  GA_DIR=$TMP/galera; GA_BASE=$(free_port)
+  while (exec 3<>"/dev/tcp/127.0.0.1/$((GA_BASE + 2))") 2>/dev/null; do GA_BASE=$(free_port); done
+  on_exit "'$ROOT/deploy/local/galera.sh' stop '$GA_DIR'"
+  "$ROOT/deploy/local/galera.sh" start "$GA_DIR" "$GA_BASE" "$STAMPEDE_PASSWORD"
+  GA_ENDPOINTS="127.0.0.1:$GA_BASE, 127.0.0.1:$((GA_BASE + 1)), 127.0.0.1:$((GA_BASE + 2))"
+}
+galera_count() {  # TABLE
+  mariadb -h 127.0.0.1 -P "$GA_BASE" -u stampede -p"$STAMPEDE_PASSWORD" bench -N -e "SELECT count(*) FROM $1"
+}

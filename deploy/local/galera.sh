@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# A throwaway 3-node MariaDB Galera cluster from Debian's packages
+# (mariadb-server, galera-4, rsync), all on loopback.
+#   galera.sh start DIR BASE_PORT PASSWORD   # SQL ports BASE, BASE+1, BASE+2
+#   galera.sh stop DIR
+#   galera.sh kill DIR N                     # SIGKILL node N (1..3)
+#   galera.sh start-node DIR N               # (re)start node N; it rejoins (IST/SST)
+#   galera.sh pid DIR N
+#   galera.sh status DIR N                   # wsrep_cluster_size, _status, local_state
+# Node N uses SQL port BASE+N-1, group port BASE+100+N, IST BASE+200+N,
+# SST BASE+300+N. User stampede / PASSWORD, database bench.
+set -euo pipefail
+cmd=${1:?start|stop|kill|start-node|pid|status}; dir=${2:?DIR}
+provider=/usr/lib/galera/libgalera_smm.so
+[ -f "$provider" ] || provider=/usr/lib/libgalera_smm.so
+
+node_cnf() {  # N BASE
+  local n=$1 base=$2
+  local cluster="gcomm://127.0.0.1:$((base + 101)),127.0.0.1:$((base + 102)),127.0.0.1:$((base + 103))"
+  cat <<CNF
+[mysqld]
+user=mysql
+datadir=$dir/node$n/data
+port=$((base + n - 1))
+bind-address=127.0.0.1
+socket=$dir/node$n/mysqld.sock
+pid-file=$dir/node$n/mysqld.pid
+log-error=$dir/node$n/server.log
+max-connections=500
+binlog_format=ROW
+default_storage_engine=InnoDB
+innodb_autoinc_lock_mode=2
+innodb_flush_log_at_trx_commit=0
+innodb_buffer_pool_size=64M
+wsrep_on=ON
+wsrep_provider=$provider
+wsrep_cluster_name=stampede-local
+wsrep_cluster_address=$cluster
+wsrep_node_name=node$n
+wsrep_node_address=127.0.0.1:$((base + 100 + n))
+wsrep_node_incoming_address=127.0.0.1:$((base + n - 1))
+wsrep_provider_options="gmcast.listen_addr=tcp://127.0.0.1:$((base + 100 + n));ist.recv_addr=127.0.0.1:$((base + 200 + n));gcache.size=64M;evs.inactive_timeout=PT5S;evs.suspect_timeout=PT3S"
+wsrep_sst_method=rsync
+wsrep_sst_receive_address=127.0.0.1:$((base + 300 + n))
+CNF
+}
+
+sql() {  # N ARGS...
+  local n=$1; shift
+  mariadb -uroot --socket="$dir/node$n/mysqld.sock" "$@"
+}
+
+wait_synced() {  # N PID
+  for _ in $(seq 1 240); do
+    if ! kill -0 "$2" 2>/dev/null; then
+      echo "galera: node $1 exited; see $dir/node$1/server.log" >&2
+      return 1
+    fi
+    state=$(sql "$1" -N -e "SHOW STATUS LIKE 'wsrep_local_state_comment'" 2>/dev/null | awk '{print $2}' || true)
+    [ "$state" = Synced ] && return 0
+    sleep 0.5
+  done
+  echo "galera: node $1 did not reach Synced; see $dir/node$1/server.log" >&2
+  return 1
+}
+
+start_node() {  # N [--wsrep-new-cluster]
+  local n=$1; shift
+  mariadbd --defaults-file="$dir/node$n/my.cnf" "$@" >>"$dir/node$n/stdout.log" 2>&1 &
+  wait_synced "$n" $!
+}
+
+case "$cmd" in
+  start)
+    base=${3:?BASE_PORT}; password=${4:?PASSWORD}
+    mkdir -p "$dir"; echo "$base" >"$dir/base_port"
+    for n in 1 2 3; do
+      mkdir -p "$dir/node$n/data"
+      node_cnf "$n" "$base" >"$dir/node$n/my.cnf"
+      [ "$(id -u)" = 0 ] && chown -R mysql:mysql "$dir/node$n"
+    done
+    mariadb-install-db --defaults-file="$dir/node1/my.cnf" --auth-root-authentication-method=socket \
+      --skip-test-db >"$dir/node1/install.log" 2>&1
+    start_node 1 --wsrep-new-cluster
+    sql 1 -e "
+      DELETE FROM mysql.global_priv WHERE User='';
+      CREATE DATABASE IF NOT EXISTS bench;
+      CREATE USER 'stampede'@'%' IDENTIFIED BY '$password';
+      CREATE USER 'stampede'@'127.0.0.1' IDENTIFIED BY '$password';
+      CREATE USER 'stampede'@'localhost' IDENTIFIED BY '$password';
+      GRANT ALL ON bench.* TO 'stampede'@'%';
+      GRANT ALL ON bench.* TO 'stampede'@'127.0.0.1';
+      GRANT ALL ON bench.* TO 'stampede'@'localhost';
+      FLUSH PRIVILEGES;"
+    start_node 2
+    start_node 3
+    ;;
+  start-node)
+    n=${3:?N}
+    start_node "$n"
+    ;;
+  kill)
+    n=${3:?N}
+    kill -9 "$(cat "$dir/node$n/mysqld.pid")"
+    ;;
+  pid)
+    cat "$dir/node${3:?N}/mysqld.pid"
+    ;;
+  status)
+    sql "${3:?N}" -N -e "SHOW STATUS WHERE Variable_name IN ('wsrep_cluster_size','wsrep_cluster_status','wsrep_local_state_comment')"
+    ;;
+  stop)
+    for n in 3 2 1; do
+      f=$dir/node$n/mysqld.pid
+      [ -f "$f" ] || continue
+      pid=$(cat "$f"); kill -CONT "$pid" 2>/dev/null || true; kill "$pid" 2>/dev/null || true
+      for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+      kill -9 "$pid" 2>/dev/null || true
+    done
+    ;;
+  *) echo "usage: $0 start|stop|kill|start-node|pid|status DIR ..." >&2; exit 2 ;;
+esac
