@@ -78,6 +78,7 @@ Status PhaseRunner::Prepare() {
 
   workloads::WorkloadContext ctx;
   ctx.dialect = driver_info_->dialect;
+  ctx.flavor = target.flavor();
   ctx.seed = options_.plan.seed();
   ctx.phase_index = options_.phase_index;
   ctx.total_workers = phase_.workers();
@@ -94,7 +95,7 @@ Status PhaseRunner::Prepare() {
 
   if (options_.agent_index == 0 && !workload_->SetupStatements().empty()) {
     // Setup needs one live endpoint, whichever answers first.
-    std::unique_ptr<drivers::Driver> d = driver_info_->factory();
+    std::unique_ptr<drivers::Driver> d = driver_info_->factory(options_.plan.target().flavor());
     Status s;
     for (int e = 0; e < num_endpoints; ++e) {
       s = d->Connect(OptionsFor(e));
@@ -139,7 +140,7 @@ Status PhaseRunner::Prepare() {
 
 void PhaseRunner::WorkerMain(Worker* w) {
   // The driver lives and dies on this thread (the MySQL connector needs it).
-  std::unique_ptr<drivers::Driver> driver = driver_info_->factory();
+  std::unique_ptr<drivers::Driver> driver = driver_info_->factory(options_.plan.target().flavor());
   Status s = driver->Connect(OptionsFor(w->endpoint));
   if (!s.ok() && options_.plan.target().balance() == "first-alive") s = Reconnect(w, driver.get());
   if (s.ok()) s = driver->Prepare(workload_->statements());

@@ -4,6 +4,7 @@
 
 #include "drivers/mysql_driver.h"
 #include "drivers/postgres_driver.h"
+#include "drivers/redis_cluster_driver.h"
 #include "drivers/redis_driver.h"
 
 namespace stampede::drivers {
@@ -12,13 +13,16 @@ const std::vector<DriverInfo>& Drivers() {
   static const std::vector<DriverInfo> kDrivers = {
       {"postgres", "PostgreSQL wire protocol (libpqxx)", Dialect::kPostgres,
        {"postgres", "cockroachdb", "yugabytedb"},
-       [] { return std::unique_ptr<Driver>(new PostgresDriver()); }},
+       [](const std::string&) { return std::unique_ptr<Driver>(new PostgresDriver()); }},
       {"mysql", "MySQL wire protocol (mysql-connector-c++)", Dialect::kMysql,
        {"mysql", "mariadb", "galera", "tidb"},
-       [] { return std::unique_ptr<Driver>(new MysqlDriver()); }},
+       [](const std::string&) { return std::unique_ptr<Driver>(new MysqlDriver()); }},
       {"redis", "Redis protocol (hiredis)", Dialect::kRedis,
        {"redis", "redis-cluster"},
-       [] { return std::unique_ptr<Driver>(new RedisDriver()); }},
+       [](const std::string& flavor) {
+         return flavor == "redis-cluster" ? std::unique_ptr<Driver>(new RedisClusterDriver())
+                                          : std::unique_ptr<Driver>(new RedisDriver());
+       }},
   };
   return kDrivers;
 }

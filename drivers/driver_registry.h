@@ -20,7 +20,7 @@ struct DriverInfo {
   std::string description;
   Dialect dialect;
   std::vector<std::string> flavors;  // first is the default
-  std::function<std::unique_ptr<Driver>()> factory;
+  std::function<std::unique_ptr<Driver>(const std::string& flavor)> factory;
 };
 
 const std::vector<DriverInfo>& Drivers();

@@ -2,15 +2,11 @@
 
 #include <hiredis/hiredis.h>
 
-#include <charconv>
-
 #include "common/strings.h"
 #include "drivers/redis_errors.h"
 
 namespace stampede::drivers {
 namespace {
-
-constexpr size_t kMaxWords = 64;
 
 timeval ToTimeval(int ms) {
   timeval tv;
@@ -19,18 +15,12 @@ timeval ToTimeval(int ms) {
   return tv;
 }
 
-void AppendParam(const Param& p, std::string* out) {
-  if (p.is_int) {
-    char buf[24];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), p.i);
-    (void)ec;
-    out->append(buf, end);
-  } else {
-    out->append(p.s);
-  }
-}
-
 }  // namespace
+
+RedisDriver::RedisDriver()
+    : args_(RedisCommands::kMaxWords),
+      argv_(RedisCommands::kMaxWords),
+      argvlen_(RedisCommands::kMaxWords) {}
 
 RedisDriver::~RedisDriver() { Close(); }
 
@@ -46,55 +36,28 @@ Status RedisDriver::Connect(const ConnectOptions& options) {
     return Status::Error(endpoint_ + ": " + msg);
   }
   if (options.op_timeout_ms > 0) redisSetTimeout(ctx_, ToTimeval(options.op_timeout_ms));
-  std::vector<std::string> hello;
-  if (!options.password.empty()) {
-    hello = {"AUTH"};
-    if (!options.user.empty()) hello.push_back(options.user);
-    hello.push_back(options.password);
-  }
-  args_.assign(kMaxWords, std::string());
-  argv_.assign(kMaxWords, nullptr);
-  argvlen_.assign(kMaxWords, 0);
-  auto send = [&](const std::vector<std::string>& words, const std::string& what) {
-    for (size_t i = 0; i < words.size(); ++i) args_[i] = words[i];
+  auto send = [&](std::vector<std::string> words, const std::string& what) {
     std::string error;
-    OpResult r = Send(static_cast<int>(words.size()), false, &error);
+    OpResult r = SendArgs(words, static_cast<int>(words.size()), false, &error);
     if (r.outcome != Outcome::kOk) return Status::Error(what + ": " + error);
     return Status::Ok();
   };
-  if (!hello.empty()) {
-    Status s = send(hello, "authentication");
-    if (!s.ok()) {
-      Close();
-      return s;
-    }
+  Status s;
+  if (!options.password.empty()) {
+    std::vector<std::string> auth = {"AUTH"};
+    if (!options.user.empty()) auth.push_back(options.user);
+    auth.push_back(options.password);
+    s = send(auth, "authentication");
   }
-  if (!options.database.empty() && options.database != "0") {
-    Status s = send({"SELECT", options.database}, "SELECT " + options.database);
-    if (!s.ok()) {
-      Close();
-      return s;
-    }
+  if (s.ok() && !options.database.empty() && options.database != "0") {
+    s = send({"SELECT", options.database}, "SELECT " + options.database);
   }
-  return Status::Ok();
+  if (!s.ok()) Close();
+  return s;
 }
 
 Status RedisDriver::Prepare(const std::vector<StatementSpec>& statements) {
-  commands_.clear();
-  for (const StatementSpec& spec : statements) {
-    Command c;
-    c.write = spec.write;
-    for (const std::string& word : SplitWords(spec.text)) {
-      auto segments = ParsePlaceholders(word, kMaxParams);
-      if (!segments.ok()) return segments.status().WithContext(spec.text);
-      c.words.push_back(std::move(*segments));
-    }
-    if (c.words.empty() || c.words.size() > kMaxWords) {
-      return Status::Error("bad command '" + spec.text + "'");
-    }
-    commands_.push_back(std::move(c));
-  }
-  return Status::Ok();
+  return commands_.Compile(statements);
 }
 
 OpResult RedisDriver::Execute(const OpRequest& req, std::string* error) {
@@ -102,29 +65,24 @@ OpResult RedisDriver::Execute(const OpRequest& req, std::string* error) {
     *error = endpoint_ + ": not connected";
     return OpResult{Outcome::kUnavailable, 0};
   }
-  const Command& c = commands_[req.stmt];
-  for (size_t w = 0; w < c.words.size(); ++w) {
-    std::string& out = args_[w];
-    out.clear();
-    for (const Segment& s : c.words[w]) {
-      if (s.param < 0) {
-        out.append(s.literal);
-      } else {
-        AppendParam(req.params[s.param], &out);
-      }
-    }
-  }
-  return Send(static_cast<int>(c.words.size()), c.write, error);
+  int argc = commands_.Render(req, &args_);
+  return SendArgs(args_, argc, commands_.write(req.stmt), error);
 }
 
-OpResult RedisDriver::Send(int argc, bool write, std::string* error) {
+OpResult RedisDriver::SendArgs(const std::vector<std::string>& args, int argc, bool write,
+                               std::string* error, std::string* reply_error) {
+  OpResult result;
+  if (!ctx_) {
+    *error = endpoint_ + ": not connected";
+    result.outcome = Outcome::kUnavailable;
+    return result;
+  }
   for (int i = 0; i < argc; ++i) {
-    argv_[i] = args_[i].data();
-    argvlen_[i] = args_[i].size();
+    argv_[i] = args[i].data();
+    argvlen_[i] = args[i].size();
   }
   auto* reply = static_cast<redisReply*>(
       redisCommandArgv(ctx_, argc, argv_.data(), argvlen_.data()));
-  OpResult result;
   if (reply == nullptr) {
     result.outcome = write ? Outcome::kAmbiguous : Outcome::kUnavailable;
     *error = endpoint_ + ": connection lost: " + ctx_->errstr;
@@ -135,6 +93,7 @@ OpResult RedisDriver::Send(int argc, bool write, std::string* error) {
     case REDIS_REPLY_ERROR:
       result.outcome = ClassifyRedisError(std::string_view(reply->str, reply->len));
       *error = endpoint_ + ": " + std::string(reply->str, reply->len);
+      if (reply_error) reply_error->assign(reply->str, reply->len);
       break;
     case REDIS_REPLY_INTEGER:
       result.rows = reply->integer;
@@ -152,15 +111,48 @@ OpResult RedisDriver::Send(int argc, bool write, std::string* error) {
   return result;
 }
 
+StatusOr<std::vector<SlotRange>> RedisDriver::ClusterSlots() {
+  if (!ctx_) return Status::Error(endpoint_ + ": not connected");
+  auto* reply = static_cast<redisReply*>(redisCommand(ctx_, "CLUSTER SLOTS"));
+  if (reply == nullptr) {
+    std::string msg = ctx_->errstr;
+    Close();
+    return Status::Error(endpoint_ + ": connection lost: " + msg);
+  }
+  std::vector<SlotRange> ranges;
+  Status status;
+  if (reply->type != REDIS_REPLY_ARRAY) {
+    status = Status::Error(endpoint_ + ": CLUSTER SLOTS: " +
+                           (reply->type == REDIS_REPLY_ERROR ? std::string(reply->str, reply->len)
+                                                             : "unexpected reply"));
+  } else {
+    for (size_t i = 0; i < reply->elements; ++i) {
+      redisReply* r = reply->element[i];
+      if (r->type != REDIS_REPLY_ARRAY || r->elements < 3) continue;
+      redisReply* m = r->element[2];
+      if (m->type != REDIS_REPLY_ARRAY || m->elements < 2) continue;
+      SlotRange range;
+      range.first = static_cast<int>(r->element[0]->integer);
+      range.last = static_cast<int>(r->element[1]->integer);
+      std::string host(m->element[0]->str, m->element[0]->len);
+      if (host.empty()) host = endpoint_.substr(0, endpoint_.rfind(':'));
+      range.master = host + ":" + std::to_string(m->element[1]->integer);
+      ranges.push_back(std::move(range));
+    }
+  }
+  freeReplyObject(reply);
+  if (!status.ok()) return status;
+  return ranges;
+}
+
 Status RedisDriver::ExecuteOnce(std::string_view statement) {
   if (!ctx_) return Status::Error(endpoint_ + ": not connected");
   std::vector<std::string> words = SplitWords(statement);
-  if (words.empty() || words.size() > kMaxWords) {
+  if (words.empty() || words.size() > RedisCommands::kMaxWords) {
     return Status::Error("bad command '" + std::string(statement) + "'");
   }
-  for (size_t i = 0; i < words.size(); ++i) args_[i] = std::move(words[i]);
   std::string error;
-  OpResult r = Send(static_cast<int>(words.size()), true, &error);
+  OpResult r = SendArgs(words, static_cast<int>(words.size()), true, &error);
   if (r.outcome != Outcome::kOk) return Status::Error(error);
   return Status::Ok();
 }

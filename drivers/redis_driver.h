@@ -1,8 +1,4 @@
-// Redis driver on hiredis (redis; cluster mode comes with redis-cluster).
-//
-// "Statements" are command words with $n placeholders, e.g.
-// "SET crud:$1 $2". Arguments are rendered into buffers owned by the driver
-// and reused across operations.
+// Redis driver on hiredis: one connection to one node (flavor redis).
 #ifndef STAMPEDE_DRIVERS_REDIS_DRIVER_H_
 #define STAMPEDE_DRIVERS_REDIS_DRIVER_H_
 
@@ -10,15 +6,22 @@
 #include <vector>
 
 #include "drivers/driver.h"
-#include "drivers/statement_template.h"
+#include "drivers/redis_command.h"
 
 struct redisContext;
 
 namespace stampede::drivers {
 
+// A slot range of CLUSTER SLOTS and the endpoint of its master.
+struct SlotRange {
+  int first = 0;
+  int last = 0;
+  std::string master;  // host:port
+};
+
 class RedisDriver : public Driver {
  public:
-  RedisDriver() = default;
+  RedisDriver();
   ~RedisDriver() override;
 
   Status Connect(const ConnectOptions& options) override;
@@ -28,17 +31,17 @@ class RedisDriver : public Driver {
   bool connected() const override;
   void Close() override;
 
- private:
-  struct Command {
-    std::vector<std::vector<Segment>> words;
-    bool write = false;
-  };
-  // Sends argv and classifies the reply; shared by Execute and ExecuteOnce.
-  OpResult Send(int argc, bool write, std::string* error);
+  // Sends args[0..argc) as one command. On an error reply, *error gets
+  // "endpoint: reply" and, if reply_error is not null, the bare reply.
+  OpResult SendArgs(const std::vector<std::string>& args, int argc, bool write,
+                    std::string* error, std::string* reply_error = nullptr);
+  StatusOr<std::vector<SlotRange>> ClusterSlots();
+  const std::string& endpoint() const { return endpoint_; }
 
+ private:
   redisContext* ctx_ = nullptr;
   std::string endpoint_;
-  std::vector<Command> commands_;
+  RedisCommands commands_;
   std::vector<std::string> args_;  // rendered words, reused
   std::vector<const char*> argv_;
   std::vector<size_t> argvlen_;

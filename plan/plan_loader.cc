@@ -362,6 +362,7 @@ class Loader {
     if (driver && result_.errors.size() == before) {
       workloads::WorkloadContext ctx;
       ctx.dialect = driver->dialect;
+      ctx.flavor = result_.plan.target().flavor();
       ctx.total_workers = phase->workers() ? phase->workers() : 1;
       std::map<std::string, std::string> values(phase->params().begin(), phase->params().end());
       auto w = info->factory(ctx, workloads::Params(info->param_specs(), values));

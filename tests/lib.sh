@@ -137,3 +137,20 @@ start_galera() {
 galera_count() {  # TABLE
   mariadb -h 127.0.0.1 -P "$GA_BASE" -u stampede -p"$STAMPEDE_PASSWORD" bench -N -e "SELECT count(*) FROM $1"
 }
+
+start_redis_cluster() {
+  RC_DIR=$TMP/redis-cluster; RC_BASE=$(free_port)
+  on_exit "'$ROOT/deploy/local/redis-cluster.sh' stop '$RC_DIR'"
+  "$ROOT/deploy/local/redis-cluster.sh" start "$RC_DIR" "$RC_BASE" "$STAMPEDE_PASSWORD"
+  RC_ENDPOINTS="127.0.0.1:$RC_BASE"
+  for i in 1 2 3 4 5; do RC_ENDPOINTS="$RC_ENDPOINTS, 127.0.0.1:$((RC_BASE + i))"; done
+}
+# Keys with a prefix across the cluster's current masters.
+redis_cluster_count() {  # PREFIX
+  local n=0 c
+  for p in $("$ROOT/deploy/local/redis-cluster.sh" masters "$RC_DIR"); do
+    c=$(redis-cli -p "$p" -a "$STAMPEDE_PASSWORD" --no-auth-warning --scan --pattern "$1:*" | wc -l)
+    n=$((n + c))
+  done
+  echo "$n"
+}

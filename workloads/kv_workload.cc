@@ -69,6 +69,10 @@ StatusOr<std::unique_ptr<Workload>> KvWorkload::Create(const WorkloadContext& ct
   if (params.Str("distribution") == "zipfian") {
     w->zipf_ = std::make_shared<ZipfianGenerator>(w->keys_, ZipfianGenerator::kYcsbTheta, true);
   }
+  if (ctx.flavor == "redis-cluster" && params.Bool("preload")) {
+    return Status::Error("kv: preload is not supported on redis-cluster (one script cannot write "
+                         "every slot); fill the keys with a write-only phase (read: 0) instead");
+  }
   const std::string& t = params.Str("table");
   const std::string last = std::to_string(w->keys_ - 1);
   const std::string size = std::to_string(w->value_size_);

@@ -48,6 +48,7 @@ class Params {
 
 struct WorkloadContext {
   drivers::Dialect dialect = drivers::Dialect::kPostgres;
+  std::string flavor;  // target.flavor
   uint64_t seed = 0;
   uint32_t phase_index = 0;
   uint32_t total_workers = 1;  // across all agents

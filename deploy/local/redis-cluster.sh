@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# A throwaway 6-node Redis Cluster (3 masters, 3 replicas) from Debian's
+# redis-server, on loopback ports BASE..BASE+5, cluster-node-timeout 3000.
+#   redis-cluster.sh start DIR BASE PASSWORD
+#   redis-cluster.sh stop DIR
+#   redis-cluster.sh kill DIR PORT        # SIGKILL the node on PORT
+#   redis-cluster.sh start-node DIR PORT  # restart it (it rejoins as a replica)
+#   redis-cluster.sh masters DIR          # ports of the current masters
+#   redis-cluster.sh info DIR PORT        # CLUSTER INFO from PORT
+set -euo pipefail
+cmd=${1:?start|stop|kill|start-node|masters|info}; dir=${2:?DIR}
+cli() {  # PORT ARGS...
+  local p=$1; shift
+  redis-cli -p "$p" -a "$(cat "$dir/password")" --no-auth-warning "$@"
+}
+start_node() {  # PORT
+  local p=$1 pw
+  pw=$(cat "$dir/password")
+  mkdir -p "$dir/$p"
+  redis-server --port "$p" --bind 127.0.0.1 --dir "$dir/$p" --cluster-enabled yes \
+    --cluster-config-file nodes.conf --cluster-node-timeout 3000 --appendonly no --save "" \
+    --requirepass "$pw" --masterauth "$pw" --daemonize yes --pidfile "$dir/$p/redis.pid" \
+    --logfile "$dir/$p/server.log"
+  for _ in $(seq 1 100); do cli "$p" ping >/dev/null 2>&1 && return 0; sleep 0.1; done
+  echo "redis-cluster: node $p did not start" >&2; return 1
+}
+case "$cmd" in
+  start)
+    base=${3:?BASE}; password=${4:?PASSWORD}
+    mkdir -p "$dir"; echo "$password" >"$dir/password"; echo "$base" >"$dir/base"
+    nodes=()
+    for i in 0 1 2 3 4 5; do start_node $((base + i)); nodes+=("127.0.0.1:$((base + i))"); done
+    cli "$base" --cluster create "${nodes[@]}" --cluster-replicas 1 --cluster-yes >"$dir/create.log" 2>&1
+    # Ready once the cluster is ok everywhere and every replica's link is up
+    # (a master killed before that would never fail over).
+    for _ in $(seq 1 200); do
+      ready=1
+      for i in 0 1 2 3 4 5; do
+        p=$((base + i))
+        cli "$p" cluster info | grep -q "cluster_state:ok" || ready=0
+        if cli "$p" info replication | grep -q "role:slave"; then
+          cli "$p" info replication | grep -q "master_link_status:up" || ready=0
+        fi
+      done
+      [ $ready = 1 ] && exit 0
+      sleep 0.1
+    done
+    echo "redis-cluster: not ready; see $dir" >&2; exit 1
+    ;;
+  stop)
+    for pidf in "$dir"/*/redis.pid; do
+      [ -f "$pidf" ] || continue
+      pid=$(cat "$pidf"); kill -CONT "$pid" 2>/dev/null || true; kill -9 "$pid" 2>/dev/null || true
+    done
+    ;;
+  kill)
+    kill -9 "$(cat "$dir/${3:?PORT}/redis.pid")"
+    ;;
+  start-node)
+    start_node "${3:?PORT}"
+    ;;
+  masters)
+    base=$(cat "$dir/base")
+    for i in 0 1 2 3 4 5; do
+      p=$((base + i))
+      if cli "$p" role 2>/dev/null | head -n 1 | grep -q '^master$'; then echo "$p"; fi
+    done
+    exit 0
+    ;;
+  info)
+    cli "${3:?PORT}" cluster info
+    ;;
+  *) echo "usage: $0 start|stop|kill|start-node|masters|info DIR ..." >&2; exit 2 ;;
+esac

@@ -1,0 +1,215 @@
+#include "drivers/redis_cluster_driver.h"
+
+#include <charconv>
+#include <set>
+
+#include "common/strings.h"
+
+namespace stampede::drivers {
+namespace {
+
+constexpr int kMaxRedirects = 5;
+
+bool HasNoKey(const std::vector<std::string>& words) {
+  static const std::set<std::string> kKeyless = {"EVAL", "EVALSHA", "FLUSHDB", "FLUSHALL",
+                                                 "SCRIPT", "FUNCTION", "CONFIG", "PING"};
+  std::string cmd = words[0];
+  for (char& c : cmd) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return words.size() < 2 || kKeyless.count(cmd) > 0;
+}
+
+}  // namespace
+
+RedisClusterDriver::RedisClusterDriver()
+    : slot_node_(kSlots, -1), args_(RedisCommands::kMaxWords) {}
+
+RedisClusterDriver::~RedisClusterDriver() { Close(); }
+
+bool RedisClusterDriver::ParseRedirect(std::string_view reply, std::string* kind, int* slot,
+                                       std::string* endpoint) {
+  std::vector<std::string> words = SplitWords(reply);
+  if (words.size() != 3 || (words[0] != "MOVED" && words[0] != "ASK")) return false;
+  int s = 0;
+  auto [p, ec] = std::from_chars(words[1].data(), words[1].data() + words[1].size(), s);
+  if (ec != std::errc() || s < 0 || s >= kSlots) return false;
+  *kind = words[0];
+  *slot = s;
+  *endpoint = words[2];
+  // A node that does not know its own address announces ":port".
+  if (!endpoint->empty() && endpoint->front() == ':') *endpoint = "127.0.0.1" + *endpoint;
+  return true;
+}
+
+Status RedisClusterDriver::Connect(const ConnectOptions& options) {
+  base_ = options;
+  const std::string seed = options.Endpoint();
+  bool known = false;
+  for (const auto& s : seeds_) known |= s == seed;
+  if (!known) seeds_.insert(seeds_.begin(), seed);
+  std::string error;
+  if (!Node(seed, &error)) return Status::Error(error);
+  return LoadMap();
+}
+
+RedisDriver* RedisClusterDriver::Node(const std::string& endpoint, std::string* error) {
+  auto& node = nodes_[endpoint];
+  if (!node) node = std::make_unique<RedisDriver>();
+  if (!node->connected()) {
+    ConnectOptions o = base_;
+    if (!SplitHostPort(endpoint, &o.host, &o.port)) {
+      *error = "bad node address '" + endpoint + "'";
+      return nullptr;
+    }
+    Status s = node->Connect(o);
+    if (!s.ok()) {
+      *error = s.message();
+      return nullptr;
+    }
+  }
+  return node.get();
+}
+
+Status RedisClusterDriver::LoadMap() {
+  // Ask the nodes we know, seeds first, until one answers with full coverage.
+  std::vector<std::string> candidates = seeds_;
+  for (const auto& n : node_names_) candidates.push_back(n);
+  Status last = Status::Error("no node to ask for the slot map");
+  for (const std::string& ep : candidates) {
+    std::string error;
+    RedisDriver* node = Node(ep, &error);
+    if (!node) {
+      last = Status::Error(error);
+      continue;
+    }
+    auto ranges = node->ClusterSlots();
+    if (!ranges.ok()) {
+      last = ranges.status();
+      continue;
+    }
+    std::vector<int> slots(kSlots, -1);
+    std::vector<std::string> names;
+    for (const SlotRange& r : *ranges) {
+      int idx = -1;
+      for (size_t i = 0; i < names.size(); ++i) {
+        if (names[i] == r.master) idx = static_cast<int>(i);
+      }
+      if (idx < 0) {
+        names.push_back(r.master);
+        idx = static_cast<int>(names.size()) - 1;
+      }
+      for (int s = std::max(0, r.first); s <= r.last && s < kSlots; ++s) slots[s] = idx;
+    }
+    slot_node_ = std::move(slots);
+    node_names_ = std::move(names);
+    map_loaded_ = true;
+    map_stale_ = false;
+    return Status::Ok();
+  }
+  map_loaded_ = false;
+  return last;
+}
+
+Status RedisClusterDriver::Prepare(const std::vector<StatementSpec>& statements) {
+  return commands_.Compile(statements);
+}
+
+OpResult RedisClusterDriver::Execute(const OpRequest& req, std::string* error) {
+  int argc = commands_.Render(req, &args_);
+  return Route(argc, commands_.write(req.stmt), error);
+}
+
+OpResult RedisClusterDriver::Route(int argc, bool write, std::string* error) {
+  if (map_stale_ || !map_loaded_) {
+    Status s = LoadMap();
+    if (!s.ok()) {
+      *error = "slot map: " + s.message();
+      return OpResult{Outcome::kUnavailable, 0};
+    }
+  }
+  const int slot = argc > 1 ? RedisKeySlot(args_[1]) : 0;
+  int idx = slot_node_[slot];
+  if (idx < 0) {
+    map_stale_ = true;
+    *error = "slot " + std::to_string(slot) + " is not served (CLUSTERDOWN)";
+    return OpResult{Outcome::kUnavailable, 0};
+  }
+  std::string target = node_names_[idx];
+  bool asking = false;
+  OpResult r;
+  for (int hop = 0; hop <= kMaxRedirects; ++hop) {
+    RedisDriver* node = Node(target, error);
+    if (!node) {
+      map_stale_ = true;  // the node is down: the map will change
+      return OpResult{Outcome::kUnavailable, 0};
+    }
+    if (asking) {
+      std::vector<std::string> ask = {"ASKING"};
+      std::string ignored;
+      node->SendArgs(ask, 1, false, &ignored);
+    }
+    reply_error_.clear();
+    r = node->SendArgs(args_, argc, write, error, &reply_error_);
+    if (!node->connected()) {
+      map_stale_ = true;
+      return r;
+    }
+    if (r.outcome == Outcome::kOk || reply_error_.empty()) return r;
+    std::string kind, ep;
+    int moved_slot = 0;
+    if (ParseRedirect(reply_error_, &kind, &moved_slot, &ep)) {
+      if (kind == "MOVED") {
+        int i = -1;
+        for (size_t k = 0; k < node_names_.size(); ++k) {
+          if (node_names_[k] == ep) i = static_cast<int>(k);
+        }
+        if (i < 0) {
+          node_names_.push_back(ep);
+          i = static_cast<int>(node_names_.size()) - 1;
+        }
+        slot_node_[moved_slot] = i;
+        asking = false;
+      } else {
+        asking = true;
+      }
+      target = ep;
+      continue;
+    }
+    if (reply_error_.rfind("TRYAGAIN", 0) == 0 || reply_error_.rfind("CLUSTERDOWN", 0) == 0) {
+      map_stale_ = true;
+    }
+    return r;
+  }
+  return r;  // too many redirects: the last (retryable) outcome
+}
+
+Status RedisClusterDriver::ExecuteOnce(std::string_view statement) {
+  std::vector<std::string> words = SplitWords(statement);
+  if (words.empty() || words.size() > RedisCommands::kMaxWords) {
+    return Status::Error("bad command '" + std::string(statement) + "'");
+  }
+  if (!map_loaded_) {
+    Status s = LoadMap();
+    if (!s.ok()) return s;
+  }
+  if (!HasNoKey(words)) {
+    for (size_t i = 0; i < words.size(); ++i) args_[i] = words[i];
+    std::string error;
+    OpResult r = Route(static_cast<int>(words.size()), true, &error);
+    return r.outcome == Outcome::kOk ? Status::Ok() : Status::Error(error);
+  }
+  for (const std::string& master : std::set<std::string>(node_names_.begin(), node_names_.end())) {
+    std::string error;
+    RedisDriver* node = Node(master, &error);
+    if (!node) return Status::Error(error);
+    OpResult r = node->SendArgs(words, static_cast<int>(words.size()), true, &error);
+    if (r.outcome != Outcome::kOk) return Status::Error(error);
+  }
+  return Status::Ok();
+}
+
+void RedisClusterDriver::Close() {
+  nodes_.clear();
+  map_loaded_ = false;
+}
+
+}  // namespace stampede::drivers

@@ -1,0 +1,61 @@
+// Redis Cluster driver (flavor redis-cluster): routes each command by its
+// key's hash slot using the map from CLUSTER SLOTS, follows MOVED (updating
+// the map) and ASK (ASKING, once), and reloads the map after a node is lost,
+// TRYAGAIN or CLUSTERDOWN. One worker owns the driver and its connections
+// (at most one per node it has talked to).
+//
+// The key is the command's second word, as for GET/SET/DEL and the
+// commands the built-in workloads issue.
+#ifndef STAMPEDE_DRIVERS_REDIS_CLUSTER_DRIVER_H_
+#define STAMPEDE_DRIVERS_REDIS_CLUSTER_DRIVER_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "drivers/redis_driver.h"
+
+namespace stampede::drivers {
+
+class RedisClusterDriver : public Driver {
+ public:
+  static constexpr int kSlots = 16384;
+
+  RedisClusterDriver();
+  ~RedisClusterDriver() override;
+
+  // Connects to a seed node and loads the slot map.
+  Status Connect(const ConnectOptions& options) override;
+  Status Prepare(const std::vector<StatementSpec>& statements) override;
+  OpResult Execute(const OpRequest& request, std::string* error) override;
+  // Commands without a key (EVAL with no keys, FLUSHDB, ...) run on every
+  // master; others go where their key lives.
+  Status ExecuteOnce(std::string_view statement) override;
+  bool connected() const override { return map_loaded_; }
+  void Close() override;
+
+  // "MOVED 3999 127.0.0.1:6381" -> slot 3999, endpoint. False if not MOVED/ASK.
+  static bool ParseRedirect(std::string_view reply, std::string* kind, int* slot,
+                            std::string* endpoint);
+
+ private:
+  RedisDriver* Node(const std::string& endpoint, std::string* error);
+  Status LoadMap();
+  OpResult Route(int argc, bool write, std::string* error);
+
+  ConnectOptions base_;  // credentials and timeouts; host/port per node
+  std::vector<std::string> seeds_;
+  std::map<std::string, std::unique_ptr<RedisDriver>> nodes_;
+  std::vector<int> slot_node_;      // slot -> index into node_names_
+  std::vector<std::string> node_names_;
+  bool map_loaded_ = false;
+  bool map_stale_ = false;
+  RedisCommands commands_;
+  std::vector<std::string> args_;
+  std::string reply_error_;
+};
+
+}  // namespace stampede::drivers
+
+#endif  // STAMPEDE_DRIVERS_REDIS_CLUSTER_DRIVER_H_

@@ -1,0 +1,81 @@
+#include "drivers/redis_command.h"
+
+#include <array>
+#include <charconv>
+
+#include "common/strings.h"
+
+namespace stampede::drivers {
+namespace {
+
+constexpr std::array<uint16_t, 256> MakeCrcTable() {
+  std::array<uint16_t, 256> t{};
+  for (int i = 0; i < 256; ++i) {
+    uint16_t crc = static_cast<uint16_t>(i << 8);
+    for (int b = 0; b < 8; ++b) crc = (crc & 0x8000) ? uint16_t((crc << 1) ^ 0x1021) : uint16_t(crc << 1);
+    t[i] = crc;
+  }
+  return t;
+}
+constexpr std::array<uint16_t, 256> kCrcTable = MakeCrcTable();
+
+uint16_t Crc16(std::string_view s) {
+  uint16_t crc = 0;
+  for (unsigned char c : s) crc = uint16_t((crc << 8) ^ kCrcTable[((crc >> 8) ^ c) & 0xff]);
+  return crc;
+}
+
+}  // namespace
+
+int RedisKeySlot(std::string_view key) {
+  size_t open = key.find('{');
+  if (open != std::string_view::npos) {
+    size_t close = key.find('}', open + 1);
+    if (close != std::string_view::npos && close > open + 1) key = key.substr(open + 1, close - open - 1);
+  }
+  return Crc16(key) & 16383;
+}
+
+Status RedisCommands::Compile(const std::vector<StatementSpec>& statements) {
+  commands_.clear();
+  for (const StatementSpec& spec : statements) {
+    Command c;
+    c.write = spec.write;
+    for (const std::string& word : SplitWords(spec.text)) {
+      auto segments = ParsePlaceholders(word, kMaxParams);
+      if (!segments.ok()) return segments.status().WithContext(spec.text);
+      c.words.push_back(std::move(*segments));
+    }
+    if (c.words.empty() || c.words.size() > kMaxWords) {
+      return Status::Error("bad command '" + spec.text + "'");
+    }
+    commands_.push_back(std::move(c));
+  }
+  return Status::Ok();
+}
+
+int RedisCommands::Render(const OpRequest& req, std::vector<std::string>* args) const {
+  const Command& c = commands_[req.stmt];
+  for (size_t w = 0; w < c.words.size(); ++w) {
+    std::string& out = (*args)[w];
+    out.clear();
+    for (const Segment& s : c.words[w]) {
+      if (s.param < 0) {
+        out.append(s.literal);
+        continue;
+      }
+      const Param& p = req.params[s.param];
+      if (p.is_int) {
+        char buf[24];
+        auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), p.i);
+        (void)ec;
+        out.append(buf, end);
+      } else {
+        out.append(p.s);
+      }
+    }
+  }
+  return static_cast<int>(c.words.size());
+}
+
+}  // namespace stampede::drivers

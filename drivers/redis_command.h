@@ -1,0 +1,37 @@
+// Redis "statements": command words with $n placeholders ("SET t:$1 $2"),
+// compiled once and rendered per operation into reused buffers.
+#ifndef STAMPEDE_DRIVERS_REDIS_COMMAND_H_
+#define STAMPEDE_DRIVERS_REDIS_COMMAND_H_
+
+#include <string>
+#include <vector>
+
+#include "drivers/driver.h"
+#include "drivers/statement_template.h"
+
+namespace stampede::drivers {
+
+class RedisCommands {
+ public:
+  static constexpr size_t kMaxWords = 64;
+
+  Status Compile(const std::vector<StatementSpec>& statements);
+  // Renders statement req.stmt into (*args)[0..argc); returns argc. args must
+  // hold kMaxWords strings; their capacity is reused.
+  int Render(const OpRequest& req, std::vector<std::string>* args) const;
+  bool write(int stmt) const { return commands_[stmt].write; }
+
+ private:
+  struct Command {
+    std::vector<std::vector<Segment>> words;
+    bool write = false;
+  };
+  std::vector<Command> commands_;
+};
+
+// The cluster hash slot of a key (CRC16-XMODEM mod 16384, honouring {tags}).
+int RedisKeySlot(std::string_view key);
+
+}  // namespace stampede::drivers
+
+#endif  // STAMPEDE_DRIVERS_REDIS_COMMAND_H_
