@@ -32,19 +32,19 @@ constexpr Rule kRules[] = {
 }  // namespace
 
 Outcome ClassifyPostgresError(std::string_view sqlstate, std::string_view message) {
-  // YugabyteDB reports some retryable and availability conditions as XX000
-  // with a message.
-  if (sqlstate == "XX000") {
-    if (message.find("Restart read required") != std::string_view::npos) {
-      return Outcome::kRetryable;
-    }
-    for (std::string_view m : {"Timed out", "Not the leader", "Leader not ready",
-                               "Leader does not have a valid lease"}) {
-      if (message.find(m) != std::string_view::npos) return Outcome::kUnavailable;
-    }
+  auto has = [&](std::string_view m) { return message.find(m) != std::string_view::npos; };
+  // CockroachDB and YugabyteDB say some things only in the message (YSQL
+  // reports many conditions as XX000).
+  if (has("restart transaction") || has("Restart read required") ||
+      has("Operation failed. Try again") || has("aborted by a conflict")) {
+    return Outcome::kRetryable;
   }
-  if (message.find("restart transaction") != std::string_view::npos) {
-    return Outcome::kRetryable;  // CockroachDB retry errors
+  if (has("result is ambiguous")) return Outcome::kAmbiguous;
+  if (sqlstate == "XX000") {
+    for (std::string_view m : {"Timed out", "Not the leader", "Leader not ready",
+                               "Leader does not have a valid lease", "Tablet not RUNNING"}) {
+      if (has(m)) return Outcome::kUnavailable;
+    }
   }
   for (const Rule& r : kRules) {
     if (r.sqlstate.size() == 5 && r.sqlstate == sqlstate) return r.outcome;
