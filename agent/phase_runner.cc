@@ -172,8 +172,17 @@ void PhaseRunner::RunLoop(Worker* w, drivers::Driver* driver) {
       open_loop ? static_cast<int64_t>(double(phase_.workers()) * 1e9 / phase_.rate()) : 0;
   const int64_t offset_ns = open_loop ? interval_ns * w->global / phase_.workers() : 0;
   drivers::OpRequest req;
+  // Multi-statement transactions: the workload fills txn_size requests.
+  const int txn_size = workload_->transaction_size();
+  std::vector<drivers::OpRequest> calls(static_cast<size_t>(txn_size));
+  auto* txn_driver = dynamic_cast<drivers::TransactionalDriver*>(driver);
+  drivers::RetryOptions retry;
+  retry.max_attempts = std::max<uint32_t>(1, options_.plan.retry().max_attempts());
+  retry.backoff_ns = int64_t(options_.plan.retry().backoff_ms()) * kNsPerMs;
   std::string error;
   error.reserve(256);
+  // Every agent starts at the same instant, closed loop included.
+  if (!SleepUntil(start_mono_ns_)) return;
   for (uint64_t k = 0; !cancelled_.load(std::memory_order_relaxed); ++k) {
     if (w->budget && k >= w->budget) break;
     int64_t intended;
@@ -185,9 +194,17 @@ void PhaseRunner::RunLoop(Worker* w, drivers::Driver* driver) {
       intended = MonoNowNs();
       if (intended >= deadline_mono_ns_) break;
     }
-    const int op = ops->Next(&req);
+    int op;
     uint32_t retries = 0;
-    drivers::OpResult r = ExecuteWithRetries(w, driver, req, &retries, &error);
+    drivers::OpResult r;
+    if (txn_size > 1 && txn_driver) {
+      for (auto& c : calls) ops->Next(&c);
+      op = workload_->transaction_op();
+      r = txn_driver->ExecuteTransaction(calls.data(), txn_size, retry, &retries, &error);
+    } else {
+      op = ops->Next(&req);
+      r = ExecuteWithRetries(w, driver, req, &retries, &error);
+    }
     w->stats->Record(op, r.outcome, static_cast<uint64_t>(MonoNowNs() - intended), retries);
     if (r.outcome != Outcome::kOk) ReportError(op, r.outcome, error);
     if (!driver->connected()) {

@@ -70,6 +70,11 @@ struct OpResult {
   int64_t rows = 0;  // rows returned or affected; Redis: integer or 1/0
 };
 
+struct RetryOptions {
+  uint32_t max_attempts = 1;
+  int64_t backoff_ns = 0;  // first back-off; doubles
+};
+
 class Driver {
  public:
   virtual ~Driver() = default;
@@ -92,6 +97,18 @@ class Driver {
   // itself (or is not connected).
   virtual int socket_fd() const { return -1; }
   virtual void Close() = 0;
+};
+
+// Optional: drivers that run several statements as one transaction, with the
+// flavor's retry protocol (CockroachDB: SAVEPOINT cockroach_restart).
+class TransactionalDriver {
+ public:
+  virtual ~TransactionalDriver() = default;
+  // Runs calls[0..n) in one transaction. Retryable failures are retried
+  // inside the driver up to retry.max_attempts (*retries counts the extra
+  // attempts); a connection lost during COMMIT is ambiguous.
+  virtual OpResult ExecuteTransaction(const OpRequest* calls, int n, const RetryOptions& retry,
+                                      uint32_t* retries, std::string* error) = 0;
 };
 
 }  // namespace stampede::drivers

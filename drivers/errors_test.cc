@@ -32,6 +32,11 @@ TEST(PostgresErrorsTest, Classes) {
             Outcome::kUnavailable);
   EXPECT_EQ(ClassifyPostgresError("XX000", "Not the leader"), Outcome::kUnavailable);
   EXPECT_EQ(ClassifyPostgresError("XX000", "something else"), Outcome::kFatal);
+  // libpqxx 6 sometimes loses the SQLSTATE: the message decides.
+  EXPECT_EQ(ClassifyPostgresError("", "ERROR:  deadlock detected DETAIL:  Process 4193 waits for"),
+            Outcome::kRetryable);
+  EXPECT_EQ(ClassifyPostgresError("", "ERROR:  could not serialize access due to concurrent update"),
+            Outcome::kRetryable);
   EXPECT_EQ(ClassifyPostgresConnectionLoss(true), Outcome::kAmbiguous);
   EXPECT_EQ(ClassifyPostgresConnectionLoss(false), Outcome::kUnavailable);
 }

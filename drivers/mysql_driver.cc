@@ -8,7 +8,9 @@
 #include <cppconn/statement.h>
 #include <mysql_driver.h>
 
+#include <chrono>
 #include <mutex>
+#include <thread>
 
 #include "drivers/mysql_errors.h"
 #include "drivers/statement_template.h"
@@ -92,23 +94,7 @@ OpResult MysqlDriver::Execute(const OpRequest& req, std::string* error) {
   }
   Prepared& p = prepared_[req.stmt];
   try {
-    for (size_t i = 0; i < p.order.size(); ++i) {
-      const Param& v = req.params[p.order[i]];
-      if (v.is_int) {
-        p.stmt->setInt64(static_cast<unsigned>(i + 1), v.i);
-      } else {
-        p.stmt->setString(static_cast<unsigned>(i + 1),
-                          sql::SQLString(v.s.data(), v.s.size()));
-      }
-    }
-    // The legacy connector does not implement getUpdateCount() for prepared
-    // statements, so the statement's kind picks the call.
-    if (p.write) {
-      result.rows = p.stmt->executeUpdate();
-    } else {
-      std::unique_ptr<sql::ResultSet> rs(p.stmt->executeQuery());
-      while (rs->next()) ++result.rows;
-    }
+    result.rows = Call(req);
   } catch (const sql::SQLException& e) {
     int code = e.getErrorCode();
     result.outcome = ClassifyMysqlError(code, p.write);
@@ -121,6 +107,69 @@ OpResult MysqlDriver::Execute(const OpRequest& req, std::string* error) {
     *error = endpoint_ + ": " + e.what();
   }
   return result;
+}
+
+int64_t MysqlDriver::Call(const OpRequest& req) {
+  Prepared& p = prepared_[req.stmt];
+  for (size_t i = 0; i < p.order.size(); ++i) {
+    const Param& v = req.params[p.order[i]];
+    if (v.is_int) {
+      p.stmt->setInt64(static_cast<unsigned>(i + 1), v.i);
+    } else {
+      p.stmt->setString(static_cast<unsigned>(i + 1), sql::SQLString(v.s.data(), v.s.size()));
+    }
+  }
+  // The legacy connector does not implement getUpdateCount() for prepared
+  // statements, so the statement's kind picks the call.
+  if (p.write) return p.stmt->executeUpdate();
+  std::unique_ptr<sql::ResultSet> rs(p.stmt->executeQuery());
+  int64_t rows = 0;
+  while (rs->next()) ++rows;
+  return rows;
+}
+
+OpResult MysqlDriver::ExecuteTransaction(const OpRequest* calls, int n, const RetryOptions& retry,
+                                         uint32_t* retries, std::string* error) {
+  OpResult result;
+  int64_t backoff_ns = retry.backoff_ns;
+  for (uint32_t attempt = 1;; ++attempt) {
+    if (!conn_) {
+      result.outcome = Outcome::kUnavailable;
+      *error = endpoint_ + ": not connected";
+      return result;
+    }
+    bool committing = false;
+    try {
+      conn_->setAutoCommit(false);
+      result.rows = 0;
+      for (int i = 0; i < n; ++i) result.rows += Call(calls[i]);
+      committing = true;
+      conn_->commit();
+      conn_->setAutoCommit(true);
+      result.outcome = Outcome::kOk;
+      return result;
+    } catch (const sql::SQLException& e) {
+      int code = e.getErrorCode();
+      // Lost during COMMIT: may have committed. Lost before: it did not.
+      result.outcome = ClassifyMysqlError(code, committing);
+      *error = endpoint_ + ": " + Describe(e) + (committing ? " (at COMMIT)" : "");
+      if (IsMysqlConnectionError(code) || code == 1047) {
+        Close();
+        return result;
+      }
+      try {
+        conn_->rollback();
+        conn_->setAutoCommit(true);
+      } catch (const sql::SQLException&) {
+        Close();
+        return result;
+      }
+    }
+    if (result.outcome != Outcome::kRetryable || attempt >= retry.max_attempts) return result;
+    ++*retries;
+    std::this_thread::sleep_for(std::chrono::nanoseconds(backoff_ns));
+    backoff_ns *= 2;
+  }
 }
 
 Status MysqlDriver::ExecuteOnce(std::string_view statement) {

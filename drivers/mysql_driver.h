@@ -20,7 +20,7 @@ class PreparedStatement;
 
 namespace stampede::drivers {
 
-class MysqlDriver : public Driver {
+class MysqlDriver : public Driver, public TransactionalDriver {
  public:
   MysqlDriver();
   ~MysqlDriver() override;
@@ -29,6 +29,8 @@ class MysqlDriver : public Driver {
   Status Prepare(const std::vector<StatementSpec>& statements) override;
   OpResult Execute(const OpRequest& request, std::string* error) override;
   Status ExecuteOnce(std::string_view statement) override;
+  OpResult ExecuteTransaction(const OpRequest* calls, int n, const RetryOptions& retry,
+                              uint32_t* retries, std::string* error) override;
   bool connected() const override;
   void Close() override;
 
@@ -38,6 +40,8 @@ class MysqlDriver : public Driver {
     std::vector<int> order;  // parameter index per '?'
     bool write = false;
   };
+  // Runs one prepared call; throws sql::SQLException.
+  int64_t Call(const OpRequest& req);
   std::unique_ptr<sql::Connection> conn_;
   std::vector<Prepared> prepared_;
   std::string endpoint_;

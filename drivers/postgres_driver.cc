@@ -1,6 +1,8 @@
 #include "drivers/postgres_driver.h"
 
 #include <charconv>
+#include <chrono>
+#include <thread>
 #include <pqxx/pqxx>
 
 #include "drivers/postgres_errors.h"
@@ -32,6 +34,20 @@ std::string Quote(const std::string& v) {
   return out + "'";
 }
 
+// libpqxx 6 does not always fill sqlstate(); its exception classes say it.
+std::string SqlState(const pqxx::sql_error& e) {
+  if (!e.sqlstate().empty()) return e.sqlstate();
+  if (dynamic_cast<const pqxx::serialization_failure*>(&e)) return "40001";
+  if (dynamic_cast<const pqxx::deadlock_detected*>(&e)) return "40P01";
+  if (dynamic_cast<const pqxx::statement_completion_unknown*>(&e)) return "40003";
+  if (dynamic_cast<const pqxx::transaction_rollback*>(&e)) return "40000";
+  if (dynamic_cast<const pqxx::syntax_error*>(&e)) return "42601";
+  if (dynamic_cast<const pqxx::undefined_table*>(&e)) return "42P01";
+  if (dynamic_cast<const pqxx::unique_violation*>(&e)) return "23505";
+  if (dynamic_cast<const pqxx::insufficient_privilege*>(&e)) return "42501";
+  return "";
+}
+
 }  // namespace
 
 PostgresDriver::PostgresDriver() : values_(kMaxParams) {
@@ -54,6 +70,7 @@ std::string PostgresDriver::ConnectionString(const ConnectOptions& o) {
 Status PostgresDriver::Connect(const ConnectOptions& options) {
   Close();
   endpoint_ = options.Endpoint();
+  cockroach_ = options.flavor == "cockroachdb";
   try {
     conn_ = std::make_unique<pqxx::connection>(ConnectionString(options));
   } catch (const std::exception& e) {
@@ -93,6 +110,35 @@ OpResult PostgresDriver::Execute(const OpRequest& req, std::string* error) {
     *error = endpoint_ + ": not connected";
     return result;
   }
+  try {
+    pqxx::result r = Call(req);
+    result.rows = r.columns() > 0 ? static_cast<int64_t>(r.size()) : r.affected_rows();
+  } catch (const pqxx::broken_connection& e) {
+    result.outcome = ClassifyPostgresConnectionLoss(writes_[req.stmt]);
+    *error = endpoint_ + ": connection lost: " + OneLine(e.what());
+    tx_.reset();
+    conn_.reset();
+  } catch (const pqxx::in_doubt_error& e) {
+    tx_.reset();
+    result.outcome = Outcome::kAmbiguous;
+    *error = endpoint_ + ": " + OneLine(e.what());
+  } catch (const pqxx::sql_error& e) {
+    const std::string state = SqlState(e);
+    result.outcome = ClassifyPostgresError(state, e.what());
+    *error = endpoint_ + ": " + state + " " + OneLine(e.what());
+    tx_.reset();
+    if (!conn_->is_open()) conn_.reset();
+  } catch (const std::exception& e) {
+    // Not every server error arrives as pqxx::sql_error: let the message say.
+    result.outcome = ClassifyPostgresError("", e.what());
+    *error = endpoint_ + ": " + OneLine(e.what());
+    tx_.reset();
+    if (!conn_->is_open()) conn_.reset();
+  }
+  return result;
+}
+
+pqxx::result PostgresDriver::Call(const OpRequest& req) {
   for (int i = 0; i < req.nparams; ++i) {
     const Param& p = req.params[i];
     std::string& v = values_[i];
@@ -105,33 +151,91 @@ OpResult PostgresDriver::Execute(const OpRequest& req, std::string* error) {
       v.assign(p.s);
     }
   }
-  try {
-    if (!tx_) tx_ = std::make_unique<pqxx::nontransaction>(*conn_);
-    pqxx::result r = tx_->exec_prepared(
-        names_[req.stmt],
-        pqxx::prepare::make_dynamic_params(values_.begin(), values_.begin() + req.nparams));
-    result.rows = r.columns() > 0 ? static_cast<int64_t>(r.size()) : r.affected_rows();
-  } catch (const pqxx::broken_connection& e) {
-    result.outcome = ClassifyPostgresConnectionLoss(writes_[req.stmt]);
-    *error = endpoint_ + ": connection lost: " + OneLine(e.what());
-    tx_.reset();
-    conn_.reset();
-  } catch (const pqxx::in_doubt_error& e) {
-    tx_.reset();
-    result.outcome = Outcome::kAmbiguous;
-    *error = endpoint_ + ": " + OneLine(e.what());
-  } catch (const pqxx::sql_error& e) {
-    result.outcome = ClassifyPostgresError(e.sqlstate(), e.what());
-    *error = endpoint_ + ": " + e.sqlstate() + " " + OneLine(e.what());
-    tx_.reset();
-    if (!conn_->is_open()) conn_.reset();
-  } catch (const std::exception& e) {
-    result.outcome = Outcome::kFatal;
-    *error = endpoint_ + ": " + OneLine(e.what());
-    tx_.reset();
-    if (!conn_->is_open()) conn_.reset();
+  if (!tx_) tx_ = std::make_unique<pqxx::nontransaction>(*conn_);
+  return tx_->exec_prepared(
+      names_[req.stmt],
+      pqxx::prepare::make_dynamic_params(values_.begin(), values_.begin() + req.nparams));
+}
+
+OpResult PostgresDriver::ExecuteTransaction(const OpRequest* calls, int n,
+                                            const RetryOptions& retry, uint32_t* retries,
+                                            std::string* error) {
+  OpResult result;
+  if (!conn_) {
+    result.outcome = Outcome::kUnavailable;
+    *error = endpoint_ + ": not connected";
+    return result;
   }
-  return result;
+  // The transaction is driven by hand through the long-lived nontransaction.
+  // CockroachDB's client-side retry protocol: a retryable error rolls back
+  // to SAVEPOINT cockroach_restart and the statements run again in the same
+  // transaction (keeping its priority). Elsewhere a retryable error (also at
+  // COMMIT) starts the transaction over.
+  bool committing = false;
+  bool in_txn = false;
+  int64_t backoff_ns = retry.backoff_ns;
+  for (uint32_t attempt = 1;; ++attempt) {
+    try {
+      if (!tx_) tx_ = std::make_unique<pqxx::nontransaction>(*conn_);
+      if (!in_txn) {
+        tx_->exec("BEGIN");
+        if (cockroach_) tx_->exec("SAVEPOINT cockroach_restart");
+        in_txn = true;
+      }
+      result.rows = 0;
+      for (int i = 0; i < n; ++i) {
+        pqxx::result r = Call(calls[i]);
+        result.rows += r.columns() > 0 ? static_cast<int64_t>(r.size()) : r.affected_rows();
+      }
+      committing = true;
+      if (cockroach_) tx_->exec("RELEASE SAVEPOINT cockroach_restart");
+      tx_->exec("COMMIT");
+      result.outcome = Outcome::kOk;
+      return result;
+    } catch (const pqxx::broken_connection& e) {
+      result.outcome = committing ? Outcome::kAmbiguous : Outcome::kUnavailable;
+      *error = endpoint_ + ": connection lost" + (committing ? " during COMMIT: " : ": ") + OneLine(e.what());
+      tx_.reset();
+      conn_.reset();
+      return result;
+    } catch (const pqxx::sql_error& e) {
+      const std::string state = SqlState(e);
+      result.outcome = ClassifyPostgresError(state, e.what());
+      *error = endpoint_ + ": " + state + " " + OneLine(e.what());
+    } catch (const std::exception& e) {
+      result.outcome = ClassifyPostgresError("", e.what());
+      *error = endpoint_ + ": " + OneLine(e.what());
+    }
+    committing = false;
+    // After an error the server-side transaction is aborted (or over, if
+    // COMMIT failed). Roll back to the savepoint to retry in place, or end
+    // the transaction.
+    try {
+      if (!conn_ || !conn_->is_open()) throw pqxx::broken_connection("connection lost");
+      if (!tx_) tx_ = std::make_unique<pqxx::nontransaction>(*conn_);
+      bool retry_in_place = cockroach_ && in_txn && result.outcome == Outcome::kRetryable &&
+                            attempt < retry.max_attempts;
+      if (retry_in_place) {
+        try {
+          tx_->exec("ROLLBACK TO SAVEPOINT cockroach_restart");
+        } catch (const pqxx::sql_error&) {
+          retry_in_place = false;  // the transaction itself is gone
+        }
+      }
+      if (!retry_in_place) {
+        tx_->exec("ROLLBACK");
+        in_txn = false;
+      }
+    } catch (const std::exception&) {
+      tx_.reset();
+      if (conn_ && !conn_->is_open()) conn_.reset();
+      return result;
+    }
+    if (result.outcome != Outcome::kRetryable || attempt >= retry.max_attempts) return result;
+    ++*retries;
+    std::this_thread::sleep_for(std::chrono::nanoseconds(backoff_ns));
+    backoff_ns *= 2;
+  }
 }
 
 Status PostgresDriver::ExecuteOnce(std::string_view statement) {

@@ -13,7 +13,7 @@
 
 namespace stampede::drivers {
 
-class PostgresDriver : public Driver {
+class PostgresDriver : public Driver, public TransactionalDriver {
  public:
   PostgresDriver();
   ~PostgresDriver() override;
@@ -22,6 +22,8 @@ class PostgresDriver : public Driver {
   Status Prepare(const std::vector<StatementSpec>& statements) override;
   OpResult Execute(const OpRequest& request, std::string* error) override;
   Status ExecuteOnce(std::string_view statement) override;
+  OpResult ExecuteTransaction(const OpRequest* calls, int n, const RetryOptions& retry,
+                              uint32_t* retries, std::string* error) override;
   bool connected() const override;
   int socket_fd() const override;
   void Close() override;
@@ -35,7 +37,10 @@ class PostgresDriver : public Driver {
   // constructing one per operation costs more than the rest of the client.
   // Declared after conn_ so it is destroyed first.
   std::unique_ptr<pqxx::nontransaction> tx_;
+  // Runs one prepared call; throws like libpqxx.
+  pqxx::result Call(const OpRequest& req);
   std::string endpoint_;
+  bool cockroach_ = false;  // SAVEPOINT cockroach_restart protocol
   std::vector<std::string> names_;   // prepared statement names by id
   std::vector<bool> writes_;
   std::vector<std::string> values_;  // parameter text, reused across ops

@@ -35,7 +35,10 @@ Outcome ClassifyPostgresError(std::string_view sqlstate, std::string_view messag
   auto has = [&](std::string_view m) { return message.find(m) != std::string_view::npos; };
   // CockroachDB and YugabyteDB say some things only in the message (YSQL
   // reports many conditions as XX000).
-  if (has("restart transaction") || has("Restart read required") ||
+  // libpqxx 6 does not always carry the SQLSTATE, so PostgreSQL's own
+  // wording of 40001/40P01 counts too.
+  if (has("could not serialize access") || has("deadlock detected") ||
+      has("restart transaction") || has("Restart read required") ||
       has("Operation failed. Try again") || has("aborted by a conflict")) {
     return Outcome::kRetryable;
   }

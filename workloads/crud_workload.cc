@@ -19,7 +19,7 @@ class CrudWorker : public WorkerOps {
         worker_(worker),
         stride_(total_workers),
         rng_(seed),
-        value_(static_cast<size_t>(value_size), 'x') {
+        values_(CrudWorkload::kMaxTxn, std::string(static_cast<size_t>(value_size), 'x')) {
     uint64_t acc = 0;
     for (int i = 0; i < CrudWorkload::kNumOps; ++i) cumulative_[i] = acc += weights[i];
   }
@@ -42,8 +42,10 @@ class CrudWorker : public WorkerOps {
     req->nparams = 0;
     req->Set(0, Param::Int(id));
     if (op == CrudWorkload::kInsert || op == CrudWorkload::kUpdate) {
-      FillRandomString(rng_, value_.data(), value_.size());
-      req->Set(1, Param::Str(value_));
+      // Up to kMaxTxn requests of one transaction are alive at once.
+      std::string& value = values_[next_value_++ % CrudWorkload::kMaxTxn];
+      FillRandomString(rng_, value.data(), value.size());
+      req->Set(1, Param::Str(value));
     }
     return op;
   }
@@ -57,7 +59,8 @@ class CrudWorker : public WorkerOps {
   uint64_t inserted_ = 0;
   uint64_t walked_ = 0;
   Rng rng_;
-  std::string value_;
+  std::vector<std::string> values_;
+  size_t next_value_ = 0;
 };
 
 }  // namespace
@@ -73,6 +76,8 @@ const std::vector<ParamSpec>& CrudWorkload::ParamSpecs() {
        {}, 0, 1e15},
       {"value_size", Type::kInt, "10", "length of the foo column", {}, 1, 65535},
       {"reset", Type::kBool, "false", "empty the table before the phase", {}, 0, 0},
+      {"txn", Type::kInt, "1", "statements per transaction (1: autocommit)", {}, 1,
+       CrudWorkload::kMaxTxn},
   };
   return kSpecs;
 }
@@ -81,7 +86,11 @@ StatusOr<std::unique_ptr<Workload>> CrudWorkload::Create(const WorkloadContext& 
                                                          const Params& params) {
   std::unique_ptr<CrudWorkload> w(new CrudWorkload());
   w->ctx_ = ctx;
-  w->ops_ = {"insert", "select", "update", "delete"};
+  w->ops_ = {"insert", "select", "update", "delete", "txn"};
+  w->txn_ = static_cast<int>(params.Int("txn"));
+  if (w->txn_ > 1 && ctx.dialect == Dialect::kRedis) {
+    return Status::Error("crud: txn > 1 needs a SQL target (redis runs one command per operation)");
+  }
   const char* names[] = {"insert", "select", "update", "delete"};
   uint64_t total = 0;
   for (int i = 0; i < kNumOps; ++i) total += w->weights_[i] = params.Int(names[i]);

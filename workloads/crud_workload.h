@@ -24,8 +24,12 @@ class CrudWorkload : public Workload {
   const std::vector<drivers::StatementSpec>& statements() const override { return statements_; }
   std::vector<std::string> SetupStatements() const override { return setup_; }
   std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
+  int transaction_size() const override { return txn_; }
+  int transaction_op() const override { return kTxn; }
 
   enum Op { kInsert = 0, kSelect, kUpdate, kDelete, kNumOps };
+  static constexpr int kTxn = kNumOps;  // reported op of a multi-statement transaction
+  static constexpr int kMaxTxn = 16;
   // Phase p inserts ids from p * kPhaseIdSpan up.
   static constexpr uint64_t kPhaseIdSpan = 1'000'000'000'000;
 
@@ -38,6 +42,7 @@ class CrudWorkload : public Workload {
   uint64_t weights_[kNumOps] = {};
   uint64_t keys_ = 0;
   int value_size_ = 10;
+  int txn_ = 1;
 };
 
 }  // namespace stampede::workloads

@@ -74,6 +74,11 @@ class Workload {
   // One-off statements run once, by agent 0, before the phase starts.
   virtual std::vector<std::string> SetupStatements() const = 0;
   virtual std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const = 0;
+  // Statements per operation: above 1, the runner asks WorkerOps::Next that
+  // many times and runs the statements as one transaction, counted as op
+  // transaction_op().
+  virtual int transaction_size() const { return 1; }
+  virtual int transaction_op() const { return -1; }
 };
 
 }  // namespace stampede::workloads
