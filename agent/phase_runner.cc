@@ -28,6 +28,7 @@ struct PhaseRunner::Worker {
   std::unique_ptr<WorkerStats> stats;
   std::thread thread;
   int64_t backoff_ns = kFirstBackoffNs;
+  int failures = 0;  // connections lost since the last successful op
   Rng jitter{0};
   // Watchdog interface: the worker publishes the socket and the deadline of
   // the operation in flight (0: none); the watchdog shuts the socket down
@@ -206,10 +207,19 @@ void PhaseRunner::RunLoop(Worker* w, drivers::Driver* driver) {
       r = ExecuteWithRetries(w, driver, req, &retries, &error);
     }
     w->stats->Record(op, r.outcome, static_cast<uint64_t>(MonoNowNs() - intended), retries);
-    if (r.outcome != Outcome::kOk) ReportError(op, r.outcome, error);
+    if (r.outcome == Outcome::kOk) {
+      w->failures = 0;
+      w->backoff_ns = kFirstBackoffNs;
+    } else {
+      ReportError(op, r.outcome, error);
+    }
     if (!driver->connected()) {
       w->stats->endpoint(w->endpoint).lost.fetch_add(1, std::memory_order_relaxed);
       w->fd.store(-1);
+      // A node that accepts connections but fails every operation (Galera
+      // outside the primary component) must not be hammered: back off from
+      // the second loss in a row.
+      if (++w->failures > 1) BackOff(w);
       while (!cancelled_.load(std::memory_order_relaxed) && MonoNowNs() < deadline_mono_ns_) {
         Status s = Reconnect(w, driver);
         if (s.ok()) break;
@@ -259,7 +269,6 @@ Status PhaseRunner::Reconnect(Worker* w, drivers::Driver* driver) {
     if (s.ok()) s = driver->Prepare(workload_->statements());
     if (s.ok()) {
       w->endpoint = e;
-      w->backoff_ns = kFirstBackoffNs;
       w->stats->endpoint(e).reconnects.fetch_add(1, std::memory_order_relaxed);
       return s;
     }

@@ -99,9 +99,9 @@ OpResult MysqlDriver::Execute(const OpRequest& req, std::string* error) {
     int code = e.getErrorCode();
     result.outcome = ClassifyMysqlError(code, p.write);
     *error = endpoint_ + ": " + Describe(e);
-    // 1047: this Galera node is not in the primary component; another
-    // endpoint may be.
-    if (IsMysqlConnectionError(code) || code == 1047) Close();
+    // 1047, 1180: this Galera node is not in the primary component;
+    // another endpoint may be.
+    if (IsMysqlConnectionError(code) || code == 1047 || code == 1180) Close();
   } catch (const std::exception& e) {
     result.outcome = Outcome::kFatal;
     *error = endpoint_ + ": " + e.what();
@@ -153,7 +153,7 @@ OpResult MysqlDriver::ExecuteTransaction(const OpRequest* calls, int n, const Re
       // Lost during COMMIT: may have committed. Lost before: it did not.
       result.outcome = ClassifyMysqlError(code, committing);
       *error = endpoint_ + ": " + Describe(e) + (committing ? " (at COMMIT)" : "");
-      if (IsMysqlConnectionError(code) || code == 1047) {
+      if (IsMysqlConnectionError(code) || code == 1047 || code == 1180) {
         Close();
         return result;
       }

@@ -14,6 +14,7 @@ constexpr Rule kRules[] = {
     {1213, Outcome::kRetryable},    // ER_LOCK_DEADLOCK (Galera cert failure too)
     {1205, Outcome::kRetryable},    // ER_LOCK_WAIT_TIMEOUT
     {1047, Outcome::kUnavailable},  // WSREP has not yet prepared node
+    {1180, Outcome::kUnavailable},  // Galera: COMMIT failed, not in the primary component
     {1053, Outcome::kUnavailable},  // server shutdown in progress
     {1040, Outcome::kUnavailable},  // too many connections
     {1927, Outcome::kUnavailable},  // MariaDB: connection killed

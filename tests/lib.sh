@@ -35,6 +35,18 @@ free_port() {
   done
 }
 
+port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+# A base port B such that B+offset is free for every offset given.
+free_port_base() {  # OFFSET...
+  local b ok
+  while :; do
+    b=$((20000 + RANDOM % 9000))
+    ok=1
+    for o in "$@"; do port_busy $((b + o)) && { ok=0; break; }; done
+    [ $ok = 1 ] && { echo "$b"; return; }
+  done
+}
+
 wait_for_line() {  # FILE PATTERN [TRIES]
   for _ in $(seq 1 "${3:-100}"); do
     grep -q "$2" "$1" 2>/dev/null && return 0
@@ -128,8 +140,7 @@ stop_daemon() {  # PID WHAT
 summary_of() { ls -d "$1"/*/ | tail -n 1 | sed 's:/$::'; }
 
 start_galera() {
-  GA_DIR=$TMP/galera; GA_BASE=$(free_port)
-  while (exec 3<>"/dev/tcp/127.0.0.1/$((GA_BASE + 2))") 2>/dev/null; do GA_BASE=$(free_port); done
+  GA_DIR=$TMP/galera; GA_BASE=$(free_port_base 0 1 2 101 102 103 201 202 203 301 302 303)
   on_exit "'$ROOT/deploy/local/galera.sh' stop '$GA_DIR'"
   "$ROOT/deploy/local/galera.sh" start "$GA_DIR" "$GA_BASE" "$STAMPEDE_PASSWORD"
   GA_ENDPOINTS="127.0.0.1:$GA_BASE, 127.0.0.1:$((GA_BASE + 1)), 127.0.0.1:$((GA_BASE + 2))"
@@ -139,7 +150,8 @@ galera_count() {  # TABLE
 }
 
 start_redis_cluster() {
-  RC_DIR=$TMP/redis-cluster; RC_BASE=$(free_port)
+  # Each node also listens on its port + 10000 (the cluster bus).
+  RC_DIR=$TMP/redis-cluster; RC_BASE=$(free_port_base 0 1 2 3 4 5 10000 10001 10002 10003 10004 10005)
   on_exit "'$ROOT/deploy/local/redis-cluster.sh' stop '$RC_DIR'"
   "$ROOT/deploy/local/redis-cluster.sh" start "$RC_DIR" "$RC_BASE" "$STAMPEDE_PASSWORD"
   RC_ENDPOINTS="127.0.0.1:$RC_BASE"
