@@ -6,6 +6,7 @@
 #include <pqxx/pqxx>
 
 #include "drivers/postgres_errors.h"
+#include "drivers/statement_template.h"
 
 namespace stampede::drivers {
 namespace {
@@ -140,16 +141,8 @@ OpResult PostgresDriver::Execute(const OpRequest& req, std::string* error) {
 
 pqxx::result PostgresDriver::Call(const OpRequest& req) {
   for (int i = 0; i < req.nparams; ++i) {
-    const Param& p = req.params[i];
-    std::string& v = values_[i];
-    if (p.is_int) {
-      char buf[24];
-      auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), p.i);
-      (void)ec;
-      v.assign(buf, end);
-    } else {
-      v.assign(p.s);
-    }
+    values_[i].clear();
+    AppendParam(req.params[i], &values_[i]);
   }
   if (!tx_) tx_ = std::make_unique<pqxx::nontransaction>(*conn_);
   return tx_->exec_prepared(

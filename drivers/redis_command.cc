@@ -64,15 +64,7 @@ int RedisCommands::Render(const OpRequest& req, std::vector<std::string>* args) 
         out.append(s.literal);
         continue;
       }
-      const Param& p = req.params[s.param];
-      if (p.is_int) {
-        char buf[24];
-        auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), p.i);
-        (void)ec;
-        out.append(buf, end);
-      } else {
-        out.append(p.s);
-      }
+      AppendParam(req.params[s.param], &out);
     }
   }
   return static_cast<int>(c.words.size());

@@ -1,6 +1,7 @@
 #include "drivers/statement_template.h"
 
 #include <cctype>
+#include <charconv>
 
 namespace stampede::drivers {
 
@@ -55,6 +56,17 @@ StatusOr<std::string> ToQuestionMarks(std::string_view text, int max_params,
     }
   }
   return out;
+}
+
+void AppendParam(const Param& p, std::string* out) {
+  if (!p.is_int) {
+    out->append(p.s);
+    return;
+  }
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), p.i);
+  (void)ec;
+  out->append(buf, end);
 }
 
 }  // namespace stampede::drivers

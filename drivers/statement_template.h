@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "drivers/driver.h"
 
 namespace stampede::drivers {
 
@@ -24,6 +25,10 @@ StatusOr<std::vector<Segment>> ParsePlaceholders(std::string_view text, int max_
 // MySQL form: every $n becomes '?', and *order receives n-1 per '?'.
 StatusOr<std::string> ToQuestionMarks(std::string_view text, int max_params,
                                       std::vector<int>* order);
+
+// Appends a parameter's text (integers via std::to_chars: no allocation
+// beyond the string's own growth).
+void AppendParam(const Param& p, std::string* out);
 
 }  // namespace stampede::drivers
 

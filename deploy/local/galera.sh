@@ -10,6 +10,7 @@
 # Node N uses SQL port BASE+N-1, group port BASE+100+N, IST BASE+200+N,
 # SST BASE+300+N. User stampede / PASSWORD, database bench.
 set -euo pipefail
+source "$(dirname "$0")/mariadb-users.sh"
 cmd=${1:?start|stop|kill|start-node|pid|status}; dir=${2:?DIR}
 provider=/usr/lib/galera/libgalera_smm.so
 [ -f "$provider" ] || provider=/usr/lib/libgalera_smm.so
@@ -82,16 +83,7 @@ case "$cmd" in
     mariadb-install-db --defaults-file="$dir/node1/my.cnf" --auth-root-authentication-method=socket \
       --skip-test-db >"$dir/node1/install.log" 2>&1
     start_node 1 --wsrep-new-cluster
-    sql 1 -e "
-      DELETE FROM mysql.global_priv WHERE User='';
-      CREATE DATABASE IF NOT EXISTS bench;
-      CREATE USER 'stampede'@'%' IDENTIFIED BY '$password';
-      CREATE USER 'stampede'@'127.0.0.1' IDENTIFIED BY '$password';
-      CREATE USER 'stampede'@'localhost' IDENTIFIED BY '$password';
-      GRANT ALL ON bench.* TO 'stampede'@'%';
-      GRANT ALL ON bench.* TO 'stampede'@'127.0.0.1';
-      GRANT ALL ON bench.* TO 'stampede'@'localhost';
-      FLUSH PRIVILEGES;"
+    create_stampede_user "$dir/node1/mysqld.sock" "$password"
     start_node 2
     start_node 3
     ;;

@@ -4,6 +4,7 @@
 #   mariadb.sh stop DIR
 #   mariadb.sh pid DIR
 set -euo pipefail
+source "$(dirname "$0")/mariadb-users.sh"
 cmd=${1:?start|stop|pid}; dir=${2:?DIR}
 case "$cmd" in
   start)
@@ -19,17 +20,7 @@ case "$cmd" in
       mariadb -uroot --socket="$dir/mysqld.sock" -e 'SELECT 1' >/dev/null 2>&1 && break
       sleep 0.5
     done
-    # The anonymous ''@localhost account would shadow stampede@'%' for 127.0.0.1.
-    mariadb -uroot --socket="$dir/mysqld.sock" -e "
-      DELETE FROM mysql.global_priv WHERE User='';
-      CREATE DATABASE IF NOT EXISTS bench;
-      CREATE USER 'stampede'@'%' IDENTIFIED BY '$password';
-      CREATE USER 'stampede'@'127.0.0.1' IDENTIFIED BY '$password';
-      CREATE USER 'stampede'@'localhost' IDENTIFIED BY '$password';
-      GRANT ALL ON bench.* TO 'stampede'@'%';
-      GRANT ALL ON bench.* TO 'stampede'@'127.0.0.1';
-      GRANT ALL ON bench.* TO 'stampede'@'localhost';
-      FLUSH PRIVILEGES;"
+    create_stampede_user "$dir/mysqld.sock" "$password"
     ;;
   stop)
     if [ -f "$dir/mysqld.pid" ]; then
