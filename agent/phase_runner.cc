@@ -246,7 +246,7 @@ drivers::OpResult PhaseRunner::ExecuteWithRetries(Worker* w, drivers::Driver* dr
     r = driver->Execute(req, error);
     if (fd >= 0 && timeout_ns > 0) {
       w->op_deadline_ns.store(0, std::memory_order_release);
-      if (w->timed_out.exchange(false)) {
+      if (w->timed_out.load(std::memory_order_relaxed) && w->timed_out.exchange(false)) {
         *error = "timed out after " + std::to_string(timeout_ns / kNsPerMs) + " ms (op_timeout); " + *error;
       }
     }
