@@ -197,7 +197,7 @@ v1::RunResult RunController::Run() {
       while (MonoNowNs() < until) {
         std::unique_lock<std::mutex> lock(mu_);
         bool all = true;
-        for (const auto& a : active_) all &= events_.count(a) > 0;
+        for (const auto& a : active_) all &= events_.count(a) > 0 || lost_.count(a) > 0;
         if (all) break;
         cv_.wait_for(lock, std::chrono::milliseconds(100));
       }
@@ -326,6 +326,7 @@ void RunController::OnAgentLost(const std::string& agent) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!active_.count(agent)) return;
+    lost_.insert(agent);
     abort = options_.plan.agents().on_loss() != "continue";
     if (abort) {
       if (!error_) error_ = "lost agent " + agent + " (agents.on_loss: abort)";

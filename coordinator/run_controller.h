@@ -75,6 +75,7 @@ class RunController : public SessionListener {
   std::mutex mu_;
   std::condition_variable cv_;
   std::set<std::string> active_;                                // guarded by mu_
+  std::set<std::string> lost_;                                  // guarded by mu_
   std::map<std::string, int64_t> events_;                       // guarded by mu_ (agent -> time)
   uint32_t events_phase_ = 0;                                   // guarded by mu_
   v1::Event::Kind events_kind_ = v1::Event::UNKNOWN;            // guarded by mu_
