@@ -1,0 +1,131 @@
+// Health parsers on recorded responses (shared/fixtures, see its README for
+// each file's source).
+#include "health/health_parsers.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace stampede::health {
+namespace {
+
+std::string Fixture(const std::string& name) {
+  std::string path = std::string(STAMPEDE_FIXTURES) + "/" + name;
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class HealthParsersTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!std::filesystem::exists(STAMPEDE_FIXTURES)) {
+      GTEST_SKIP() << "recorded fixtures not found at " << STAMPEDE_FIXTURES;
+    }
+  }
+};
+
+TEST_F(HealthParsersTest, CockroachStatusVars) {
+  auto r = ParseCockroachVars(Fixture("cockroachdb_status_vars.prom"));
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(r->healthy);
+  EXPECT_EQ(r->underreplicated, 0);
+  EXPECT_EQ(r->live_nodes, 3);
+  // A node that sees under-replicated and unavailable ranges (v22 labels).
+  auto bad = ParseCockroachVars(
+      "# TYPE ranges_underreplicated gauge\n"
+      "ranges_underreplicated{store=\"1\",node_id=\"1\"} 12\n"
+      "ranges_unavailable{store=\"1\",node_id=\"1\"} 0\n"
+      "liveness_livenodes{node_id=\"1\"} 2\n");
+  ASSERT_TRUE(bad.ok());
+  EXPECT_FALSE(bad->healthy);
+  EXPECT_EQ(bad->underreplicated, 12);
+  EXPECT_EQ(bad->live_nodes, 2);
+  EXPECT_FALSE(ParseCockroachVars(Fixture("cockroachdb_status_vars_v22_labels.prom")).ok());
+}
+
+TEST_F(HealthParsersTest, PdStoresAndRegions) {
+  auto up = ParsePdStores(Fixture("pd_stores.json"));
+  ASSERT_TRUE(up.ok()) << up.status().message();
+  EXPECT_TRUE(up->healthy);
+  EXPECT_EQ(up->live_nodes, 4);
+  auto down = ParsePdStores(Fixture("pd_stores_with_down.json"));
+  ASSERT_TRUE(down.ok());
+  EXPECT_FALSE(down->healthy);
+  EXPECT_EQ(down->unavailable, 1);
+  EXPECT_NE(down->detail.find("1 Down"), std::string::npos) << down->detail;
+  auto offline = ParsePdStores(Fixture("pd_stores_with_offline.json"));
+  ASSERT_TRUE(offline.ok());
+  EXPECT_FALSE(offline->healthy);
+  auto region = ParsePdRegionCheck(Fixture("pd_region_with_down_peer.json"), "down-peer");
+  ASSERT_TRUE(region.ok()) << region.status().message();
+  EXPECT_FALSE(region->healthy);
+  auto none = ParsePdRegionCheck(R"({"count": 0, "regions": []})", "miss-peer");
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->healthy);
+}
+
+TEST_F(HealthParsersTest, YugabyteMaster) {
+  auto under = ParseYbUnderReplication(Fixture("yb_tablet_under_replication.json"));
+  ASSERT_TRUE(under.ok()) << under.status().message();
+  EXPECT_EQ(under->underreplicated, 16);
+  EXPECT_FALSE(under->healthy);
+  auto servers = ParseYbTabletServers(Fixture("yb_tablet_servers.json"));
+  ASSERT_TRUE(servers.ok()) << servers.status().message();
+  EXPECT_TRUE(servers->healthy);
+  EXPECT_EQ(servers->live_nodes, 1);
+  auto ok = ParseYbHealthCheck(Fixture("yb_health_check_ok.json"));
+  ASSERT_TRUE(ok.ok());
+  EXPECT_TRUE(ok->healthy);
+  auto dead = ParseYbHealthCheck(Fixture("yb_health_check_dead_nodes.json"));
+  ASSERT_TRUE(dead.ok());
+  EXPECT_FALSE(dead->healthy);
+  EXPECT_EQ(dead->unavailable, 2);
+  EXPECT_EQ(dead->underreplicated, 12);
+}
+
+TEST_F(HealthParsersTest, RedisClusterInfo) {
+  auto ok = ParseRedisClusterInfo(Fixture("redis_cluster_info_ok.txt"));
+  ASSERT_TRUE(ok.ok()) << ok.status().message();
+  EXPECT_TRUE(ok->healthy);
+  auto fail = ParseRedisClusterInfo(Fixture("redis_cluster_info_fail.txt"));
+  ASSERT_TRUE(fail.ok());
+  EXPECT_FALSE(fail->healthy);
+  EXPECT_EQ(fail->unavailable, 5461);
+}
+
+TEST_F(HealthParsersTest, GaleraStatus) {
+  auto synced = ParseGaleraStatus(Fixture("galera_status_synced.txt"), 0);
+  ASSERT_TRUE(synced.ok()) << synced.status().message();
+  EXPECT_TRUE(synced->healthy) << synced->detail;
+  auto np = ParseGaleraStatus(Fixture("galera_status_non_primary.txt"), 0);
+  ASSERT_TRUE(np.ok()) << np.status().message();
+  EXPECT_FALSE(np->healthy) << np->detail;
+  auto small = ParseGaleraStatus(
+      "wsrep_cluster_size\t2\nwsrep_cluster_status\tPrimary\nwsrep_local_state_comment\tSynced\n", 3);
+  ASSERT_TRUE(small.ok());
+  EXPECT_FALSE(small->healthy);
+  EXPECT_EQ(small->underreplicated, 1);
+}
+
+TEST_F(HealthParsersTest, PatroniCluster) {
+  auto r = ParsePatroniCluster(Fixture("patroni_cluster.json"));
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->detail.find("leaders 1") != std::string::npos, true) << r->detail;
+}
+
+TEST(HealthReportTest, MergeNeedsEveryViewHealthy) {
+  HealthReport a, b;
+  a.healthy = true;
+  b.healthy = false;
+  b.underreplicated = 3;
+  a.Merge(b);
+  EXPECT_FALSE(a.healthy);
+  EXPECT_EQ(a.underreplicated, 3);
+}
+
+}  // namespace
+}  // namespace stampede::health
