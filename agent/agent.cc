@@ -2,6 +2,7 @@
 
 #include <condition_variable>
 #include <cstdlib>
+#include <deque>
 #include <thread>
 
 #include "agent/clock_sync.h"
@@ -38,6 +39,7 @@ class Agent::Session {
     for (const auto& [k, v] : options_.labels) (*h->mutable_labels())[k] = v;
     h->set_capacity(options_.capacity);
     h->set_version(kVersion);
+    for (const std::string& node : options_.faults.nodes()) h->add_nodes(node);
     hello_sent_ns_ = MonoNowNs();
     h->set_agent_time_ns(hello_sent_ns_);
     if (Send(hello)) {
@@ -115,6 +117,9 @@ class Agent::Session {
         cv_.notify_all();
         break;
       }
+      case v1::CoordinatorMessage::kFault:
+        QueueFault(msg.fault());
+        break;
       case v1::CoordinatorMessage::kStop:
         if (msg.stop().run_id() == run_id_) {
           SLOG(kInfo) << "run " << run_id_ << " stopped: " << msg.stop().reason();
@@ -123,6 +128,46 @@ class Agent::Session {
         break;
       default:
         break;
+    }
+  }
+
+  // Fault actions run on their own thread, never on the stream's reader.
+  void QueueFault(const v1::FaultCommand& f) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      faults_.push_back(f);
+      if (!fault_thread_.joinable()) fault_thread_ = std::thread([this] { FaultLoop(); });
+    }
+    cv_.notify_all();
+  }
+
+  void FaultLoop() {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!stopping_) {
+      if (faults_.empty()) {
+        cv_.wait(lock);
+        continue;
+      }
+      v1::FaultCommand f = faults_.front();
+      faults_.pop_front();
+      lock.unlock();
+      Status s = options_.faults.Check(f.action(), f.node());
+      if (!s.ok()) {
+        SLOG(kWarn) << "refused fault " << f.action() << " on " << f.node() << " from coordinator "
+                    << options_.coordinator << ": " << s.message();
+      } else {
+        SLOG(kInfo) << "fault: " << f.action() << " " << f.node();
+        s = options_.faults.Run(f.action(), f.node());
+      }
+      v1::AgentMessage m;
+      auto* e = m.mutable_event();
+      e->set_kind(s.ok() ? v1::Event::FAULT_DONE : v1::Event::FAULT_FAILED);
+      e->set_run_id(f.run_id());
+      e->set_fault_index(f.fault_index());
+      e->set_time_ns(MonoNowNs() + clock_.OffsetNs());
+      e->set_message(s.ok() ? f.action() + " " + f.node() : s.message());
+      Send(m);
+      lock.lock();
     }
   }
 
@@ -217,6 +262,7 @@ class Agent::Session {
     }
     cv_.notify_all();
     if (heartbeat_.joinable()) heartbeat_.join();
+    if (fault_thread_.joinable()) fault_thread_.join();
   }
 
  private:
@@ -234,6 +280,7 @@ class Agent::Session {
   std::string run_id_;
   std::thread phase_thread_;
   std::thread heartbeat_;
+  std::thread fault_thread_;
 
   std::mutex mu_;
   std::condition_variable cv_;
@@ -242,6 +289,7 @@ class Agent::Session {
   bool phase_cancelled_ = false;            // guarded by mu_
   bool stopping_ = false;                   // guarded by mu_
   std::shared_ptr<PhaseRunner> runner_;     // guarded by mu_
+  std::deque<v1::FaultCommand> faults_;     // guarded by mu_
 };
 
 Agent::Agent(AgentOptions options) : options_(std::move(options)) {

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <string>
 
+#include "agent/fault_actions.h"
 #include "common/status.h"
 
 namespace stampede::agent {
@@ -24,6 +25,8 @@ struct AgentOptions {
   std::map<std::string, std::string> labels;
   uint32_t capacity = 0;
   std::shared_ptr<grpc::ChannelCredentials> credentials;
+  // Nodes this agent may act on, from its local config (--config).
+  FaultActions faults;
   // Keep redialling after the coordinator goes away (daemon mode). When
   // false, Run() returns once the first session ends.
   bool reconnect = true;

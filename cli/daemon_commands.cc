@@ -57,9 +57,11 @@ int CoordinatorCommand(const Args& args) {
 int AgentCommand(const Args& args) {
   agent::AgentOptions options;
   std::vector<std::string> labels;
+  std::string config;
   TlsOptions tls;
   po::options_description desc("agent options");
   desc.add_options()
+      ("config", po::value(&config), "local config: the nodes this agent may act on (faults)")
       ("coordinator", po::value(&options.coordinator)->required(), "coordinator HOST:PORT")
       ("name", po::value(&options.name)->required(), "this agent's unique name")
       ("label", po::value(&labels)->composing(), "KEY=VALUE label (repeatable)")
@@ -82,6 +84,14 @@ int AgentCommand(const Args& args) {
     return kExitBadInput;
   }
   options.credentials = *creds;
+  if (!config.empty()) {
+    auto faults = agent::FaultActions::Load(config);
+    if (!faults.ok()) {
+      std::cerr << "stampede: " << faults.status().message() << "\n";
+      return kExitBadInput;
+    }
+    options.faults = std::move(*faults);
+  }
   SetLogPrefix("agent " + options.name);
   agent::Agent a(options);
   SignalWatcher signals([&](int) {

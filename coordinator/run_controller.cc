@@ -102,11 +102,33 @@ v1::RunResult RunController::Run() {
     std::lock_guard<std::mutex> lock(mu_);
     active_ = std::set<std::string>(names.begin(), names.end());
   }
+  // Every fault must name a node that exactly one connected agent declares.
+  for (const auto& a : agents_) {
+    for (const std::string& node : a->hello().nodes()) {
+      if (!node_owner_.count(node)) node_owner_[node] = a;
+    }
+  }
+  for (int i = 0; i < plan.faults_size(); ++i) {
+    const v1::Fault& f = plan.faults(i);
+    if (node_owner_.count(f.node())) continue;
+    std::vector<std::string> declared;
+    for (const auto& a : agents_) {
+      std::vector<std::string> nodes(a->hello().nodes().begin(), a->hello().nodes().end());
+      declared.push_back(a->name() + ": " + (nodes.empty() ? "none" : Join(nodes, " ")));
+    }
+    return Finish(false, "faults[" + std::to_string(i) + "].node: '" + f.node() +
+                             "' is not declared by any connected agent (" + Join(declared, "; ") +
+                             "); nothing was run");
+  }
   Emit({{"type", "run"},
         {"run_id", run_id_},
         {"plan_name", plan.name()},
         {"started_at", started_at},
         {"target", TargetDescription(plan.target())},
+        {"recovery",
+         {{"baseline_s", plan.recovery().baseline_ms() / 1000.0},
+          {"recovered_fraction", plan.recovery().recovered_fraction()},
+          {"hold_s", plan.recovery().hold_ms() / 1000.0}}},
         {"agents", names}});
   Log("run " + run_id_ + " with " + std::to_string(agents_.size()) + " agent(s): " + Join(names, ", "));
   for (size_t i = 0; i < agents_.size(); ++i) {
@@ -184,8 +206,19 @@ v1::RunResult RunController::Run() {
     start.mutable_start()->set_run_id(run_id_);
     start.mutable_start()->set_phase_index(index);
     start.mutable_start()->set_start_ns(start_ns);
+    due_faults_.clear();
+    for (int i = 0; i < plan.faults_size(); ++i) {
+      if (plan.faults(i).phase() == phase.name()) {
+        due_faults_.push_back({i, start_ns + int64_t(plan.faults(i).at_ms()) * kNsPerMs});
+      }
+    }
     Broadcast(start, active);
     w = WaitForEvents(v1::Event::PHASE_DONE, index, active, true);
+    for (const DueFault& d : due_faults_) {
+      Log("fault " + std::to_string(d.index) + " (" + plan.faults(d.index).action() + " " +
+          plan.faults(d.index).node() + ") not sent: phase " + phase.name() + " ended first");
+    }
+    due_faults_.clear();
     if (w != Wait::kDone) {
       v1::CoordinatorMessage stop;
       stop.mutable_stop()->set_run_id(run_id_);
@@ -235,7 +268,7 @@ RunController::Wait RunController::WaitForEvents(v1::Event::Kind kind, uint32_t 
   while (true) {
     {
       std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait_for(lock, std::chrono::milliseconds(100));
+      cv_.wait_for(lock, std::chrono::milliseconds(due_faults_.empty() ? 100 : 5));
       if (error_) return Wait::kError;
       bool all = events_kind_ == kind && events_phase_ == phase;
       for (const std::string& a : agents) {
@@ -244,10 +277,40 @@ RunController::Wait RunController::WaitForEvents(v1::Event::Kind kind, uint32_t 
       if (all) return Wait::kDone;
     }
     if (Cancelled()) return Wait::kCancelled;
+    if (flush_seconds) SendDueFaults();
     if (flush_seconds && MonoNowNs() >= next_flush) {
       FlushSeconds(false);
       next_flush = MonoNowNs() + 200 * kNsPerMs;
     }
+  }
+}
+
+void RunController::SendDueFaults() {
+  const int64_t now = MonoNowNs();
+  for (auto it = due_faults_.begin(); it != due_faults_.end();) {
+    if (now < it->at_ns) {
+      ++it;
+      continue;
+    }
+    const v1::Fault& f = options_.plan.faults(it->index);
+    const auto& owner = node_owner_.at(f.node());
+    v1::CoordinatorMessage m;
+    auto* c = m.mutable_fault();
+    c->set_run_id(run_id_);
+    c->set_fault_index(static_cast<uint32_t>(it->index));
+    c->set_action(f.action());
+    c->set_node(f.node());
+    owner->Send(m);
+    Emit({{"type", "fault"},
+          {"index", it->index},
+          {"phase", f.phase()},
+          {"action", f.action()},
+          {"node", f.node()},
+          {"agent", owner->name()},
+          {"requested_t", double(now - run_start_ns_) / 1e9}});
+    Log("fault " + std::to_string(it->index) + ": " + f.action() + " " + f.node() + " (agent " +
+        owner->name() + ")");
+    it = due_faults_.erase(it);
   }
 }
 
@@ -305,6 +368,19 @@ void RunController::OnEvent(const std::string& agent, const v1::Event& event) {
       Emit({{"type", "log"}, {"agent", agent}, {"message", event.message()}});
       Log("agent " + agent + ": " + event.message());
       return;
+    case v1::Event::FAULT_DONE:
+    case v1::Event::FAULT_FAILED: {
+      bool ok = event.kind() == v1::Event::FAULT_DONE;
+      Emit({{"type", "fault_result"},
+            {"index", event.fault_index()},
+            {"agent", agent},
+            {"ok", ok},
+            {"t", double(event.time_ns() - run_start_ns_) / 1e9},
+            {"message", event.message()}});
+      Log("fault " + std::to_string(event.fault_index()) + (ok ? " done: " : " FAILED: ") +
+          event.message());
+      return;
+    }
     case v1::Event::ERROR: {
       std::lock_guard<std::mutex> lock(mu_);
       if (!error_) error_ = "agent " + agent + ": " + event.message();

@@ -58,6 +58,8 @@ class RunController : public SessionListener {
   Wait WaitForEvents(v1::Event::Kind kind, uint32_t phase, const std::set<std::string>& agents,
                      bool flush_seconds);
   void Broadcast(const v1::CoordinatorMessage& m, const std::set<std::string>& to);
+  // Sends the current phase's faults whose time has come.
+  void SendDueFaults();
   void FlushSeconds(bool all);
   void Emit(const report::Json& line);
   void Log(const std::string& line);
@@ -71,6 +73,12 @@ class RunController : public SessionListener {
   report::JournalWriter journal_;
   int64_t run_start_ns_ = 0;
   std::vector<std::shared_ptr<AgentSession>> agents_;
+  std::map<std::string, std::shared_ptr<AgentSession>> node_owner_;
+  struct DueFault {
+    int index;
+    int64_t at_ns;  // coordinator clock
+  };
+  std::vector<DueFault> due_faults_;  // run thread only; current phase
 
   std::mutex mu_;
   std::condition_variable cv_;

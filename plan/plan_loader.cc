@@ -45,7 +45,7 @@ class Loader {
       Error(root, "plan", "expected a mapping with name, target and phases, found " + Found(root));
       return Finish();
     }
-    CheckKeys(root, "", {"name", "seed", "target", "agents", "phases", "retry"});
+    CheckKeys(root, "", {"name", "seed", "target", "agents", "phases", "retry", "faults", "recovery"});
     auto& plan = result_.plan;
     plan.set_name(RequiredString(root, "name", "name"));
     if (!plan.name().empty() && !std::regex_match(plan.name(), std::regex("[A-Za-z0-9_.-]+"))) {
@@ -56,6 +56,8 @@ class Loader {
     LoadAgents(root);
     LoadRetry(root);
     LoadPhases(root);
+    LoadFaults(root);
+    LoadRecovery(root);
     return Finish();
   }
 
@@ -251,6 +253,78 @@ class Loader {
               "expected round-robin, random or first-alive, found '" + b + "'");
       }
       target->set_balance(b);
+    }
+  }
+
+  void LoadFaults(const YAML::Node& root) {
+    YAML::Node faults = root["faults"];
+    if (!faults) return;
+    if (!faults.IsSequence()) {
+      Error(faults, "faults", "expected a list like [{at: insert+2s, action: kill, node: db3}], found " +
+                                  Found(faults));
+      return;
+    }
+    for (size_t i = 0; i < faults.size(); ++i) {
+      const YAML::Node f = faults[i];
+      const std::string at = "faults[" + std::to_string(i) + "]";
+      if (!f.IsMap()) {
+        Error(f, at, "expected a mapping with at, action and node, found " + Found(f));
+        continue;
+      }
+      CheckKeys(f, at, {"at", "action", "node"});
+      v1::Fault* fault = result_.plan.add_faults();
+      std::string when = RequiredString(f, "at", at + ".at");
+      if (!when.empty()) {
+        size_t plus = when.find('+');
+        std::string phase = when.substr(0, plus);
+        bool known = false;
+        std::vector<std::string> names;
+        for (const auto& p : result_.plan.phases()) {
+          names.push_back(p.name());
+          known |= p.name() == phase;
+        }
+        if (plus == std::string::npos) {
+          Error(f["at"], at + ".at", "expected PHASE+DURATION like insert+2s, found '" + when + "'");
+        } else if (!known) {
+          Error(f["at"], at + ".at", "expected a phase of this plan (" + Join(names, ", ") +
+                                         "), found '" + phase + "'");
+        } else {
+          auto d = ParseDurationNs(when.substr(plus + 1));
+          if (!d.ok()) {
+            Error(f["at"], at + ".at", d.status().message());
+          } else {
+            fault->set_phase(phase);
+            fault->set_at_ms(static_cast<uint64_t>(*d / 1000000));
+          }
+        }
+      }
+      fault->set_action(RequiredString(f, "action", at + ".action"));
+      static const std::vector<std::string> kActions = {"kill", "stop", "pause", "resume", "start", "restart"};
+      if (!fault->action().empty() &&
+          std::find(kActions.begin(), kActions.end(), fault->action()) == kActions.end()) {
+        Error(f["action"], at + ".action", "expected one of " + Join(kActions, ", ") + ", found '" +
+                                               fault->action() + "'");
+      }
+      fault->set_node(RequiredString(f, "node", at + ".node"));
+    }
+  }
+
+  void LoadRecovery(const YAML::Node& root) {
+    auto* r = result_.plan.mutable_recovery();
+    r->set_baseline_ms(10000);
+    r->set_recovered_fraction(0.9);
+    r->set_hold_ms(5000);
+    YAML::Node n = root["recovery"];
+    if (!n) return;
+    if (!n.IsMap()) {
+      Error(n, "recovery", "expected a mapping like {baseline: 10s, recovered_fraction: 0.9, hold: 5s}");
+      return;
+    }
+    CheckKeys(n, "recovery", {"baseline", "recovered_fraction", "hold"});
+    if (n["baseline"]) r->set_baseline_ms(DurationMs(n["baseline"], "recovery.baseline"));
+    if (n["hold"]) r->set_hold_ms(DurationMs(n["hold"], "recovery.hold"));
+    if (n["recovered_fraction"]) {
+      r->set_recovered_fraction(Double(n["recovered_fraction"], "recovery.recovered_fraction", 0, 1, true));
     }
   }
 
@@ -483,6 +557,12 @@ std::string PlanToYaml(const v1::Plan& plan) {
   out << YAML::Key << "wait" << YAML::Value << FormatDurationNs(int64_t(a.wait_ms()) * 1000000);
   out << YAML::Key << "on_loss" << YAML::Value << a.on_loss();
   out << YAML::EndMap;
+  const auto& rec = plan.recovery();
+  out << YAML::Key << "recovery" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "baseline" << YAML::Value << FormatDurationNs(int64_t(rec.baseline_ms()) * 1000000);
+  out << YAML::Key << "recovered_fraction" << YAML::Value << rec.recovered_fraction();
+  out << YAML::Key << "hold" << YAML::Value << FormatDurationNs(int64_t(rec.hold_ms()) * 1000000);
+  out << YAML::EndMap;
   out << YAML::Key << "phases" << YAML::Value << YAML::BeginSeq;
   for (const auto& p : plan.phases()) {
     out << YAML::BeginMap;
@@ -504,6 +584,18 @@ std::string PlanToYaml(const v1::Plan& plan) {
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;
+  if (plan.faults_size() > 0) {
+    out << YAML::Key << "faults" << YAML::Value << YAML::BeginSeq;
+    for (const auto& f : plan.faults()) {
+      out << YAML::Flow << YAML::BeginMap;
+      out << YAML::Key << "at" << YAML::Value
+          << f.phase() + "+" + FormatDurationNs(int64_t(f.at_ms()) * 1000000);
+      out << YAML::Key << "action" << YAML::Value << f.action();
+      out << YAML::Key << "node" << YAML::Value << f.node();
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

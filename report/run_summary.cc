@@ -1,5 +1,7 @@
 #include "report/run_summary.h"
 
+#include "report/recovery.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -107,6 +109,7 @@ RunSummary BuildSummary(const std::vector<Json>& journal) {
     }
   }
   (void)last_second_end;
+  s.faults = ComputeRecovery(journal);
   if (!s.finished) s.error = "run did not finish (journal ends early)";
   return s;
 }
@@ -201,6 +204,7 @@ std::string RenderReportMarkdown(const RunSummary& s) {
       md << "\n";
     }
   }
+  md << RenderRecoveryMarkdown(s.faults);
   if (!s.logs.empty()) {
     md << "\n## Notes\n\n";
     for (const std::string& l : s.logs) md << "- " << l << "\n";
@@ -247,7 +251,10 @@ std::string RenderTimelineCsv(const std::vector<Json>& journal) {
 Status WriteReports(const std::string& dir, const std::vector<Json>& journal,
                     RunSummary* summary_out) {
   RunSummary s = BuildSummary(journal);
-  Status st = WriteFile(dir + "/summary.json", SummaryToJson(s).dump(2) + "\n");
+  Json summary = SummaryToJson(s);
+  summary["faults"] = Json::array();
+  for (const FaultRecovery& f : s.faults) summary["faults"].push_back(RecoveryToJson(f));
+  Status st = WriteFile(dir + "/summary.json", summary.dump(2) + "\n");
   if (st.ok()) st = WriteFile(dir + "/timeline.csv", RenderTimelineCsv(journal));
   if (st.ok()) st = WriteFile(dir + "/report.md", RenderReportMarkdown(s));
   if (summary_out) *summary_out = std::move(s);

@@ -12,6 +12,7 @@
 #include "common/histogram.h"
 #include "common/outcome.h"
 #include "report/journal.h"
+#include "report/recovery.h"
 
 namespace stampede::report {
 
@@ -48,6 +49,7 @@ struct RunSummary {
   std::vector<std::string> agents;
   std::vector<PhaseSummary> phases;
   std::vector<std::string> logs;
+  std::vector<FaultRecovery> faults;
   bool finished = false;  // an "end" line was written
   bool ok = false;
   std::string error;

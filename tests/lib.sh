@@ -137,7 +137,7 @@ stop_daemon() {  # PID WHAT
   expect_eq "$rc" 0 "$2 exit code after SIGTERM"
 }
 
-summary_of() { ls -d "$1"/*/ | tail -n 1 | sed 's:/$::'; }
+summary_of() { ls -td "$1"/*/ | head -n 1 | sed 's:/$::'; }
 
 start_galera() {
   GA_DIR=$TMP/galera; GA_BASE=$(free_port_base 0 1 2 101 102 103 201 202 203 301 302 303)

@@ -1,0 +1,227 @@
+#include "agent/fault_actions.h"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "common/strings.h"
+
+extern char** environ;
+
+namespace stampede::agent {
+namespace {
+
+std::string At(const std::string& file, const YAML::Node& n) {
+  YAML::Mark m = n.Mark();
+  return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": ";
+}
+
+StatusOr<std::vector<std::string>> Argv(const YAML::Node& n, const std::string& file,
+                                        const std::string& field) {
+  if (!n.IsSequence() || n.size() == 0) {
+    return Status::Error(At(file, n) + field + ": expected an argv list like [systemctl, start, db], "
+                         "never a shell string");
+  }
+  std::vector<std::string> argv;
+  for (const auto& a : n) {
+    if (!a.IsScalar()) return Status::Error(At(file, a) + field + ": expected strings");
+    argv.push_back(a.Scalar());
+  }
+  return argv;
+}
+
+Status Exec(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid;
+  int rc = posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), environ);
+  if (rc != 0) return Status::Error(argv[0] + ": " + std::strerror(rc));
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return Status::Ok();
+  return Status::Error(Join(argv, " ") + ": exited with " +
+                       (WIFEXITED(status) ? std::to_string(WEXITSTATUS(status))
+                                          : "signal " + std::to_string(WTERMSIG(status))));
+}
+
+StatusOr<std::vector<pid_t>> FindPids(const NodeActions& n) {
+  std::vector<pid_t> pids;
+  if (!n.pidfile.empty()) {
+    std::ifstream in(n.pidfile);
+    pid_t pid = 0;
+    if (!(in >> pid) || pid <= 1) return Status::Error(n.pidfile + ": no pid");
+    pids.push_back(pid);
+    return pids;
+  }
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::error_code ec;
+    auto exe = std::filesystem::read_symlink(entry.path() / "exe", ec);
+    if (!ec && exe == n.exe) pids.push_back(std::stoi(name));
+  }
+  if (pids.empty()) return Status::Error("no running process is " + n.exe);
+  return pids;
+}
+
+Status Signal(const NodeActions& n, int sig) {
+  auto pids = FindPids(n);
+  if (!pids.ok()) return pids.status();
+  for (pid_t pid : *pids) {
+    if (kill(pid, sig) != 0) return Status::Error("kill " + std::to_string(pid) + ": " + std::strerror(errno));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+bool IsFaultAction(const std::string& action) {
+  for (const char* a : kFaultActions) {
+    if (action == a) return true;
+  }
+  return false;
+}
+
+StatusOr<FaultActions> FaultActions::Load(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Status::Error(path + ": " + std::strerror(errno));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return Parse(ss.str(), path);
+}
+
+StatusOr<FaultActions> FaultActions::Parse(const std::string& text, const std::string& file) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    return Status::Error(file + ":" + std::to_string(e.mark.line + 1) + ":" +
+                         std::to_string(e.mark.column + 1) + ": not valid YAML: " + e.msg);
+  }
+  FaultActions fa;
+  if (!root.IsMap()) return Status::Error(file + ": expected a mapping with nodes:");
+  for (auto it = root.begin(); it != root.end(); ++it) {
+    if (it->first.Scalar() != "nodes") {
+      return Status::Error(At(file, it->first) + it->first.Scalar() + ": unknown key (expected nodes)");
+    }
+  }
+  YAML::Node nodes = root["nodes"];
+  if (!nodes || !nodes.IsMap()) return Status::Error(file + ": nodes: expected a mapping of node names");
+  for (auto it = nodes.begin(); it != nodes.end(); ++it) {
+    const std::string name = it->first.Scalar();
+    const YAML::Node spec = it->second;
+    if (!spec.IsMap() || spec.size() != 1) {
+      return Status::Error(At(file, it->first) + "nodes." + name +
+                           ": expected exactly one of process, systemd, docker, command");
+    }
+    const std::string kind = spec.begin()->first.Scalar();
+    const YAML::Node body = spec.begin()->second;
+    const std::string field = "nodes." + name + "." + kind;
+    NodeActions n;
+    if (kind == "process") {
+      n.kind = NodeActions::Kind::kProcess;
+      if (body["pidfile"]) n.pidfile = body["pidfile"].Scalar();
+      if (body["exe"]) n.exe = body["exe"].Scalar();
+      if (n.pidfile.empty() == n.exe.empty()) {
+        return Status::Error(At(file, body) + field + ": expected pidfile or exe (an exact path)");
+      }
+      if (body["start"]) {
+        auto argv = Argv(body["start"], file, field + ".start");
+        if (!argv.ok()) return argv.status();
+        n.start = *argv;
+      }
+    } else if (kind == "systemd") {
+      n.kind = NodeActions::Kind::kSystemd;
+      if (!body["unit"]) return Status::Error(At(file, body) + field + ": expected unit");
+      n.unit = body["unit"].Scalar();
+    } else if (kind == "docker") {
+      n.kind = NodeActions::Kind::kDocker;
+      if (!body["container"]) return Status::Error(At(file, body) + field + ": expected container");
+      n.container = body["container"].Scalar();
+    } else if (kind == "command") {
+      n.kind = NodeActions::Kind::kCommand;
+      if (!body.IsMap()) return Status::Error(At(file, body) + field + ": expected action: [argv]");
+      for (auto a = body.begin(); a != body.end(); ++a) {
+        const std::string action = a->first.Scalar();
+        if (!IsFaultAction(action)) {
+          return Status::Error(At(file, a->first) + field + "." + action + ": unknown action");
+        }
+        auto argv = Argv(a->second, file, field + "." + action);
+        if (!argv.ok()) return argv.status();
+        n.commands[action] = *argv;
+      }
+    } else {
+      return Status::Error(At(file, spec.begin()->first) + "nodes." + name + "." + kind +
+                           ": expected process, systemd, docker or command");
+    }
+    fa.nodes_[name] = std::move(n);
+  }
+  return fa;
+}
+
+std::vector<std::string> FaultActions::nodes() const {
+  std::vector<std::string> names;
+  for (const auto& [name, n] : nodes_) names.push_back(name);
+  return names;
+}
+
+Status FaultActions::Check(const std::string& action, const std::string& node) const {
+  auto it = nodes_.find(node);
+  if (it == nodes_.end()) return Status::Error("node '" + node + "' is not declared in this agent's config");
+  if (!IsFaultAction(action)) return Status::Error("unknown action '" + action + "'");
+  const NodeActions& n = it->second;
+  if (n.kind == NodeActions::Kind::kCommand && !n.commands.count(action) &&
+      !(action == "restart" && n.commands.count("stop") && n.commands.count("start"))) {
+    return Status::Error("action '" + action + "' is not declared for node '" + node + "'");
+  }
+  if (n.kind == NodeActions::Kind::kProcess && (action == "start" || action == "restart") &&
+      n.start.empty()) {
+    return Status::Error("node '" + node + "' has no start command");
+  }
+  return Status::Ok();
+}
+
+Status FaultActions::Run(const std::string& action, const std::string& node) const {
+  Status s = Check(action, node);
+  if (!s.ok()) return s;
+  const NodeActions& n = nodes_.at(node);
+  if (action == "restart") {
+    if (n.kind == NodeActions::Kind::kCommand && n.commands.count("restart")) {
+      return Exec(n.commands.at("restart"));
+    }
+    s = Run("stop", node);
+    return s.ok() ? Run("start", node) : s;
+  }
+  switch (n.kind) {
+    case NodeActions::Kind::kProcess:
+      if (action == "kill") return Signal(n, SIGKILL);
+      if (action == "stop") return Signal(n, SIGTERM);
+      if (action == "pause") return Signal(n, SIGSTOP);
+      if (action == "resume") return Signal(n, SIGCONT);
+      return Exec(n.start);
+    case NodeActions::Kind::kSystemd:
+      if (action == "kill") return Exec({"systemctl", "kill", "-s", "KILL", n.unit});
+      if (action == "pause") return Exec({"systemctl", "kill", "-s", "STOP", n.unit});
+      if (action == "resume") return Exec({"systemctl", "kill", "-s", "CONT", n.unit});
+      return Exec({"systemctl", action, n.unit});
+    case NodeActions::Kind::kDocker:
+      if (action == "pause") return Exec({"docker", "pause", n.container});
+      if (action == "resume") return Exec({"docker", "unpause", n.container});
+      return Exec({"docker", action, n.container});
+    case NodeActions::Kind::kCommand:
+      return Exec(n.commands.at(action));
+  }
+  return Status::Error("unreachable");
+}
+
+}  // namespace stampede::agent

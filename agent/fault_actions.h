@@ -1,0 +1,58 @@
+// What this agent may do to which node, from its own local configuration
+// (`stampede agent --config agent.yaml`). The network only ever names an
+// action and a node; a request for anything not declared here is refused.
+//
+//   nodes:
+//     db3:
+//       process: {pidfile: /var/run/mysqld/mysqld.pid,       # or exe: /usr/sbin/mariadbd
+//                 start: [systemctl, start, mariadb]}         # argv, never a shell string
+//     db4: {systemd: {unit: mariadb.service}}
+//     db5: {docker: {container: roach3}}
+//     db6: {command: {kill: [/usr/local/bin/kill-db], start: [/usr/local/bin/start-db]}}
+//
+// Actions: kill (SIGKILL), stop (graceful), pause / resume (SIGSTOP /
+// SIGCONT), start, restart (stop, then start).
+#ifndef STAMPEDE_AGENT_FAULT_ACTIONS_H_
+#define STAMPEDE_AGENT_FAULT_ACTIONS_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+
+namespace stampede::agent {
+
+constexpr const char* kFaultActions[] = {"kill", "stop", "pause", "resume", "start", "restart"};
+bool IsFaultAction(const std::string& action);
+
+struct NodeActions {
+  enum class Kind { kProcess, kSystemd, kDocker, kCommand };
+  Kind kind = Kind::kProcess;
+  std::string pidfile;                                 // process
+  std::string exe;                                     // process: exact executable path
+  std::vector<std::string> start;                      // process: start argv
+  std::string unit;                                    // systemd
+  std::string container;                               // docker
+  std::map<std::string, std::vector<std::string>> commands;  // command: action -> argv
+};
+
+class FaultActions {
+ public:
+  // Parses the agent config; errors name file:line:col like plans do.
+  static StatusOr<FaultActions> Load(const std::string& path);
+  static StatusOr<FaultActions> Parse(const std::string& text, const std::string& file);
+
+  std::vector<std::string> nodes() const;
+  // Whether (action, node) is declared; the reason if not.
+  Status Check(const std::string& action, const std::string& node) const;
+  // Performs it (blocking: run it off the gRPC threads).
+  Status Run(const std::string& action, const std::string& node) const;
+
+ private:
+  std::map<std::string, NodeActions> nodes_;
+};
+
+}  // namespace stampede::agent
+
+#endif  // STAMPEDE_AGENT_FAULT_ACTIONS_H_

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The node-kill scenario from a plan, on a real 3-node Galera (loopback):
+# the plan kills node3 at insert+3s and starts it at insert+9s; the agent
+# that owns node3 (declared in its local config) does it. The run exits 0,
+# summary.json has both faults with their recovery numbers, no acknowledged
+# insert is missing, and the cluster is whole again. A plan naming a node no
+# agent declares fails before anything runs.
+source "$(dirname "$0")/../lib.sh"
+start_galera
+start_coordinator
+cat >"$TMP/db-agent.yaml" <<YAML
+nodes:
+  node3:
+    process:
+      pidfile: $GA_DIR/node3/mysqld.pid
+      start: [$ROOT/deploy/local/galera.sh, start-node, $GA_DIR, "3"]
+YAML
+"$STAMPEDE" agent --coordinator "127.0.0.1:$COORD_PORT" --name db3-host --config "$TMP/db-agent.yaml" \
+  >"$TMP/agent-db3.out" 2>"$TMP/agent-db3.log" &
+on_exit "kill -9 $!"
+wait_for_line "$TMP/agent-db3.log" "connected to coordinator"
+start_agent client-1
+
+plan() {  # NODE
+  cat <<YAML
+name: galera-node-kill
+target: {driver: mysql, flavor: galera, endpoints: [$GA_ENDPOINTS], user: stampede,
+         password_env: STAMPEDE_PASSWORD, database: bench, op_timeout: 3s, connect_timeout: 2s}
+agents: {min: 2, wait: 20s}
+recovery: {baseline: 3s, recovered_fraction: 0.9, hold: 2s}
+phases:
+  - {name: insert, workload: crud, workers: 12, duration: 18s, rate: 600, params: {reset: true, table: gf}}
+faults:
+  - {at: insert+3s, action: kill, node: $1}
+  - {at: insert+9s, action: start, node: $1}
+YAML
+}
+
+# A node nobody declares: refused before the run touches the database.
+plan node9 >"$TMP/bad.yaml"
+rc=0; "$STAMPEDE" run "$TMP/bad.yaml" --coordinator "127.0.0.1:$COORD_PORT" >"$TMP/bad.out" 2>"$TMP/bad.err" || rc=$?
+expect_eq "$rc" 1 "undeclared node exit code"
+grep -q "faults\[0\].node: 'node9' is not declared by any connected agent (client-1: none; db3-host: node3)" "$TMP/bad.err" \
+  || fail "undeclared node message: $(cat "$TMP/bad.err")"
+
+plan node3 >"$TMP/plan.yaml"
+"$STAMPEDE" run "$TMP/plan.yaml" --coordinator "127.0.0.1:$COORD_PORT" >"$TMP/run.out" 2>"$TMP/run.err" \
+  || fail "run exited $?"
+dir=$(summary_of "$COORD_RESULTS")
+s=$dir/summary.json
+expect_eq "$(jq '.faults | length' "$s")" 2 "faults in summary"
+expect_eq "$(jq '.faults[0].ok' "$s")" true "kill took effect"
+expect_eq "$(jq '.faults[1].ok' "$s")" true "start took effect"
+for k in baseline_ops_per_s unavailability_s error_window_s throughput_dip time_to_recovered_s; do
+  v=$(jq ".faults[0].$k" "$s")
+  [ "$v" != null ] || fail "faults[0].$k is not filled"
+done
+un=$(jq '.faults[0].unavailability_s' "$s")
+awk -v u="$un" 'BEGIN { exit !(u >= 0 && u <= 60) }' || fail "unavailability $un s"
+ok=$(jq '.phases[0].ops[0].ok' "$s")
+amb=$(jq '.phases[0].ops[0].errors.ambiguous' "$s")
+rows=$(galera_count gf)
+[ "$rows" -ge "$ok" ] || fail "acknowledged inserts missing: $rows rows < $ok ok"
+[ "$rows" -le $((ok + amb)) ] || fail "$rows rows > $ok ok + $amb ambiguous"
+status=$("$ROOT/deploy/local/galera.sh" status "$GA_DIR" 1)
+echo "$status" | grep -q "wsrep_cluster_size.3" || fail "cluster size after restart: $status"
+echo "$status" | grep -q "Synced" || fail "node 1 not Synced: $status"
+grep -q "## Faults and recovery" "$dir/report.md" || fail "report has no recovery section"
+sed -n '/## Faults and recovery/,$p' "$dir/report.md"
+pass "galera node3 killed and restarted from the plan: $ok ok, $rows rows, unavailability $un s, recovered after $(jq .faults[0].time_to_recovered_s "$s") s"
