@@ -1,5 +1,6 @@
 #include "coordinator/run_controller.h"
 
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -7,6 +8,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/strings.h"
+#include "health/health_probe.h"
 #include "report/run_summary.h"
 
 namespace stampede::coordinator {
@@ -128,9 +130,11 @@ v1::RunResult RunController::Run() {
         {"recovery",
          {{"baseline_s", plan.recovery().baseline_ms() / 1000.0},
           {"recovered_fraction", plan.recovery().recovered_fraction()},
-          {"hold_s", plan.recovery().hold_ms() / 1000.0}}},
+          {"hold_s", plan.recovery().hold_ms() / 1000.0},
+          {"healthy_polls", plan.target().health().consecutive()}}},
         {"agents", names}});
   Log("run " + run_id_ + " with " + std::to_string(agents_.size()) + " agent(s): " + Join(names, ", "));
+  StartHealthPoller();
   for (size_t i = 0; i < agents_.size(); ++i) {
     v1::CoordinatorMessage m;
     auto* a = m.mutable_assignment();
@@ -416,7 +420,68 @@ void RunController::OnAgentLost(const std::string& agent) {
   cv_.notify_all();
 }
 
+void RunController::StartHealthPoller() {
+  const v1::Target& t = options_.plan.target();
+  if (t.health().kind().empty()) return;
+  health::ProbeOptions o;
+  o.kind = t.health().kind();
+  o.urls.assign(t.health().urls().begin(), t.health().urls().end());
+  o.endpoints.assign(t.endpoints().begin(), t.endpoints().end());
+  o.user = t.user();
+  o.database = t.database();
+  o.expected_nodes = static_cast<int>(t.health().nodes());
+  if (!t.password_env().empty()) {
+    // The coordinator polls with its own copy of the secret.
+    const char* pw = std::getenv(t.password_env().c_str());
+    if (pw) {
+      o.password = pw;
+    } else {
+      Log("health probe: " + t.password_env() + " is not set on the coordinator; polling without a password");
+    }
+  }
+  auto probe = health::MakeHealthProbe(o);
+  if (!probe.ok()) {
+    Log("health probe: " + probe.status().message());
+    return;
+  }
+  health_thread_ = std::thread([this, p = std::shared_ptr<health::HealthProbe>(std::move(*probe))] {
+    int last = -1;  // -1 unknown, 0 unhealthy, 1 healthy
+    int64_t next = MonoNowNs();
+    while (!health_stop_.load()) {
+      auto r = p->Poll();
+      const double t = double(MonoNowNs() - run_start_ns_) / 1e9;
+      report::Json line = {{"type", "health"}, {"t", t}};
+      bool healthy = r.ok() && r->healthy;
+      line["healthy"] = healthy;
+      if (r.ok()) {
+        line["underreplicated"] = r->underreplicated;
+        line["unavailable"] = r->unavailable;
+        line["live_nodes"] = r->live_nodes;
+        line["detail"] = r->detail;
+      } else {
+        line["error"] = r.status().message();
+      }
+      Emit(line);
+      if (int(healthy) != last) {
+        Log(std::string("cluster ") + (healthy ? "healthy" : "unhealthy") + ": " +
+            (r.ok() ? r->detail : r.status().message()));
+        last = healthy;
+      }
+      next += kNsPerSec;
+      while (!health_stop_.load() && MonoNowNs() < next) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+    }
+  });
+}
+
+void RunController::StopHealthPoller() {
+  health_stop_ = true;
+  if (health_thread_.joinable()) health_thread_.join();
+}
+
 v1::RunResult RunController::Finish(bool ok, const std::string& error) {
+  StopHealthPoller();
   report::Json end = {{"type", "end"}, {"ok", ok}};
   if (!error.empty()) end["error"] = error;
   Emit(end);

@@ -7,7 +7,9 @@
 #ifndef STAMPEDE_COORDINATOR_RUN_CONTROLLER_H_
 #define STAMPEDE_COORDINATOR_RUN_CONTROLLER_H_
 
+#include <atomic>
 #include <condition_variable>
+#include <thread>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -60,6 +62,8 @@ class RunController : public SessionListener {
   void Broadcast(const v1::CoordinatorMessage& m, const std::set<std::string>& to);
   // Sends the current phase's faults whose time has come.
   void SendDueFaults();
+  void StartHealthPoller();
+  void StopHealthPoller();
   void FlushSeconds(bool all);
   void Emit(const report::Json& line);
   void Log(const std::string& line);
@@ -79,6 +83,8 @@ class RunController : public SessionListener {
     int64_t at_ns;  // coordinator clock
   };
   std::vector<DueFault> due_faults_;  // run thread only; current phase
+  std::thread health_thread_;
+  std::atomic<bool> health_stop_{false};
 
   std::mutex mu_;
   std::condition_variable cv_;

@@ -13,6 +13,7 @@
 #include "common/duration.h"
 #include "common/strings.h"
 #include "drivers/driver_registry.h"
+#include "health/health_probe.h"
 #include "workloads/workload_registry.h"
 
 namespace stampede::plan {
@@ -180,7 +181,7 @@ class Loader {
       return;
     }
     CheckKeys(t, "target", {"driver", "flavor", "endpoints", "user", "password_env", "database",
-                            "connect_timeout", "op_timeout", "balance"});
+                            "connect_timeout", "op_timeout", "balance", "health"});
     auto* target = result_.plan.mutable_target();
     target->set_driver(RequiredString(t, "driver", "target.driver"));
     const drivers::DriverInfo* info = nullptr;
@@ -254,6 +255,7 @@ class Loader {
       }
       target->set_balance(b);
     }
+    LoadHealth(t);
   }
 
   void LoadFaults(const YAML::Node& root) {
@@ -325,6 +327,45 @@ class Loader {
     if (n["hold"]) r->set_hold_ms(DurationMs(n["hold"], "recovery.hold"));
     if (n["recovered_fraction"]) {
       r->set_recovered_fraction(Double(n["recovered_fraction"], "recovery.recovered_fraction", 0, 1, true));
+    }
+  }
+
+  void LoadHealth(const YAML::Node& t) {
+    YAML::Node h = t["health"];
+    if (!h) return;
+    auto* spec = result_.plan.mutable_target()->mutable_health();
+    spec->set_consecutive(3);
+    if (!h.IsMap()) {
+      Error(h, "target.health", "expected a mapping like {kind: galera}, found " + Found(h));
+      return;
+    }
+    CheckKeys(h, "target.health", {"kind", "urls", "nodes", "consecutive"});
+    spec->set_kind(RequiredString(h, "kind", "target.health.kind"));
+    const auto kinds = health::HealthKinds();
+    if (!spec->kind().empty() && std::find(kinds.begin(), kinds.end(), spec->kind()) == kinds.end()) {
+      Error(h["kind"], "target.health.kind", "expected one of " + Join(kinds, ", ") + ", found '" +
+                                                 spec->kind() + "'");
+    }
+    if (h["urls"]) {
+      if (!h["urls"].IsSequence()) {
+        Error(h["urls"], "target.health.urls", "expected a list of http:// urls");
+      } else {
+        for (const auto& u : h["urls"]) {
+          if (!u.IsScalar() || u.Scalar().rfind("http://", 0) != 0) {
+            Error(u, "target.health.urls", "expected an http:// url, found " + Found(u));
+          } else {
+            spec->add_urls(u.Scalar());
+          }
+        }
+      }
+    }
+    bool http = spec->kind() != "galera" && spec->kind() != "redis-cluster";
+    if (http && spec->urls_size() == 0 && !spec->kind().empty()) {
+      Error(h, "target.health.urls", "health kind " + spec->kind() + " needs urls");
+    }
+    if (h["nodes"]) spec->set_nodes(static_cast<uint32_t>(UInt(h["nodes"], "target.health.nodes", 1, 1000)));
+    if (h["consecutive"]) {
+      spec->set_consecutive(static_cast<uint32_t>(UInt(h["consecutive"], "target.health.consecutive", 1, 100)));
     }
   }
 
@@ -545,6 +586,18 @@ std::string PlanToYaml(const v1::Plan& plan) {
   out << YAML::Key << "op_timeout" << YAML::Value
       << FormatDurationNs(int64_t(t.op_timeout_ms()) * 1000000);
   out << YAML::Key << "balance" << YAML::Value << t.balance();
+  if (!t.health().kind().empty()) {
+    out << YAML::Key << "health" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "kind" << YAML::Value << t.health().kind();
+    if (t.health().urls_size()) {
+      out << YAML::Key << "urls" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+      for (const auto& u : t.health().urls()) out << u;
+      out << YAML::EndSeq;
+    }
+    if (t.health().nodes()) out << YAML::Key << "nodes" << YAML::Value << t.health().nodes();
+    out << YAML::Key << "consecutive" << YAML::Value << t.health().consecutive();
+    out << YAML::EndMap;
+  }
   out << YAML::EndMap;
   out << YAML::Key << "retry" << YAML::Value << YAML::Flow << YAML::BeginMap;
   out << YAML::Key << "max_attempts" << YAML::Value << plan.retry().max_attempts();

@@ -42,6 +42,8 @@ std::string Lat(const LatencyWindow& w) {
 
 std::vector<FaultRecovery> ComputeRecovery(const std::vector<Json>& journal) {
   RecoveryOptions opt;
+  int healthy_polls = 3;
+  std::vector<std::pair<double, bool>> health;  // (t, healthy)
   std::vector<Second> seconds;
   std::vector<FaultRecovery> faults;
   for (const Json& line : journal) {
@@ -51,6 +53,9 @@ std::vector<FaultRecovery> ComputeRecovery(const std::vector<Json>& journal) {
       opt.baseline_s = r.value("baseline_s", opt.baseline_s);
       opt.recovered_fraction = r.value("recovered_fraction", opt.recovered_fraction);
       opt.hold_s = r.value("hold_s", opt.hold_s);
+      healthy_polls = std::max(1, r.value("healthy_polls", healthy_polls));
+    } else if (type == "health") {
+      health.emplace_back(line.value("t", 0.0), line.value("healthy", false));
     } else if (type == "second" && !line.value("late", false)) {
       Second s;
       s.end = line.value("t", 0.0);
@@ -125,6 +130,28 @@ std::vector<FaultRecovery> ComputeRecovery(const std::vector<Json>& journal) {
     f.first_failure_s = first_err < 0 ? -1 : std::max(0.0, first_err - f.t);
     f.error_window_s = first_err < 0 ? 0 : last_err - first_err;
     f.dip = f.baseline_ops_per_s > 0 && min_rate >= 0 ? min_rate / f.baseline_ops_per_s : -1;
+    // Healthy again: the first run of K healthy polls after the fault that
+    // follows an unhealthy poll (or, if the probe never saw ill health, the
+    // first such run after the fault).
+    bool saw_unhealthy = false;
+    for (const auto& [t, ok] : health) saw_unhealthy |= t > f.t && t < next && !ok;
+    int streak = 0;
+    double streak_start = -1;
+    bool after_unhealthy = !saw_unhealthy;
+    for (const auto& [t, ok] : health) {
+      if (t <= f.t) continue;
+      if (!ok) {
+        after_unhealthy = true;
+        streak = 0;
+        continue;
+      }
+      if (!after_unhealthy) continue;
+      if (streak++ == 0) streak_start = t;
+      if (streak >= healthy_polls) {
+        f.healthy_s = std::max(0.0, streak_start - f.t);
+        break;
+      }
+    }
     const double recovered_at = f.recovered_s >= 0 ? f.t + f.recovered_s : next;
     f.during = Window(seconds, f.t, recovered_at);
     f.after = Window(seconds, recovered_at, next);

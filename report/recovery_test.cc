@@ -25,6 +25,9 @@ TEST(RecoveryTest, NumbersFromAKillAndRecovery) {
   j.push_back(Line(8, 0, 30));    // zero success
   j.push_back(Line(9, 50, 5));
   for (int t = 10; t <= 14; ++t) j.push_back(Line(t, 95, 0));
+  for (double t : {4.5, 5.5, 6.5, 7.5, 8.5, 9.5, 10.5, 11.5}) {
+    j.push_back({{"type", "health"}, {"t", t}, {"healthy", t < 5 || t > 9}});
+  }
   auto faults = ComputeRecovery(j);
   ASSERT_EQ(faults.size(), 1u);
   const FaultRecovery& f = faults[0];
@@ -37,7 +40,7 @@ TEST(RecoveryTest, NumbersFromAKillAndRecovery) {
   EXPECT_EQ(f.outcomes[2], 75u);
   EXPECT_DOUBLE_EQ(f.dip, 0);
   EXPECT_NEAR(f.recovered_s, 9 - 5.25, 1e-9);  // 95/s from t=9 held for 3 s
-  EXPECT_EQ(f.healthy_s, -1);
+  EXPECT_NEAR(f.healthy_s, 9.5 - 5.25, 1e-9);  // 3 healthy polls in a row from 9.5
   EXPECT_GT(f.during.count, 0u);
   std::string md = RenderRecoveryMarkdown(faults);
   EXPECT_NE(md.find("| unavailability (longest zero-success window) | 2.0 s |"), std::string::npos) << md;

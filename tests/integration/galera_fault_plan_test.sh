@@ -25,7 +25,8 @@ plan() {  # NODE
   cat <<YAML
 name: galera-node-kill
 target: {driver: mysql, flavor: galera, endpoints: [$GA_ENDPOINTS], user: stampede,
-         password_env: STAMPEDE_PASSWORD, database: bench, op_timeout: 3s, connect_timeout: 2s}
+         password_env: STAMPEDE_PASSWORD, database: bench, op_timeout: 3s, connect_timeout: 2s,
+         health: {kind: galera, nodes: 3, consecutive: 2}}
 agents: {min: 2, wait: 20s}
 recovery: {baseline: 3s, recovered_fraction: 0.9, hold: 2s}
 phases:
@@ -51,11 +52,18 @@ s=$dir/summary.json
 expect_eq "$(jq '.faults | length' "$s")" 2 "faults in summary"
 expect_eq "$(jq '.faults[0].ok' "$s")" true "kill took effect"
 expect_eq "$(jq '.faults[1].ok' "$s")" true "start took effect"
-for k in baseline_ops_per_s unavailability_s error_window_s throughput_dip time_to_recovered_s; do
+for k in baseline_ops_per_s unavailability_s error_window_s throughput_dip time_to_recovered_s time_to_healthy_s; do
   v=$(jq ".faults[0].$k" "$s")
   [ "$v" != null ] || fail "faults[0].$k is not filled"
 done
 un=$(jq '.faults[0].unavailability_s' "$s")
+th=$(jq '.faults[0].time_to_healthy_s' "$s")
+awk -v h="$th" 'BEGIN { exit !(h > 0 && h <= 60) }' || fail "time to healthy $th s"
+last_health=$(grep '"type":"health"' "$dir/journal.jsonl" | tail -n 1)
+echo "$last_health" | jq -e '.healthy and (.detail | test("size 3, Primary, Synced"))' >/dev/null \
+  || fail "the probe did not see the cluster whole again: $last_health"
+grep '"type":"health"' "$dir/journal.jsonl" | jq -s -e 'any(.[]; .healthy == false)' >/dev/null \
+  || fail "the probe never saw the cluster unhealthy"
 awk -v u="$un" 'BEGIN { exit !(u >= 0 && u <= 60) }' || fail "unavailability $un s"
 ok=$(jq '.phases[0].ops[0].ok' "$s")
 amb=$(jq '.phases[0].ops[0].errors.ambiguous' "$s")
@@ -67,4 +75,4 @@ echo "$status" | grep -q "wsrep_cluster_size.3" || fail "cluster size after rest
 echo "$status" | grep -q "Synced" || fail "node 1 not Synced: $status"
 grep -q "## Faults and recovery" "$dir/report.md" || fail "report has no recovery section"
 sed -n '/## Faults and recovery/,$p' "$dir/report.md"
-pass "galera node3 killed and restarted from the plan: $ok ok, $rows rows, unavailability $un s, recovered after $(jq .faults[0].time_to_recovered_s "$s") s"
+pass "galera node3 killed and restarted from the plan: $ok ok, $rows rows, unavailability $un s, recovered after $(jq .faults[0].time_to_recovered_s "$s") s, healthy after $th s"

@@ -1,0 +1,240 @@
+#include "health/health_probe.h"
+
+#include <cppconn/connection.h>
+#include <cppconn/driver.h>
+#include <cppconn/exception.h>
+#include <cppconn/resultset.h>
+#include <cppconn/statement.h>
+#include <hiredis/hiredis.h>
+#include <mysql_driver.h>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <chrono>
+#include <mutex>
+
+#include "common/strings.h"
+
+namespace stampede::health {
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = boost::asio::ip::tcp;
+
+class HttpProbe : public HealthProbe {
+ public:
+  explicit HttpProbe(ProbeOptions o) : o_(std::move(o)) {}
+
+  StatusOr<HealthReport> Poll() override {
+    HealthReport total;
+    total.healthy = true;
+    bool any = false;
+    Status last = Status::Error("no health url");
+    for (const std::string& url : o_.urls) {
+      auto r = PollOne(url);
+      if (!r.ok()) {
+        last = r.status();
+        // A node that does not answer is itself a sign of ill health.
+        total.healthy = false;
+        total.detail += (total.detail.empty() ? "" : "; ") + r.status().message();
+        continue;
+      }
+      any = true;
+      total.Merge(*r);
+      if (o_.kind != "cockroachdb") break;  // one answering PD / master / Patroni is enough
+    }
+    if (!any) return last;
+    return total;
+  }
+
+ private:
+  StatusOr<HealthReport> PollOne(const std::string& base) {
+    auto get = [&](const std::string& path) { return HttpGet(base + path, o_.timeout_ms); };
+    if (o_.kind == "cockroachdb") {
+      auto body = get("/_status/vars");
+      if (!body.ok()) return body.status();
+      return ParseCockroachVars(*body);
+    }
+    if (o_.kind == "tidb") {
+      HealthReport r;
+      r.healthy = true;
+      for (const char* check : {"miss-peer", "down-peer", "pending-peer"}) {
+        auto body = get(std::string("/pd/api/v1/regions/check/") + check);
+        if (!body.ok()) return body.status();
+        auto one = ParsePdRegionCheck(*body, check);
+        if (!one.ok()) return one.status();
+        r.Merge(*one);
+      }
+      auto stores = get("/pd/api/v1/stores");
+      if (!stores.ok()) return stores.status();
+      auto s = ParsePdStores(*stores);
+      if (!s.ok()) return s.status();
+      r.Merge(*s);
+      return r;
+    }
+    if (o_.kind == "yugabytedb") {
+      auto under = get("/api/v1/tablet-under-replication");
+      if (!under.ok()) return under.status();
+      auto r = ParseYbUnderReplication(*under);
+      if (!r.ok()) return r.status();
+      auto servers = get("/api/v1/tablet-servers");
+      if (!servers.ok()) return servers.status();
+      auto s = ParseYbTabletServers(*servers);
+      if (!s.ok()) return s.status();
+      r->Merge(*s);
+      return r;
+    }
+    auto body = get("/cluster");
+    if (!body.ok()) return body.status();
+    return ParsePatroniCluster(*body);
+  }
+
+  ProbeOptions o_;
+};
+
+class GaleraProbe : public HealthProbe {
+ public:
+  explicit GaleraProbe(ProbeOptions o) : o_(std::move(o)) {
+    if (o_.expected_nodes == 0) o_.expected_nodes = static_cast<int>(o_.endpoints.size());
+  }
+
+  StatusOr<HealthReport> Poll() override {
+    static std::once_flag once;
+    static sql::Driver* driver = nullptr;
+    std::call_once(once, [] { driver = sql::mysql::get_mysql_driver_instance(); });
+    driver->threadInit();
+    Status last = Status::Error("no endpoint");
+    // The first node that answers speaks for the cluster; a node outside the
+    // primary component says so itself.
+    for (const std::string& ep : o_.endpoints) {
+      std::string host;
+      int port = 0;
+      if (!SplitHostPort(ep, &host, &port)) continue;
+      try {
+        sql::ConnectOptionsMap props;
+        props["hostName"] = sql::SQLString("tcp://" + host);
+        props["port"] = port;
+        props["userName"] = sql::SQLString(o_.user);
+        props["password"] = sql::SQLString(o_.password);
+        props["OPT_CONNECT_TIMEOUT"] = std::max(1, o_.timeout_ms / 1000);
+        props["OPT_READ_TIMEOUT"] = std::max(1, o_.timeout_ms / 1000);
+        std::unique_ptr<sql::Connection> c(driver->connect(props));
+        std::unique_ptr<sql::Statement> st(c->createStatement());
+        std::unique_ptr<sql::ResultSet> rs(st->executeQuery("SHOW STATUS LIKE 'wsrep_%'"));
+        std::string text;
+        while (rs->next()) text += std::string(rs->getString(1)) + "\t" + std::string(rs->getString(2)) + "\n";
+        auto r = ParseGaleraStatus(text, o_.expected_nodes);
+        if (r.ok()) r->detail = ep + ": " + r->detail;
+        driver->threadEnd();
+        return r;
+      } catch (const sql::SQLException& e) {
+        last = Status::Error(ep + ": " + e.what());
+      }
+    }
+    driver->threadEnd();
+    return last;
+  }
+
+ private:
+  ProbeOptions o_;
+};
+
+class RedisClusterProbe : public HealthProbe {
+ public:
+  explicit RedisClusterProbe(ProbeOptions o) : o_(std::move(o)) {}
+
+  StatusOr<HealthReport> Poll() override {
+    Status last = Status::Error("no endpoint");
+    for (const std::string& ep : o_.endpoints) {
+      std::string host;
+      int port = 0;
+      if (!SplitHostPort(ep, &host, &port)) continue;
+      timeval tv{o_.timeout_ms / 1000, (o_.timeout_ms % 1000) * 1000};
+      redisContext* c = redisConnectWithTimeout(host.c_str(), port, tv);
+      if (!c || c->err) {
+        last = Status::Error(ep + ": " + (c ? c->errstr : "out of memory"));
+        if (c) redisFree(c);
+        continue;
+      }
+      redisSetTimeout(c, tv);
+      if (!o_.password.empty()) {
+        auto* a = static_cast<redisReply*>(redisCommand(c, "AUTH %s", o_.password.c_str()));
+        if (a) freeReplyObject(a);
+      }
+      auto* r = static_cast<redisReply*>(redisCommand(c, "CLUSTER INFO"));
+      StatusOr<HealthReport> result = Status::Error(ep + ": no reply");
+      if (r && r->type == REDIS_REPLY_STRING) {
+        result = ParseRedisClusterInfo(std::string(r->str, r->len));
+      } else if (r && r->type == REDIS_REPLY_ERROR) {
+        result = Status::Error(ep + ": " + std::string(r->str, r->len));
+      }
+      if (r) freeReplyObject(r);
+      redisFree(c);
+      if (result.ok()) return result;
+      last = result.status();
+    }
+    return last;
+  }
+
+ private:
+  ProbeOptions o_;
+};
+
+}  // namespace
+
+std::vector<std::string> HealthKinds() {
+  return {"galera", "redis-cluster", "cockroachdb", "tidb", "yugabytedb", "patroni"};
+}
+
+StatusOr<std::unique_ptr<HealthProbe>> MakeHealthProbe(const ProbeOptions& o) {
+  if (o.kind == "galera") return std::unique_ptr<HealthProbe>(new GaleraProbe(o));
+  if (o.kind == "redis-cluster") return std::unique_ptr<HealthProbe>(new RedisClusterProbe(o));
+  if (o.kind == "cockroachdb" || o.kind == "tidb" || o.kind == "yugabytedb" || o.kind == "patroni") {
+    if (o.urls.empty()) return Status::Error("health kind " + o.kind + " needs urls");
+    return std::unique_ptr<HealthProbe>(new HttpProbe(o));
+  }
+  return Status::Error("unknown health kind '" + o.kind + "'");
+}
+
+StatusOr<std::string> HttpGet(const std::string& url, int timeout_ms) {
+  const std::string prefix = "http://";
+  if (url.rfind(prefix, 0) != 0) return Status::Error(url + ": only http:// urls are supported");
+  std::string rest = url.substr(prefix.size());
+  size_t slash = rest.find('/');
+  std::string hostport = rest.substr(0, slash);
+  std::string target = slash == std::string::npos ? "/" : rest.substr(slash);
+  std::string host = hostport, port = "80";
+  size_t colon = hostport.rfind(':');
+  if (colon != std::string::npos) {
+    host = hostport.substr(0, colon);
+    port = hostport.substr(colon + 1);
+  }
+  try {
+    boost::asio::io_context ioc;
+    tcp::resolver resolver(ioc);
+    beast::tcp_stream stream(ioc);
+    stream.expires_after(std::chrono::milliseconds(timeout_ms));
+    stream.connect(resolver.resolve(host, port));
+    http::request<http::empty_body> req{http::verb::get, target, 11};
+    req.set(http::field::host, host);
+    req.set(http::field::user_agent, "stampede");
+    stream.expires_after(std::chrono::milliseconds(timeout_ms));
+    http::write(stream, req);
+    beast::flat_buffer buffer;
+    http::response<http::string_body> res;
+    http::read(stream, buffer, res);
+    beast::error_code ec;
+    stream.socket().shutdown(tcp::socket::shutdown_both, ec);
+    if (res.result_int() / 100 != 2) {
+      return Status::Error(url + ": HTTP " + std::to_string(res.result_int()));
+    }
+    return std::string(res.body());
+  } catch (const std::exception& e) {
+    return Status::Error(url + ": " + e.what());
+  }
+}
+
+}  // namespace stampede::health

@@ -1,0 +1,52 @@
+// Live health probes: ask the cluster itself whether it is healthy (fully
+// replicated, nothing unavailable). Polled by the coordinator once a second
+// during a run; each poll is one line in the journal.
+//
+//   target:
+//     health: {kind: galera, nodes: 3}                      # SQL, via target.endpoints
+//     health: {kind: redis-cluster}                         # CLUSTER INFO, via target.endpoints
+//     health: {kind: cockroachdb, urls: [http://db1:8080]}  # /_status/vars on every node
+//     health: {kind: tidb, urls: [http://pd1:2379]}         # PD regions/check and stores
+//     health: {kind: yugabytedb, urls: [http://m1:7000]}    # yb-master
+//     health: {kind: patroni, urls: [http://pg1:8008]}      # /cluster
+//
+// Not thread-safe; one poller thread owns a probe.
+#ifndef STAMPEDE_HEALTH_HEALTH_PROBE_H_
+#define STAMPEDE_HEALTH_HEALTH_PROBE_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "health/health_parsers.h"
+
+namespace stampede::health {
+
+struct ProbeOptions {
+  std::string kind;
+  std::vector<std::string> urls;       // HTTP kinds
+  std::vector<std::string> endpoints;  // SQL / Redis kinds: host:port
+  std::string user;
+  std::string password;  // the coordinator's own environment; never logged
+  std::string database;
+  int expected_nodes = 0;  // galera: cluster size that counts as healthy
+  int timeout_ms = 2000;
+};
+
+class HealthProbe {
+ public:
+  virtual ~HealthProbe() = default;
+  // One poll. An error means the probe could not ask anyone.
+  virtual StatusOr<HealthReport> Poll() = 0;
+};
+
+std::vector<std::string> HealthKinds();
+StatusOr<std::unique_ptr<HealthProbe>> MakeHealthProbe(const ProbeOptions& options);
+
+// GET http://host:port/path with a timeout; the body on 2xx.
+StatusOr<std::string> HttpGet(const std::string& url, int timeout_ms);
+
+}  // namespace stampede::health
+
+#endif  // STAMPEDE_HEALTH_HEALTH_PROBE_H_
