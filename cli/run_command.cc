@@ -113,7 +113,7 @@ int RunRemote(const std::string& address, const TlsOptions& tls, const v1::Plan&
 }  // namespace
 
 int RunCommand(const Args& args) {
-  std::string plan_file, coordinator_addr, results_dir, results_root = "results";
+  std::string plan_file, coordinator_addr, results_dir, results_root = "results", agent_config;
   std::string listen = "127.0.0.1:0";
   int local_agents = 0;
   TlsOptions tls;
@@ -124,7 +124,8 @@ int RunCommand(const Args& args) {
       ("local-agents", po::value(&local_agents), "in-process agents (default: the plan's agents.min)")
       ("listen", po::value(&listen)->default_value(listen), "embedded coordinator's gRPC address")
       ("results", po::value(&results_dir), "write results to exactly this directory")
-      ("results-root", po::value(&results_root)->default_value(results_root), "results/<run-id>/ parent");
+      ("results-root", po::value(&results_root)->default_value(results_root), "results/<run-id>/ parent")
+      ("agent-config", po::value(&agent_config), "local config of the first local agent: the nodes it may act on");
   tls.AddTo(&desc);
   po::positional_options_description pos;
   pos.add("plan", 1);
@@ -173,6 +174,15 @@ int RunCommand(const Args& args) {
     std::cerr << "stampede: " << channel_creds.status().message() << "\n";
     return kExitBadInput;
   }
+  agent::FaultActions faults;
+  if (!agent_config.empty()) {
+    auto loaded_faults = agent::FaultActions::Load(agent_config);
+    if (!loaded_faults.ok()) {
+      std::cerr << "stampede: " << loaded_faults.status().message() << "\n";
+      return kExitBadInput;
+    }
+    faults = std::move(*loaded_faults);
+  }
   std::vector<std::unique_ptr<agent::Agent>> agents;
   std::vector<std::thread> threads;
   for (int i = 0; i < local_agents; ++i) {
@@ -180,6 +190,7 @@ int RunCommand(const Args& args) {
     ao.coordinator = "127.0.0.1:" + std::to_string(coord.port());
     ao.name = "local-" + std::to_string(i + 1);
     ao.credentials = *channel_creds;
+    if (i == 0) ao.faults = faults;
     agents.push_back(std::make_unique<agent::Agent>(ao));
     threads.emplace_back([a = agents.back().get()] { (void)a->Run(); });
   }

@@ -18,25 +18,24 @@
 namespace stampede::drivers {
 namespace {
 
-// get_driver_instance() is not safe to call concurrently the first time.
-sql::Driver* ConnectorDriver() {
-  static std::once_flag once;
-  static sql::Driver* driver = nullptr;
-  std::call_once(once, [] { driver = sql::mysql::get_mysql_driver_instance(); });
-  return driver;
-}
-
 std::string Describe(const sql::SQLException& e) {
   return std::to_string(e.getErrorCode()) + " (" + e.getSQLState() + "): " + e.what();
 }
 
 }  // namespace
 
-MysqlDriver::MysqlDriver() { ConnectorDriver()->threadInit(); }
+sql::Driver* MysqlConnectorDriver() {
+  static std::once_flag once;
+  static sql::Driver* driver = nullptr;
+  std::call_once(once, [] { driver = sql::mysql::get_mysql_driver_instance(); });
+  return driver;
+}
+
+MysqlDriver::MysqlDriver() { MysqlConnectorDriver()->threadInit(); }
 
 MysqlDriver::~MysqlDriver() {
   Close();
-  ConnectorDriver()->threadEnd();
+  MysqlConnectorDriver()->threadEnd();
 }
 
 Status MysqlDriver::Connect(const ConnectOptions& options) {
@@ -57,7 +56,7 @@ Status MysqlDriver::Connect(const ConnectOptions& options) {
     props["OPT_WRITE_TIMEOUT"] = op_s;
   }
   try {
-    conn_.reset(ConnectorDriver()->connect(props));
+    conn_.reset(MysqlConnectorDriver()->connect(props));
     if (!options.database.empty()) conn_->setSchema(options.database);
     conn_->setAutoCommit(true);
   } catch (const sql::SQLException& e) {

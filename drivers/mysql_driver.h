@@ -18,7 +18,15 @@ class Connection;
 class PreparedStatement;
 }  // namespace sql
 
+namespace sql {
+class Driver;
+}  // namespace sql
+
 namespace stampede::drivers {
+
+// The connector's process-wide driver. Its first creation is not
+// thread-safe, so everything in stampede gets it from here.
+sql::Driver* MysqlConnectorDriver();
 
 class MysqlDriver : public Driver, public TransactionalDriver {
  public:

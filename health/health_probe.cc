@@ -16,6 +16,7 @@
 #include <mutex>
 
 #include "common/strings.h"
+#include "drivers/mysql_driver.h"
 
 namespace stampede::health {
 namespace {
@@ -102,9 +103,7 @@ class GaleraProbe : public HealthProbe {
   }
 
   StatusOr<HealthReport> Poll() override {
-    static std::once_flag once;
-    static sql::Driver* driver = nullptr;
-    std::call_once(once, [] { driver = sql::mysql::get_mysql_driver_instance(); });
+    sql::Driver* driver = drivers::MysqlConnectorDriver();
     driver->threadInit();
     Status last = Status::Error("no endpoint");
     // The first node that answers speaks for the cluster; a node outside the
