@@ -9,21 +9,30 @@
 #   galera.sh status DIR N                   # wsrep_cluster_size, _status, local_state
 # Node N uses SQL port BASE+N-1, group port BASE+100+N, IST BASE+200+N,
 # SST BASE+300+N. User stampede / PASSWORD, database bench.
+# Several hosts: GALERA_HOSTS="10.77.0.3 10.77.0.4 10.77.0.5" gives node N
+# the Nth address, and GALERA_NETNS="ns3 ns4 ns5" starts node N inside the
+# Nth network namespace (as `start` does; `start-node` runs where it is
+# called).
 set -euo pipefail
 source "$(dirname "$0")/mariadb-users.sh"
 cmd=${1:?start|stop|kill|start-node|pid|status}; dir=${2:?DIR}
 provider=/usr/lib/galera/libgalera_smm.so
 [ -f "$provider" ] || provider=/usr/lib/libgalera_smm.so
 
+hosts=(${GALERA_HOSTS:-127.0.0.1 127.0.0.1 127.0.0.1})
+netns=(${GALERA_NETNS:-})
+host_of() { echo "${hosts[$(($1 - 1))]}"; }
+
 node_cnf() {  # N BASE
-  local n=$1 base=$2
-  local cluster="gcomm://127.0.0.1:$((base + 101)),127.0.0.1:$((base + 102)),127.0.0.1:$((base + 103))"
+  local n=$1 base=$2 h
+  h=$(host_of "$n")
+  local cluster="gcomm://$(host_of 1):$((base + 101)),$(host_of 2):$((base + 102)),$(host_of 3):$((base + 103))"
   cat <<CNF
 [mysqld]
 user=mysql
 datadir=$dir/node$n/data
 port=$((base + n - 1))
-bind-address=127.0.0.1
+bind-address=$h
 socket=$dir/node$n/mysqld.sock
 pid-file=$dir/node$n/mysqld.pid
 log-error=$dir/node$n/server.log
@@ -38,11 +47,11 @@ wsrep_provider=$provider
 wsrep_cluster_name=stampede-local
 wsrep_cluster_address=$cluster
 wsrep_node_name=node$n
-wsrep_node_address=127.0.0.1:$((base + 100 + n))
-wsrep_node_incoming_address=127.0.0.1:$((base + n - 1))
-wsrep_provider_options="gmcast.listen_addr=tcp://127.0.0.1:$((base + 100 + n));ist.recv_addr=127.0.0.1:$((base + 200 + n));gcache.size=64M;evs.inactive_timeout=PT5S;evs.suspect_timeout=PT3S"
+wsrep_node_address=$h:$((base + 100 + n))
+wsrep_node_incoming_address=$h:$((base + n - 1))
+wsrep_provider_options="gmcast.listen_addr=tcp://$h:$((base + 100 + n));ist.recv_addr=$h:$((base + 200 + n));gcache.size=64M;evs.inactive_timeout=PT5S;evs.suspect_timeout=PT3S"
 wsrep_sst_method=rsync
-wsrep_sst_receive_address=127.0.0.1:$((base + 300 + n))
+wsrep_sst_receive_address=$h:$((base + 300 + n))
 CNF
 }
 
@@ -67,7 +76,9 @@ wait_synced() {  # N PID
 
 start_node() {  # N [--wsrep-new-cluster]
   local n=$1; shift
-  mariadbd --defaults-file="$dir/node$n/my.cnf" "$@" >>"$dir/node$n/stdout.log" 2>&1 &
+  local in=()
+  [ "$cmd" = start ] && [ ${#netns[@]} -ge "$n" ] && in=(ip netns exec "${netns[$((n - 1))]}")
+  "${in[@]}" mariadbd --defaults-file="$dir/node$n/my.cnf" "$@" >>"$dir/node$n/stdout.log" 2>&1 &
   wait_synced "$n" $!
 }
 

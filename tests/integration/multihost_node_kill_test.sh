@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The node-kill scenario across hosts: network namespaces on a bridge, each
+# with its own address. Host 1 runs the coordinator, hosts 2-3 a client
+# agent each, hosts 4-6 one Galera node each plus an agent that owns that
+# node. Everything talks mutual TLS. The plan kills node3 at insert+2s and
+# starts it at insert+10s.
+source "$(dirname "$0")/../lib.sh"
+source "$ROOT/tests/netns.sh"
+if ! netns_available; then
+  echo "SKIP: network namespaces are not available here (needs root and iproute2)"
+  exit 77
+fi
+net_create 6
+certs=$TMP/certs
+make_certs "$certs" "$(host_ip 1)"
+tls_server=(--tls-cert "$certs/coordinator.pem" --tls-key "$certs/coordinator.key" --tls-ca "$certs/ca.pem")
+tls_client=(--tls-cert "$certs/client.pem" --tls-key "$certs/client.key" --tls-ca "$certs/ca.pem")
+
+GA_DIR=$TMP/galera; GA_BASE=3306
+on_exit "'$ROOT/deploy/local/galera.sh' stop '$GA_DIR'"
+GALERA_HOSTS="$(host_ip 4) $(host_ip 5) $(host_ip 6)" GALERA_NETNS="$(host_ns 4) $(host_ns 5) $(host_ns 6)" \
+  "$ROOT/deploy/local/galera.sh" start "$GA_DIR" "$GA_BASE" "$STAMPEDE_PASSWORD"
+
+coord=$(host_ip 1):7878
+on_host 1 "$STAMPEDE" coordinator --listen "$coord" --results "$TMP/results" "${tls_server[@]}" \
+  >"$TMP/coordinator.out" 2>"$TMP/coordinator.log" &
+on_exit "kill -9 $!"
+wait_for_line "$TMP/coordinator.log" "listening on .*(mutual TLS)"
+
+start_host_agent() {  # HOST NAME [CONFIG]
+  local extra=()
+  [ -n "${3:-}" ] && extra=(--config "$3")
+  GALERA_HOSTS="$(host_ip 4) $(host_ip 5) $(host_ip 6)" on_host "$1" "$STAMPEDE" agent \
+    --coordinator "$coord" --name "$2" "${tls_client[@]}" "${extra[@]}" \
+    >"$TMP/agent-$2.out" 2>"$TMP/agent-$2.log" &
+  on_exit "kill -9 $!"
+  wait_for_line "$TMP/agent-$2.log" "connected to coordinator"
+}
+start_host_agent 2 client-1
+start_host_agent 3 client-2
+for n in 1 2 3; do
+  cat >"$TMP/db$n.yaml" <<YAML
+nodes:
+  node$n:
+    process:
+      pidfile: $GA_DIR/node$n/mysqld.pid
+      start: [$ROOT/deploy/local/galera.sh, start-node, $GA_DIR, "$n"]
+YAML
+  start_host_agent $((n + 3)) "db$n" "$TMP/db$n.yaml"
+done
+
+cat >"$TMP/plan.yaml" <<YAML
+name: multihost-node-kill
+target: {driver: mysql, flavor: galera, user: stampede, password_env: STAMPEDE_PASSWORD, database: bench,
+         endpoints: [$(host_ip 4):3306, $(host_ip 5):3307, $(host_ip 6):3308],
+         op_timeout: 3s, connect_timeout: 2s, health: {kind: galera, nodes: 3, consecutive: 2}}
+agents: {min: 5, wait: 30s}
+recovery: {baseline: 2s, recovered_fraction: 0.9, hold: 2s}
+phases:
+  - {name: insert, workload: crud, workers: 15, duration: 18s, rate: 600, params: {reset: true, table: mh}}
+faults:
+  - {at: insert+2s, action: kill, node: node3}
+  - {at: insert+10s, action: start, node: node3}
+YAML
+on_host 1 "$STAMPEDE" run "$TMP/plan.yaml" --coordinator "$coord" "${tls_client[@]}" \
+  >"$TMP/run.out" 2>"$TMP/run.err" || fail "run exited $?"
+dir=$(summary_of "$TMP/results")
+s=$dir/summary.json
+expect_eq "$(jq '.agents | length' "$s")" 5 "agents in the run"
+expect_eq "$(jq '.faults[0].ok' "$s")" true "kill took effect"
+expect_eq "$(jq '.faults[0].agent' "$s")" '"db3"' "agent that killed node3"
+expect_eq "$(jq '.faults[1].ok' "$s")" true "start took effect"
+for k in baseline_ops_per_s time_to_first_failure_s unavailability_s error_window_s throughput_dip time_to_recovered_s time_to_healthy_s; do
+  [ "$(jq ".faults[0].$k" "$s")" != null ] || fail "faults[0].$k is not filled"
+done
+for k in unavailability_s time_to_healthy_s; do
+  v=$(jq ".faults[0].$k" "$s")
+  awk -v v="$v" 'BEGIN { exit !(v >= 0 && v <= 60) }' || fail "faults[0].$k = $v"
+done
+ok=$(jq '.phases[0].ops[0].ok' "$s")
+amb=$(jq '.phases[0].ops[0].errors.ambiguous' "$s")
+rows=$(mariadb -uroot --socket="$GA_DIR/node1/mysqld.sock" bench -N -e "SELECT count(*) FROM mh")
+[ "$rows" -ge "$ok" ] || fail "acknowledged inserts missing: $rows rows < $ok ok"
+[ "$rows" -le $((ok + amb)) ] || fail "$rows rows > $ok ok + $amb ambiguous"
+status=$("$ROOT/deploy/local/galera.sh" status "$GA_DIR" 1)
+echo "$status" | grep -q "wsrep_cluster_size.3" || fail "cluster size after restart: $status"
+sed -n '/## Faults and recovery/,/### start/p' "$dir/report.md"
+pass "across 6 namespace hosts with mutual TLS: node3 killed and restarted; $ok ok, $rows rows, unavailability $(jq .faults[0].unavailability_s "$s") s, healthy after $(jq .faults[0].time_to_healthy_s "$s") s"

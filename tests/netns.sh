@@ -1,0 +1,52 @@
+# Hosts for tests: network namespaces on a bridge, each with its own
+# address (10.X.0.N/24, inside namespaces this test creates, nothing else).
+# Sourced after lib.sh. Needs root and iproute2.
+NS=stp$$
+NET_ID=$((RANDOM % 200 + 20))
+
+netns_available() {
+  ip netns add "${NS}p" 2>/dev/null || return 1
+  ip netns del "${NS}p"
+}
+
+# Creates hosts 1..N, all on one bridge in a switch namespace.
+net_create() {  # N
+  ip netns add "${NS}sw"
+  on_exit "ip netns del ${NS}sw"
+  ip -n "${NS}sw" link set lo up
+  ip -n "${NS}sw" link add br0 type bridge
+  ip -n "${NS}sw" link set br0 up
+  for i in $(seq 1 "$1"); do
+    ip netns add "${NS}h$i"
+    on_exit "ip netns del ${NS}h$i"
+    ip link add "${NS}h${i}a" type veth peer name "${NS}h${i}b"
+    ip link set "${NS}h${i}a" netns "${NS}h$i"
+    ip link set "${NS}h${i}b" netns "${NS}sw"
+    ip -n "${NS}sw" link set "${NS}h${i}b" master br0 up
+    ip -n "${NS}h$i" link set "${NS}h${i}a" name eth0
+    ip -n "${NS}h$i" addr add "10.$NET_ID.0.$i/24" dev eth0
+    ip -n "${NS}h$i" link set eth0 up
+    ip -n "${NS}h$i" link set lo up
+  done
+}
+host_ip() { echo "10.$NET_ID.0.$1"; }
+host_ns() { echo "${NS}h$1"; }
+on_host() {  # N CMD...
+  local n=$1; shift
+  ip netns exec "${NS}h$n" "$@"
+}
+
+# A throwaway CA and certificates for mutual TLS: coordinator.pem for IP,
+# client.pem for agents and clients.
+make_certs() {  # DIR COORDINATOR_IP
+  local d=$1 ip=$2
+  mkdir -p "$d"
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout "$d/ca.key" -out "$d/ca.pem" -days 1 \
+    -subj /CN=stampede-test-ca 2>/dev/null
+  for who in coordinator client; do
+    openssl req -newkey rsa:2048 -nodes -keyout "$d/$who.key" -out "$d/$who.csr" -subj "/CN=$who" 2>/dev/null
+    printf 'subjectAltName=IP:%s\nextendedKeyUsage=serverAuth,clientAuth\n' "$ip" >"$d/$who.ext"
+    openssl x509 -req -in "$d/$who.csr" -CA "$d/ca.pem" -CAkey "$d/ca.key" -CAcreateserial \
+      -out "$d/$who.pem" -days 1 -extfile "$d/$who.ext" 2>/dev/null
+  done
+}
