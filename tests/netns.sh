@@ -31,6 +31,8 @@ net_create() {  # N
 }
 host_ip() { echo "10.$NET_ID.0.$1"; }
 host_ns() { echo "${NS}h$1"; }
+# Foreground only: a backgrounded shell function is a subshell whose pid is
+# not the command's; start background daemons with ip netns exec directly.
 on_host() {  # N CMD...
   local n=$1; shift
   ip netns exec "${NS}h$n" "$@"

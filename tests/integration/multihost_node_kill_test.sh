@@ -22,7 +22,7 @@ GALERA_HOSTS="$(host_ip 4) $(host_ip 5) $(host_ip 6)" GALERA_NETNS="$(host_ns 4)
   "$ROOT/deploy/local/galera.sh" start "$GA_DIR" "$GA_BASE" "$STAMPEDE_PASSWORD"
 
 coord=$(host_ip 1):7878
-on_host 1 "$STAMPEDE" coordinator --listen "$coord" --results "$TMP/results" "${tls_server[@]}" \
+ip netns exec "$(host_ns 1)" "$STAMPEDE" coordinator --listen "$coord" --results "$TMP/results" "${tls_server[@]}" \
   >"$TMP/coordinator.out" 2>"$TMP/coordinator.log" &
 on_exit "kill -9 $!"
 wait_for_line "$TMP/coordinator.log" "listening on .*(mutual TLS)"
@@ -30,7 +30,7 @@ wait_for_line "$TMP/coordinator.log" "listening on .*(mutual TLS)"
 start_host_agent() {  # HOST NAME [CONFIG]
   local extra=()
   [ -n "${3:-}" ] && extra=(--config "$3")
-  GALERA_HOSTS="$(host_ip 4) $(host_ip 5) $(host_ip 6)" on_host "$1" "$STAMPEDE" agent \
+  ip netns exec "$(host_ns "$1")" "$STAMPEDE" agent \
     --coordinator "$coord" --name "$2" "${tls_client[@]}" "${extra[@]}" \
     >"$TMP/agent-$2.out" 2>"$TMP/agent-$2.log" &
   on_exit "kill -9 $!"
