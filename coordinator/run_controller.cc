@@ -211,9 +211,14 @@ v1::RunResult RunController::Run() {
     start.mutable_start()->set_phase_index(index);
     start.mutable_start()->set_start_ns(start_ns);
     due_faults_.clear();
+    phase_ops_ = 0;
     for (int i = 0; i < plan.faults_size(); ++i) {
-      if (plan.faults(i).phase() == phase.name()) {
-        due_faults_.push_back({i, start_ns + int64_t(plan.faults(i).at_ms()) * kNsPerMs});
+      const v1::Fault& f = plan.faults(i);
+      if (f.phase() != phase.name()) continue;
+      if (f.at_percent() > 0) {
+        due_faults_.push_back({i, INT64_MAX, static_cast<uint64_t>(f.at_percent() / 100.0 * double(phase.ops()))});
+      } else {
+        due_faults_.push_back({i, start_ns + int64_t(f.at_ms()) * kNsPerMs, 0});
       }
     }
     Broadcast(start, active);
@@ -292,7 +297,8 @@ RunController::Wait RunController::WaitForEvents(v1::Event::Kind kind, uint32_t 
 void RunController::SendDueFaults() {
   const int64_t now = MonoNowNs();
   for (auto it = due_faults_.begin(); it != due_faults_.end();) {
-    if (now < it->at_ns) {
+    const bool due = it->at_ops > 0 ? phase_ops_.load() >= it->at_ops : now >= it->at_ns;
+    if (!due) {
       ++it;
       continue;
     }
@@ -331,13 +337,6 @@ void RunController::FlushSeconds(bool all) {
   }
   for (const report::Json& line : lines) {
     Emit(line);
-    // Late lines and the sliver after a phase's deadline say little live.
-    if (!options_.observer || line.value("late", false) || line.value("interval_s", 0.0) < 0.5) {
-      continue;
-    }
-    v1::Progress p;
-    p.set_elapsed_s(line.value("t", 0.0));
-    p.set_phase(phase);
     uint64_t count = 0, errors = 0;
     Histogram merged;
     for (const auto& [name, op] : line["ops"].items()) {
@@ -348,6 +347,14 @@ void RunController::FlushSeconds(bool all) {
       }
       report::MergeHistogramJson(op["latency"], &merged);
     }
+    phase_ops_ += count;
+    // Late lines and the sliver after a phase's deadline say little live.
+    if (!options_.observer || line.value("late", false) || line.value("interval_s", 0.0) < 0.5) {
+      continue;
+    }
+    v1::Progress p;
+    p.set_elapsed_s(line.value("t", 0.0));
+    p.set_phase(phase);
     double interval = line.value("interval_s", 1.0);
     p.set_ops_per_s(interval > 0 ? double(count) / interval : 0);
     p.set_p99_us(double(merged.ValueAtQuantile(0.99)) / 1000.0);

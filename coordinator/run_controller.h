@@ -80,8 +80,10 @@ class RunController : public SessionListener {
   std::map<std::string, std::shared_ptr<AgentSession>> node_owner_;
   struct DueFault {
     int index;
-    int64_t at_ns;  // coordinator clock
+    int64_t at_ns;         // coordinator clock (PHASE+DURATION)
+    uint64_t at_ops = 0;   // operations done in the phase (PHASE@PERCENT)
   };
+  std::atomic<uint64_t> phase_ops_{0};  // operations in the current phase's flushed lines
   std::vector<DueFault> due_faults_;  // run thread only; current phase
   std::thread health_thread_;
   std::atomic<bool> health_stop_{false};

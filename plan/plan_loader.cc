@@ -273,30 +273,50 @@ class Loader {
         Error(f, at, "expected a mapping with at, action and node, found " + Found(f));
         continue;
       }
-      CheckKeys(f, at, {"at", "action", "node"});
+      CheckKeys(f, at, {"at", "action", "node", "repeat", "every"});
       v1::Fault* fault = result_.plan.add_faults();
       std::string when = RequiredString(f, "at", at + ".at");
       if (!when.empty()) {
-        size_t plus = when.find('+');
-        std::string phase = when.substr(0, plus);
-        bool known = false;
+        size_t sep = when.find_first_of("+@");
+        std::string phase = when.substr(0, sep);
+        const v1::Phase* target = nullptr;
         std::vector<std::string> names;
         for (const auto& p : result_.plan.phases()) {
           names.push_back(p.name());
-          known |= p.name() == phase;
+          if (p.name() == phase) target = &p;
         }
-        if (plus == std::string::npos) {
-          Error(f["at"], at + ".at", "expected PHASE+DURATION like insert+2s, found '" + when + "'");
-        } else if (!known) {
+        if (sep == std::string::npos) {
+          Error(f["at"], at + ".at",
+                "expected PHASE+DURATION (insert+2s) or PHASE@PERCENT (insert@50%), found '" + when + "'");
+        } else if (!target) {
           Error(f["at"], at + ".at", "expected a phase of this plan (" + Join(names, ", ") +
                                          "), found '" + phase + "'");
-        } else {
-          auto d = ParseDurationNs(when.substr(plus + 1));
+        } else if (when[sep] == '+') {
+          auto d = ParseDurationNs(when.substr(sep + 1));
           if (!d.ok()) {
             Error(f["at"], at + ".at", d.status().message());
+          } else if (target->duration_ms() && uint64_t(*d / 1000000) >= target->duration_ms()) {
+            Error(f["at"], at + ".at", "phase " + phase + " lasts " +
+                                           FormatDurationNs(int64_t(target->duration_ms()) * 1000000) +
+                                           ": a fault at " + when + " would never happen");
           } else {
             fault->set_phase(phase);
             fault->set_at_ms(static_cast<uint64_t>(*d / 1000000));
+          }
+        } else {
+          std::string pct = when.substr(sep + 1);
+          if (!pct.empty() && pct.back() == '%') pct.pop_back();
+          char* end = nullptr;
+          double v = std::strtod(pct.c_str(), &end);
+          if (pct.empty() || *end != '\0' || v <= 0 || v >= 100) {
+            Error(f["at"], at + ".at", "expected a percentage above 0 and below 100 like insert@50%, found '" +
+                                           when + "'");
+          } else if (target->ops() == 0) {
+            Error(f["at"], at + ".at", "PHASE@PERCENT needs a phase with an operation count (ops:); " +
+                                           phase + " has none");
+          } else {
+            fault->set_phase(phase);
+            fault->set_at_percent(v);
           }
         }
       }
@@ -308,6 +328,25 @@ class Loader {
                                                fault->action() + "'");
       }
       fault->set_node(RequiredString(f, "node", at + ".node"));
+      // Chaos-style cycles: `repeat: N, every: DURATION` adds N-1 copies.
+      if (f["repeat"] || f["every"]) {
+        if (!f["repeat"] || !f["every"]) {
+          Error(f, at, "repeat and every go together (repeat: 3, every: 20s)");
+          continue;
+        }
+        uint64_t repeat = UInt(f["repeat"], at + ".repeat", 1, 1000);
+        int64_t every = DurationMs(f["every"], at + ".every");
+        if (fault->at_percent() > 0) {
+          Error(f["repeat"], at + ".repeat", "repeat works with PHASE+DURATION times only");
+          continue;
+        }
+        const v1::Fault first = *fault;
+        for (uint64_t k = 1; k < repeat; ++k) {
+          v1::Fault* copy = result_.plan.add_faults();
+          *copy = first;
+          copy->set_at_ms(first.at_ms() + k * uint64_t(every));
+        }
+      }
     }
   }
 
@@ -641,8 +680,11 @@ std::string PlanToYaml(const v1::Plan& plan) {
     out << YAML::Key << "faults" << YAML::Value << YAML::BeginSeq;
     for (const auto& f : plan.faults()) {
       out << YAML::Flow << YAML::BeginMap;
+      char pct[32];
+      std::snprintf(pct, sizeof(pct), "@%g%%", f.at_percent());
       out << YAML::Key << "at" << YAML::Value
-          << f.phase() + "+" + FormatDurationNs(int64_t(f.at_ms()) * 1000000);
+          << (f.at_percent() > 0 ? f.phase() + pct
+                                 : f.phase() + "+" + FormatDurationNs(int64_t(f.at_ms()) * 1000000));
       out << YAML::Key << "action" << YAML::Value << f.action();
       out << YAML::Key << "node" << YAML::Value << f.node();
       out << YAML::EndMap;

@@ -99,6 +99,30 @@ TEST(PlanLoaderTest, MissingTargetAndInlinePassword) {
   EXPECT_EQ(e[0].find("hunter2"), std::string::npos);
 }
 
+TEST(PlanLoaderTest, Faults) {
+  const std::string head =
+      "name: x\ntarget: {driver: redis, endpoints: ['h:1']}\n"
+      "phases:\n  - {name: load, workload: kv, workers: 1, ops: 1000}\n"
+      "  - {name: run, workload: kv, workers: 1, duration: 30s}\n";
+  auto r = LoadPlanText(head + "faults:\n  - {at: load@50%, action: kill, node: db3}\n"
+                               "  - {at: run+5s, action: pause, node: db3, repeat: 3, every: 8s}\n",
+                        "p.yaml");
+  ASSERT_TRUE(r.ok()) << r.errors[0];
+  ASSERT_EQ(r.plan.faults_size(), 4);
+  EXPECT_EQ(r.plan.faults(0).at_percent(), 50);
+  EXPECT_EQ(r.plan.faults(3).at_ms(), 21000u);
+  auto again = LoadPlanText(PlanToYaml(r.plan), "again.yaml");
+  ASSERT_TRUE(again.ok()) << again.errors[0];
+  auto e = Errors(head + "faults:\n  - {at: run+40s, action: kill, node: db3}\n"
+                         "  - {at: nope+1s, action: explode, node: db3}\n"
+                         "  - {at: run@50%, action: kill, node: db3}\n");
+  ASSERT_EQ(e.size(), 4u);
+  EXPECT_NE(e[0].find("faults[0].at: phase run lasts 30s: a fault at run+40s would never happen"), std::string::npos) << e[0];
+  EXPECT_NE(e[1].find("faults[1].at: expected a phase of this plan (load, run), found 'nope'"), std::string::npos) << e[1];
+  EXPECT_NE(e[2].find("faults[1].action: expected one of kill, stop, pause, resume, start, restart"), std::string::npos) << e[2];
+  EXPECT_NE(e[3].find("PHASE@PERCENT needs a phase with an operation count"), std::string::npos) << e[3];
+}
+
 TEST(PlanLoaderTest, WorkloadCombinationChecked) {
   auto e = Errors("name: x\ntarget: {driver: redis, endpoints: ['h:1']}\n"
                   "phases:\n  - {name: a, workload: crud, workers: 1, ops: 1, params: {insert: 0}}\n");

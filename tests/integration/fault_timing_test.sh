@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Fault timing from the plan: PHASE+DURATION lands within a tick of its time,
+# PHASE@PERCENT once that share of the phase's operations is done, repeat /
+# every cycles; `command` actions run their argv on the owning agent.
+source "$(dirname "$0")/../lib.sh"
+start_redis
+cat >"$TMP/agent.yaml" <<YAML
+nodes:
+  fake: {command: {pause: [touch, $TMP/paused], resume: [rm, -f, $TMP/paused]}}
+YAML
+cat >"$TMP/plan.yaml" <<YAML
+name: fault-timing
+$(target_yaml redis)
+phases:
+  - {name: load, workload: kv, workers: 4, ops: 4000, rate: 1000, params: {keys: 100}}
+  - {name: cycle, workload: kv, workers: 2, duration: 7s, rate: 200, params: {keys: 100}}
+faults:
+  - {at: load@50%, action: pause, node: fake}
+  - {at: cycle+1s, action: resume, node: fake, repeat: 3, every: 2s}
+YAML
+"$STAMPEDE" run "$TMP/plan.yaml" --agent-config "$TMP/agent.yaml" --results "$TMP/res" >"$TMP/run.out" 2>"$TMP/run.err" \
+  || fail "run exited $?"
+s=$TMP/res/summary.json
+expect_eq "$(jq '.faults | length' "$s")" 4 "faults run"
+expect_eq "$(jq '[.faults[].ok] | all' "$s")" true "every fault took effect"
+[ -e "$TMP/paused" ] && fail "the resume command did not run"
+j=$TMP/res/journal.jsonl
+load_start=$(jq -s '.[] | select(.type=="phase_start" and .phase=="load") | .t' "$j")
+cycle_start=$(jq -s '.[] | select(.type=="phase_start" and .phase=="cycle") | .t' "$j")
+t0=$(jq -s '.[] | select(.type=="fault" and .index==0) | .requested_t' "$j")
+awk -v t="$t0" -v s="$load_start" 'BEGIN { d = t - s; exit !(d >= 1.5 && d <= 4) }' \
+  || fail "load@50% fault at $t0 s, phase started at $load_start s (expected about 2 s in)"
+for k in 1 2 3; do
+  tk=$(jq -s ".[] | select(.type==\"fault\" and .index==$k) | .requested_t" "$j")
+  want=$((1 + 2 * (k - 1)))
+  awk -v t="$tk" -v s="$cycle_start" -v w="$want" 'BEGIN { d = t - s - w; exit !(d >= 0 && d < 0.5) }' \
+    || fail "fault $k at $tk s, expected cycle+${want}s (cycle started at $cycle_start s)"
+done
+pass "load@50% fired $(awk -v t="$t0" -v s="$load_start" 'BEGIN { printf "%.2f", t - s }') s into the phase; cycle+1s, +3s, +5s on time"
