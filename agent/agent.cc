@@ -300,7 +300,6 @@ Agent::~Agent() { Shutdown(); }
 
 Status Agent::Run() {
   int64_t backoff_ms = 200;
-  bool ever_connected = false;
   std::string last_error;
   while (!shutdown_.load()) {
     grpc::ChannelArguments args;
@@ -321,7 +320,6 @@ Status Agent::Run() {
       current_.reset();
     }
     if (shutdown_.load()) break;
-    ever_connected |= welcomed;
     std::string error = status.error_message();
     if (status.error_code() == grpc::StatusCode::ALREADY_EXISTS ||
         status.error_code() == grpc::StatusCode::INVALID_ARGUMENT) {
@@ -346,7 +344,6 @@ Status Agent::Run() {
     }
     backoff_ms = std::min<int64_t>(backoff_ms * 2, 5000);
   }
-  (void)ever_connected;
   return Status::Ok();
 }
 
