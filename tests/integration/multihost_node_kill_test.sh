@@ -5,7 +5,7 @@
 # node. Everything talks mutual TLS. The plan kills node3 at insert+2s and
 # starts it at insert+10s.
 source "$(dirname "$0")/../lib.sh"
-source "$ROOT/tests/netns.sh"
+source "$ROOT/deploy/local/netns.sh"
 if ! netns_available; then
   echo "SKIP: network namespaces are not available here (needs root and iproute2)"
   exit 77

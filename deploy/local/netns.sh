@@ -1,8 +1,10 @@
-# Hosts for tests: network namespaces on a bridge, each with its own
-# address (10.X.0.N/24, inside namespaces this test creates, nothing else).
-# Sourced after lib.sh. Needs root and iproute2.
-NS=stp$$
-NET_ID=$((RANDOM % 200 + 20))
+# Hosts as network namespaces on a bridge, each with its own address
+# (10.X.0.N/24, inside namespaces created here, nothing else). Sourced by the
+# integration tests (after tests/lib.sh) and by scripts/demo; the caller
+# provides on_exit CMD, which must run CMD when it exits. Needs root and
+# iproute2 (and openssl for make_certs).
+NS=${NS:-stp$$}
+NET_ID=${NET_ID:-$((RANDOM % 200 + 20))}
 
 netns_available() {
   ip netns add "${NS}p" 2>/dev/null || return 1
