@@ -22,6 +22,8 @@ _run_cleanup() {
   fi
 }
 trap _run_cleanup EXIT
+# A command that fails outside a check still says where.
+trap 'echo "FAIL: command failed at ${BASH_SOURCE[0]##*/}:$LINENO: $BASH_COMMAND" >&2' ERR
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 pass() { echo "PASS: $*"; }
@@ -161,7 +163,9 @@ start_redis_cluster() {
 redis_cluster_count() {  # PREFIX
   local n=0 c
   for p in $("$ROOT/deploy/local/redis-cluster.sh" masters "$RC_DIR"); do
-    c=$(redis-cli -p "$p" -a "$STAMPEDE_PASSWORD" --no-auth-warning --scan --pattern "$1:*" | wc -l)
+    # A node that is changing role may refuse a scan; count it as 0 and let
+    # the caller's comparison fail with its own message.
+    c=$(redis-cli -p "$p" -a "$STAMPEDE_PASSWORD" --no-auth-warning --scan --pattern "$1:*" | wc -l) || c=0
     n=$((n + c))
   done
   echo "$n"
