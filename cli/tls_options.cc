@@ -27,6 +27,21 @@ Status CheckComplete(const TlsOptions& o) {
   return Status::Ok();
 }
 
+struct Pems {
+  std::string cert, key, ca;
+};
+
+// All three files, or the first one that cannot be read.
+StatusOr<Pems> LoadPems(const TlsOptions& o) {
+  Status s = CheckComplete(o);
+  if (!s.ok()) return s;
+  auto c = ReadPem("tls-cert", o.cert), k = ReadPem("tls-key", o.key), a = ReadPem("tls-ca", o.ca);
+  for (auto* r : {&c, &k, &a}) {
+    if (!r->ok()) return r->status();
+  }
+  return Pems{*c, *k, *a};
+}
+
 Status Plaintext(const TlsOptions& o, const std::string& address) {
   if (o.insecure || IsLoopback(address)) return Status::Ok();
   return Status::Error(address + " is not a loopback address: use mutual TLS (--tls-cert, "
@@ -56,15 +71,11 @@ StatusOr<std::shared_ptr<grpc::ServerCredentials>> TlsOptions::ServerCredentials
     if (!s.ok()) return s;
     return grpc::InsecureServerCredentials();
   }
-  Status s = CheckComplete(*this);
-  if (!s.ok()) return s;
-  auto c = ReadPem("tls-cert", cert), k = ReadPem("tls-key", key), a = ReadPem("tls-ca", ca);
-  for (auto* r : {&c, &k, &a}) {
-    if (!r->ok()) return r->status();
-  }
+  auto pems = LoadPems(*this);
+  if (!pems.ok()) return pems.status();
   grpc::SslServerCredentialsOptions opts(GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
-  opts.pem_root_certs = *a;
-  opts.pem_key_cert_pairs.push_back({*k, *c});
+  opts.pem_root_certs = pems->ca;
+  opts.pem_key_cert_pairs.push_back({pems->key, pems->cert});
   return grpc::SslServerCredentials(opts);
 }
 
@@ -75,16 +86,12 @@ StatusOr<std::shared_ptr<grpc::ChannelCredentials>> TlsOptions::ChannelCredentia
     if (!s.ok()) return s;
     return grpc::InsecureChannelCredentials();
   }
-  Status s = CheckComplete(*this);
-  if (!s.ok()) return s;
-  auto c = ReadPem("tls-cert", cert), k = ReadPem("tls-key", key), a = ReadPem("tls-ca", ca);
-  for (auto* r : {&c, &k, &a}) {
-    if (!r->ok()) return r->status();
-  }
+  auto pems = LoadPems(*this);
+  if (!pems.ok()) return pems.status();
   grpc::SslCredentialsOptions opts;
-  opts.pem_root_certs = *a;
-  opts.pem_private_key = *k;
-  opts.pem_cert_chain = *c;
+  opts.pem_root_certs = pems->ca;
+  opts.pem_private_key = pems->key;
+  opts.pem_cert_chain = pems->cert;
   return grpc::SslCredentials(opts);
 }
 

@@ -65,7 +65,6 @@ OpSummary* PhaseSummary::FindOrAdd(const std::string& op) {
 
 RunSummary BuildSummary(const std::vector<Json>& journal) {
   RunSummary s;
-  double last_second_end = 0;
   for (const Json& line : journal) {
     const std::string type = line.value("type", "");
     if (type == "run") {
@@ -79,7 +78,6 @@ RunSummary BuildSummary(const std::vector<Json>& journal) {
       p.name = line.value("phase", "");
       p.workers = line.value("workers", 0u);
       s.phases.push_back(std::move(p));
-      last_second_end = line.value("t", 0.0);
     } else if (type == "second" && !s.phases.empty()) {
       AddOps(line.value("ops", Json::object()), &s.phases.back());
       const Json agent_ops = line.value("agent_ops", Json::object());
@@ -93,7 +91,6 @@ RunSummary BuildSummary(const std::vector<Json>& journal) {
         ep.reconnects += e.value("reconnects", uint64_t{0});
         ep.connect_failures += e.value("connect_failures", uint64_t{0});
       }
-      last_second_end = std::max(last_second_end, line.value("t", 0.0));
       s.phases.back().duration_s = std::max(
           s.phases.back().duration_s, line.value("phase_t", 0.0));
     } else if (type == "phase_end" && !s.phases.empty()) {
@@ -108,7 +105,6 @@ RunSummary BuildSummary(const std::vector<Json>& journal) {
       s.error = line.value("error", "");
     }
   }
-  (void)last_second_end;
   s.faults = ComputeRecovery(journal);
   if (!s.finished) s.error = "run did not finish (journal ends early)";
   return s;
