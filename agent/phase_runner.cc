@@ -83,6 +83,8 @@ Status PhaseRunner::Prepare() {
   ctx.seed = options_.plan.seed();
   ctx.phase_index = options_.phase_index;
   ctx.total_workers = phase_.workers();
+  ctx.step = phase_.step();
+  ctx.group_workers = phase_.group_workers();
   std::map<std::string, std::string> params(phase_.params().begin(), phase_.params().end());
   auto workload = workloads::CreateWorkload(phase_.workload(), ctx, params);
   if (!workload.ok()) return workload.status();
@@ -143,8 +145,16 @@ void PhaseRunner::WorkerMain(Worker* w) {
   // The driver lives and dies on this thread (the MySQL connector needs it).
   std::unique_ptr<drivers::Driver> driver = driver_info_->factory(options_.plan.target().flavor());
   Status s = driver->Connect(OptionsFor(w->endpoint));
-  if (!s.ok() && options_.plan.target().balance() == "first-alive") s = Reconnect(w, driver.get());
-  if (s.ok()) s = driver->Prepare(workload_->statements());
+  // The first phase insists on every endpoint answering (a typo in the plan
+  // shows before anything runs); later phases may start while a node is
+  // down after a fault, so a worker takes the next endpoint that answers.
+  if (!s.ok()) w->stats->endpoint(w->endpoint).connect_failures.fetch_add(1, std::memory_order_relaxed);
+  bool prepared = false;  // Reconnect() prepares too
+  if (!s.ok() && (options_.phase_index > 0 || options_.plan.target().balance() == "first-alive")) {
+    Status again = Reconnect(w, driver.get());
+    if (again.ok()) s = again, prepared = true;
+  }
+  if (s.ok() && !prepared) s = driver->Prepare(workload_->statements());
   {
     std::lock_guard<std::mutex> lock(mu_);
     ++prepared_;
@@ -168,6 +178,18 @@ void PhaseRunner::WorkerMain(Worker* w) {
 
 void PhaseRunner::RunLoop(Worker* w, drivers::Driver* driver) {
   std::unique_ptr<workloads::WorkerOps> ops = workload_->MakeWorker(w->global);
+  // Every agent starts at the same instant, closed loop included.
+  if (!SleepUntil(start_mono_ns_)) return;
+  RunOps(w, driver, ops.get());
+  std::string note = ops->Finish();
+  if (!note.empty()) {
+    note = "phase " + phase_.name() + ": " + note;
+    SLOG(kInfo) << note;
+    if (options_.on_log) options_.on_log(note);
+  }
+}
+
+void PhaseRunner::RunOps(Worker* w, drivers::Driver* driver, workloads::WorkerOps* ops) {
   const bool open_loop = phase_.rate() > 0;
   const int64_t interval_ns =
       open_loop ? static_cast<int64_t>(double(phase_.workers()) * 1e9 / phase_.rate()) : 0;
@@ -182,8 +204,6 @@ void PhaseRunner::RunLoop(Worker* w, drivers::Driver* driver) {
   retry.backoff_ns = int64_t(options_.plan.retry().backoff_ms()) * kNsPerMs;
   std::string error;
   error.reserve(256);
-  // Every agent starts at the same instant, closed loop included.
-  if (!SleepUntil(start_mono_ns_)) return;
   for (uint64_t k = 0; !cancelled_.load(std::memory_order_relaxed); ++k) {
     if (w->budget && k >= w->budget) break;
     int64_t intended;
@@ -207,6 +227,7 @@ void PhaseRunner::RunLoop(Worker* w, drivers::Driver* driver) {
       r = ExecuteWithRetries(w, driver, req, &retries, &error);
     }
     w->stats->Record(op, r.outcome, static_cast<uint64_t>(MonoNowNs() - intended), retries);
+    ops->Observe(op, r);
     if (r.outcome == Outcome::kOk) {
       w->failures = 0;
       w->backoff_ns = kFirstBackoffNs;

@@ -72,6 +72,7 @@ class PhaseRunner {
   struct Worker;
   void WorkerMain(Worker* w);
   void RunLoop(Worker* w, drivers::Driver* driver);
+  void RunOps(Worker* w, drivers::Driver* driver, workloads::WorkerOps* ops);
   drivers::OpResult ExecuteWithRetries(Worker* w, drivers::Driver* driver,
                                        const drivers::OpRequest& req, uint32_t* retries,
                                        std::string* error);

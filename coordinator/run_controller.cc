@@ -9,6 +9,7 @@
 #include "common/log.h"
 #include "common/strings.h"
 #include "health/health_probe.h"
+#include "plan/plan_expander.h"
 #include "report/run_summary.h"
 
 namespace stampede::coordinator {
@@ -53,6 +54,9 @@ void RunController::Broadcast(const v1::CoordinatorMessage& m, const std::set<st
 }
 
 v1::RunResult RunController::Run() {
+  // Stepped workloads become one phase per step; plan.yaml keeps the plan
+  // as written.
+  options_.plan = plan::ExpandSteps(options_.plan);
   const v1::Plan& plan = options_.plan;
   run_start_ns_ = MonoNowNs();
   const std::string started_at = UtcNow("%Y-%m-%dT%H:%M:%SZ");
@@ -198,23 +202,31 @@ v1::RunResult RunController::Run() {
       events_kind_ = v1::Event::PHASE_DONE;
       events_phase_ = index;
     }
-    Emit({{"type", "phase_start"},
-          {"phase", phase.name()},
-          {"index", index},
-          {"workload", phase.workload()},
-          {"workers", phase.workers()},
-          {"t", double(start_ns - run_start_ns_) / 1e9}});
+    report::Json phase_start = {{"type", "phase_start"},
+                                {"phase", phase.name()},
+                                {"index", index},
+                                {"workload", phase.workload()},
+                                {"workers", phase.workers()},
+                                {"t", double(start_ns - run_start_ns_) / 1e9}};
+    if (!phase.group().empty()) {
+      phase_start["group"] = phase.group();
+      phase_start["step"] = phase.step();
+    }
+    Emit(phase_start);
     Log("phase " + phase.name() + ": " + phase.workload() + ", " + std::to_string(phase.workers()) +
         " workers");
     v1::CoordinatorMessage start;
     start.mutable_start()->set_run_id(run_id_);
     start.mutable_start()->set_phase_index(index);
     start.mutable_start()->set_start_ns(start_ns);
-    due_faults_.clear();
-    phase_ops_ = 0;
-    for (int i = 0; i < plan.faults_size(); ++i) {
+    // The steps of one plan phase share its fault schedule: it starts with
+    // the first step and runs on across the others.
+    const bool group_start = phase.group().empty() || p == 0 || plan.phases(p - 1).group() != phase.group();
+    const std::string& scheduled_name = phase.group().empty() ? phase.name() : phase.group();
+    if (group_start) phase_ops_ = 0;
+    for (int i = 0; i < plan.faults_size() && group_start; ++i) {
       const v1::Fault& f = plan.faults(i);
-      if (f.phase() != phase.name()) continue;
+      if (f.phase() != scheduled_name) continue;
       if (f.at_percent() > 0) {
         due_faults_.push_back({i, INT64_MAX, static_cast<uint64_t>(f.at_percent() / 100.0 * double(phase.ops()))});
       } else {
@@ -223,11 +235,15 @@ v1::RunResult RunController::Run() {
     }
     Broadcast(start, active);
     w = WaitForEvents(v1::Event::PHASE_DONE, index, active, true);
-    for (const DueFault& d : due_faults_) {
-      Log("fault " + std::to_string(d.index) + " (" + plan.faults(d.index).action() + " " +
-          plan.faults(d.index).node() + ") not sent: phase " + phase.name() + " ended first");
+    const bool group_end = phase.group().empty() || p + 1 == plan.phases_size() ||
+                           plan.phases(p + 1).group() != phase.group();
+    if (group_end || w != Wait::kDone) {
+      for (const DueFault& d : due_faults_) {
+        Log("fault " + std::to_string(d.index) + " (" + plan.faults(d.index).action() + " " +
+            plan.faults(d.index).node() + ") not sent: phase " + scheduled_name + " ended first");
+      }
+      due_faults_.clear();
     }
-    due_faults_.clear();
     if (w != Wait::kDone) {
       v1::CoordinatorMessage stop;
       stop.mutable_stop()->set_run_id(run_id_);
@@ -286,7 +302,7 @@ RunController::Wait RunController::WaitForEvents(v1::Event::Kind kind, uint32_t 
       if (all) return Wait::kDone;
     }
     if (Cancelled()) return Wait::kCancelled;
-    if (flush_seconds) SendDueFaults();
+    SendDueFaults();  // also between the steps of a plan phase
     if (flush_seconds && MonoNowNs() >= next_flush) {
       FlushSeconds(false);
       next_flush = MonoNowNs() + 200 * kNsPerMs;

@@ -39,6 +39,9 @@ struct ConnectOptions {
 struct StatementSpec {
   std::string text;
   bool write = false;  // a lost connection during a write is ambiguous
+  // The statement returns one integer (SELECT COUNT(1) ...): the driver puts
+  // it into OpResult::value.
+  bool scalar = false;
 };
 
 // A parameter: an integer or a string owned by the caller until Execute
@@ -68,6 +71,7 @@ struct OpRequest {
 struct OpResult {
   Outcome outcome = Outcome::kOk;
   int64_t rows = 0;  // rows returned or affected; Redis: integer or 1/0
+  int64_t value = 0;  // scalar statements: the integer returned
 };
 
 struct RetryOptions {

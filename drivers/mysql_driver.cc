@@ -79,6 +79,7 @@ Status MysqlDriver::Prepare(const std::vector<StatementSpec>& statements) {
       return Status::Error(endpoint_ + ": preparing statement: " + Describe(e));
     }
     p.write = spec.write;
+    p.scalar = spec.scalar;
     prepared_.push_back(std::move(p));
   }
   return Status::Ok();
@@ -93,7 +94,7 @@ OpResult MysqlDriver::Execute(const OpRequest& req, std::string* error) {
   }
   Prepared& p = prepared_[req.stmt];
   try {
-    result.rows = Call(req);
+    result.rows = Call(req, &result.value);
   } catch (const sql::SQLException& e) {
     int code = e.getErrorCode();
     result.outcome = ClassifyMysqlError(code, p.write);
@@ -108,7 +109,7 @@ OpResult MysqlDriver::Execute(const OpRequest& req, std::string* error) {
   return result;
 }
 
-int64_t MysqlDriver::Call(const OpRequest& req) {
+int64_t MysqlDriver::Call(const OpRequest& req, int64_t* value) {
   Prepared& p = prepared_[req.stmt];
   for (size_t i = 0; i < p.order.size(); ++i) {
     const Param& v = req.params[p.order[i]];
@@ -123,7 +124,9 @@ int64_t MysqlDriver::Call(const OpRequest& req) {
   if (p.write) return p.stmt->executeUpdate();
   std::unique_ptr<sql::ResultSet> rs(p.stmt->executeQuery());
   int64_t rows = 0;
-  while (rs->next()) ++rows;
+  while (rs->next()) {
+    if (rows++ == 0 && p.scalar && value) *value = rs->getInt64(1);
+  }
   return rows;
 }
 

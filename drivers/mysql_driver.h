@@ -47,9 +47,10 @@ class MysqlDriver : public Driver, public TransactionalDriver {
     std::unique_ptr<sql::PreparedStatement> stmt;
     std::vector<int> order;  // parameter index per '?'
     bool write = false;
+    bool scalar = false;
   };
   // Runs one prepared call; throws sql::SQLException.
-  int64_t Call(const OpRequest& req);
+  int64_t Call(const OpRequest& req, int64_t* value = nullptr);
   std::unique_ptr<sql::Connection> conn_;
   std::vector<Prepared> prepared_;
   std::string endpoint_;

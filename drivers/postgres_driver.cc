@@ -86,12 +86,14 @@ Status PostgresDriver::Prepare(const std::vector<StatementSpec>& statements) {
   tx_.reset();
   names_.clear();
   writes_.clear();
+  scalars_.clear();
   try {
     for (size_t i = 0; i < statements.size(); ++i) {
       std::string name = "s" + std::to_string(i);
       conn_->prepare(name, statements[i].text);
       names_.push_back(name);
       writes_.push_back(statements[i].write);
+      scalars_.push_back(statements[i].scalar);
     }
     // libpqxx prepares lazily: send every statement to the server now, so
     // a syntax error shows before the run, not as a stream of fatal ops.
@@ -114,6 +116,7 @@ OpResult PostgresDriver::Execute(const OpRequest& req, std::string* error) {
   try {
     pqxx::result r = Call(req);
     result.rows = r.columns() > 0 ? static_cast<int64_t>(r.size()) : r.affected_rows();
+    if (scalars_[req.stmt] && !r.empty() && r.columns() > 0) r[0][0].to(result.value);
   } catch (const pqxx::broken_connection& e) {
     result.outcome = ClassifyPostgresConnectionLoss(writes_[req.stmt]);
     *error = endpoint_ + ": connection lost: " + OneLine(e.what());

@@ -43,6 +43,7 @@ class PostgresDriver : public Driver, public TransactionalDriver {
   bool cockroach_ = false;  // SAVEPOINT cockroach_restart protocol
   std::vector<std::string> names_;   // prepared statement names by id
   std::vector<bool> writes_;
+  std::vector<bool> scalars_;
   std::vector<std::string> values_;  // parameter text, reused across ops
 };
 

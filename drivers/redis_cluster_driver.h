@@ -30,7 +30,8 @@ class RedisClusterDriver : public Driver {
   Status Prepare(const std::vector<StatementSpec>& statements) override;
   OpResult Execute(const OpRequest& request, std::string* error) override;
   // Commands without a key (EVAL with no keys, FLUSHDB, ...) run on every
-  // master; others go where their key lives.
+  // master; others go where their key lives. Execute does the same for
+  // scalar statements without a key, and sums the integers.
   Status ExecuteOnce(std::string_view statement) override;
   bool connected() const override { return map_loaded_; }
   void Close() override;
@@ -43,6 +44,8 @@ class RedisClusterDriver : public Driver {
   RedisDriver* Node(const std::string& endpoint, std::string* error);
   Status LoadMap();
   OpResult Route(int argc, bool write, std::string* error);
+  // A scalar command without a key (a count): run on every master, summed.
+  OpResult SumOverMasters(int argc, std::string* error);
 
   ConnectOptions base_;  // credentials and timeouts; host/port per node
   std::vector<std::string> seeds_;

@@ -41,6 +41,7 @@ Status RedisCommands::Compile(const std::vector<StatementSpec>& statements) {
   for (const StatementSpec& spec : statements) {
     Command c;
     c.write = spec.write;
+    c.scalar = spec.scalar;
     for (const std::string& word : SplitWords(spec.text)) {
       auto segments = ParsePlaceholders(word, kMaxParams);
       if (!segments.ok()) return segments.status().WithContext(spec.text);

@@ -20,11 +20,13 @@ class RedisCommands {
   // hold kMaxWords strings; their capacity is reused.
   int Render(const OpRequest& req, std::vector<std::string>* args) const;
   bool write(int stmt) const { return commands_[stmt].write; }
+  bool scalar(int stmt) const { return commands_[stmt].scalar; }
 
  private:
   struct Command {
     std::vector<std::vector<Segment>> words;
     bool write = false;
+    bool scalar = false;
   };
   std::vector<Command> commands_;
 };

@@ -96,7 +96,7 @@ OpResult RedisDriver::SendArgs(const std::vector<std::string>& args, int argc, b
       if (reply_error) reply_error->assign(reply->str, reply->len);
       break;
     case REDIS_REPLY_INTEGER:
-      result.rows = reply->integer;
+      result.rows = result.value = reply->integer;
       break;
     case REDIS_REPLY_ARRAY:
       result.rows = static_cast<int64_t>(reply->elements);

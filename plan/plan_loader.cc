@@ -497,12 +497,28 @@ class Loader {
     } else {
       phase->set_workers(static_cast<uint32_t>(UInt(p["workers"], at + ".workers", 1, 100000)));
     }
+    if (info && info->steps) {
+      // A stepped workload sets its own operation counts, step by step.
+      for (const char* key : {"duration", "ops", "rate"}) {
+        if (p[key]) {
+          Error(p[key], at + "." + key,
+                "not allowed: " + info->name +
+                    " runs a fixed number of operations per step (set its params instead)");
+        }
+      }
+      return LoadPhaseParams(p, at, info, phase);
+    }
     if (p["duration"]) phase->set_duration_ms(DurationMs(p["duration"], at + ".duration"));
     if (p["ops"]) phase->set_ops(UInt(p["ops"], at + ".ops", 1, 1e18));
     if (!p["duration"] && !p["ops"]) {
       Error(p, at, "needs a duration (e.g. duration: 30s) or an operation count (ops: N)");
     }
     if (p["rate"]) phase->set_rate(Double(p["rate"], at + ".rate", 0, 1e9, true));
+    LoadPhaseParams(p, at, info, phase);
+  }
+
+  void LoadPhaseParams(const YAML::Node& p, const std::string& at,
+                       const workloads::WorkloadInfo* info, v1::Phase* phase) {
     YAML::Node params = p["params"];
     if (params && !params.IsMap()) {
       Error(params, at + ".params", "expected a mapping of workload parameters, found " + Found(params));

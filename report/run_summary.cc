@@ -49,6 +49,17 @@ Status WriteFile(const std::string& path, const std::string& content) {
 
 }  // namespace
 
+std::vector<StepGroup> StepGroups(const RunSummary& s) {
+  std::vector<StepGroup> groups;
+  for (const PhaseSummary& p : s.phases) {
+    if (p.group.empty()) continue;
+    if (groups.empty() || groups.back().name != p.group) groups.push_back({p.group, {}, 0});
+    groups.back().steps.push_back(&p);
+    groups.back().total_s += p.duration_s;
+  }
+  return groups;
+}
+
 uint64_t OpSummary::count() const {
   uint64_t n = 0;
   for (uint64_t c : outcomes) n += c;
@@ -77,6 +88,8 @@ RunSummary BuildSummary(const std::vector<Json>& journal) {
       PhaseSummary p;
       p.name = line.value("phase", "");
       p.workers = line.value("workers", 0u);
+      p.group = line.value("group", "");
+      p.step = line.value("step", "");
       s.phases.push_back(std::move(p));
     } else if (type == "second" && !s.phases.empty()) {
       AddOps(line.value("ops", Json::object()), &s.phases.back());
@@ -138,18 +151,37 @@ Json SummaryToJson(const RunSummary& s) {
     for (const auto& [name, e] : p.endpoints) {
       endpoints[name] = {{"lost", e.lost}, {"reconnects", e.reconnects}, {"connect_failures", e.connect_failures}};
     }
-    phases.push_back({{"name", p.name},
+    Json phase = {{"name", p.name},
                       {"endpoints", endpoints},
                       {"workers", p.workers},
                       {"duration_s", p.duration_s},
                       {"completed", p.completed},
                       {"agent_ops", p.agent_ops},
-                      {"ops", ops}});
+                      {"ops", ops}};
+    if (!p.group.empty()) {
+      phase["group"] = p.group;
+      phase["step"] = p.step;
+    }
+    phases.push_back(std::move(phase));
+  }
+  // The stepped phases again, per plan phase, in the original's shape:
+  // each step's time and a total.
+  Json groups = Json::array();
+  for (const StepGroup& g : StepGroups(s)) {
+    Json steps = Json::array();
+    for (const PhaseSummary* p : g.steps) {
+      uint64_t count = 0, ok = 0;
+      for (const OpSummary& o : p->ops) count += o.count(), ok += o.outcomes[0];
+      steps.push_back({{"step", p->step}, {"phase", p->name}, {"seconds", p->duration_s},
+                       {"count", count}, {"ok", ok}, {"errors", count - ok},
+                       {"completed", p->completed}});
+    }
+    groups.push_back({{"name", g.name}, {"steps", steps}, {"total_s", g.total_s}});
   }
   Json j = {{"run_id", s.run_id},         {"plan_name", s.plan_name},
             {"started_at", s.started_at}, {"target", s.target},
             {"agents", s.agents},         {"ok", s.ok},
-            {"phases", phases}};
+            {"phases", phases}, {"groups", groups}, {"notes", s.logs}};
   j["error"] = s.error.empty() ? Json(nullptr) : Json(s.error);
   return j;
 }
@@ -199,6 +231,17 @@ std::string RenderReportMarkdown(const RunSummary& s) {
       }
       md << "\n";
     }
+  }
+  for (const StepGroup& g : StepGroups(s)) {
+    // As the original printed it: "<db> InsertOne 10.03s" ... "<db> Total".
+    md << "\n## " << g.name << ": steps\n\n| step | time | ok | errors |\n|---|---:|---:|---:|\n";
+    for (const PhaseSummary* p : g.steps) {
+      uint64_t count = 0, ok = 0;
+      for (const OpSummary& o : p->ops) count += o.count(), ok += o.outcomes[0];
+      md << "| " << p->step << " | " << Fixed(p->duration_s, 2) << "s | " << ok << " | "
+         << count - ok << (p->completed ? "" : " (incomplete)") << " |\n";
+    }
+    md << "| Total | " << Fixed(g.total_s, 2) << "s | | |\n";
   }
   md << RenderRecoveryMarkdown(s.faults);
   if (!s.logs.empty()) {

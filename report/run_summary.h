@@ -28,6 +28,8 @@ struct OpSummary {
 
 struct PhaseSummary {
   std::string name;
+  std::string group;  // stepped workloads: the plan's phase ("insert")
+  std::string step;   // and this step ("InsertOne")
   uint32_t workers = 0;
   double duration_s = 0;
   bool completed = false;
@@ -56,6 +58,14 @@ struct RunSummary {
 };
 
 RunSummary BuildSummary(const std::vector<Json>& journal);
+
+// Consecutive phases expanded from one stepped plan phase.
+struct StepGroup {
+  std::string name;
+  std::vector<const PhaseSummary*> steps;
+  double total_s = 0;  // sum of the steps' times (barriers between them excluded)
+};
+std::vector<StepGroup> StepGroups(const RunSummary& s);
 
 Json SummaryToJson(const RunSummary& s);
 std::string RenderReportMarkdown(const RunSummary& s);

@@ -12,8 +12,8 @@ on_exit() { _cleanup+=("$*"); }
 _run_cleanup() {
   local rc=$?
   for ((i = ${#_cleanup[@]} - 1; i >= 0; i--)); do eval "${_cleanup[i]}" >/dev/null 2>&1 || true; done
-  if [ $rc -ne 0 ]; then
-    echo "--- logs in $TMP (kept on failure) ---" >&2
+  if [ $rc -ne 0 ] || [ -n "${STAMPEDE_KEEP_TMP:-}" ]; then
+    echo "--- logs in $TMP (kept) ---" >&2
     for f in "$TMP"/*.log "$TMP"/*.out "$TMP"/*.err; do
       [ -f "$f" ] && { echo "== $f" >&2; tail -n 40 "$f" >&2; }
     done

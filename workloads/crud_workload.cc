@@ -2,6 +2,7 @@
 
 #include "common/rng.h"
 #include "workloads/random_string.h"
+#include "workloads/redis_scripts.h"
 
 namespace stampede::workloads {
 namespace {
@@ -106,11 +107,7 @@ StatusOr<std::unique_ptr<Workload>> CrudWorkload::Create(const WorkloadContext& 
                       {"SET " + t + ":$1 $2 XX", true},
                       {"DEL " + t + ":$1", true}};
     if (params.Bool("reset")) {
-      w->setup_.push_back(
-          "EVAL \"local c='0' local n=0 repeat local r=redis.call('SCAN',c,'MATCH',ARGV[1],"
-          "'COUNT',1000) c=r[1] for _,k in ipairs(r[2]) do redis.call('DEL',k) n=n+1 end "
-          "until c=='0' return n\" 0 " +
-          t + ":*");
+      w->setup_.push_back(RedisDeletePrefix(t));
     }
   } else {
     w->statements_ = {{"INSERT INTO " + t + " (id, foo) VALUES ($1, $2)", true},

@@ -1,5 +1,7 @@
 #include "workloads/kv_workload.h"
 
+#include "workloads/redis_scripts.h"
+
 #include "common/rng.h"
 #include "workloads/random_string.h"
 
@@ -80,10 +82,7 @@ StatusOr<std::unique_ptr<Workload>> KvWorkload::Create(const WorkloadContext& ct
     case Dialect::kRedis:
       w->statements_ = {{"GET " + t + ":$1", false}, {"SET " + t + ":$1 $2", true}};
       if (params.Bool("reset")) {
-        w->setup_.push_back(
-            "EVAL \"local c='0' repeat local r=redis.call('SCAN',c,'MATCH',ARGV[1],'COUNT',1000) "
-            "c=r[1] for _,k in ipairs(r[2]) do redis.call('DEL',k) end until c=='0' return 0\" "
-            "0 " + t + ":*");
+        w->setup_.push_back(RedisDeletePrefix(t));
       }
       if (params.Bool("preload")) {
         w->setup_.push_back(

@@ -52,6 +52,8 @@ struct WorkloadContext {
   uint64_t seed = 0;
   uint32_t phase_index = 0;
   uint32_t total_workers = 1;  // across all agents
+  std::string step;            // stepped workloads: the step this phase runs
+  uint32_t group_workers = 0;  // stepped workloads: the plan phase's workers
 };
 
 // One worker's operation source. Not thread-safe.
@@ -62,6 +64,13 @@ class WorkerOps {
   // Workload::ops()). String parameters point into storage owned by this
   // object and stay valid until the next call.
   virtual int Next(drivers::OpRequest* request) = 0;
+  // Sees the result of the operation Next() produced last (after retries).
+  virtual void Observe(int op, const drivers::OpResult& result) {
+    (void)op;
+    (void)result;
+  }
+  // Once, when the worker is done: a line for the run's notes, or "".
+  virtual std::string Finish() { return {}; }
 };
 
 class Workload {

@@ -4,6 +4,7 @@
 
 #include "workloads/crud_workload.h"
 #include "workloads/kv_workload.h"
+#include "workloads/rebalance_workload.h"
 
 namespace stampede::workloads {
 
@@ -13,6 +14,9 @@ const std::vector<WorkloadInfo>& Workloads() {
        &CrudWorkload::ParamSpecs, &CrudWorkload::Create},
       {"kv", "read/write mix over a fixed key space, uniform or zipfian",
        &KvWorkload::ParamSpecs, &KvWorkload::Create},
+      {"rebalance2021",
+       "the rebalance benchmark: InsertOne, Count, UpdateOne, Count, SelectOne, each a step",
+       &RebalanceWorkload::ParamSpecs, &RebalanceWorkload::Create, &RebalanceWorkload::Steps},
   };
   return kWorkloads;
 }

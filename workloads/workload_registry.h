@@ -12,11 +12,23 @@
 
 namespace stampede::workloads {
 
+// One step of a stepped workload. The coordinator runs each step as its own
+// phase (a barrier across all agents between steps), with `workers` workers
+// and exactly `ops` operations.
+struct StepSpec {
+  std::string name;  // also the op the step reports ("InsertOne")
+  uint32_t workers = 0;
+  uint64_t ops = 0;
+};
+
 struct WorkloadInfo {
   std::string name;
   std::string description;
   const std::vector<ParamSpec>& (*param_specs)();
   StatusOr<std::unique_ptr<Workload>> (*factory)(const WorkloadContext&, const Params&);
+  // Stepped workloads only (nullptr otherwise): the steps for a phase of
+  // `workers` workers. Such a phase sets no ops, duration or rate.
+  std::vector<StepSpec> (*steps)(const Params&, uint32_t workers) = nullptr;
 };
 
 const std::vector<WorkloadInfo>& Workloads();

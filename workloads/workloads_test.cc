@@ -69,5 +69,58 @@ TEST(KvWorkloadTest, ReadFractionAndDialects) {
   }
 }
 
+// rebalance2021: worker g owns ids g*M .. g*M+M-1 in every step, and every
+// foo string is unique (its tail encodes the id), before and after updates.
+TEST(RebalanceWorkloadTest, StepsCoverEveryIdWithUniqueStrings) {
+  std::set<std::string> foos;
+  for (const char* step : {"InsertOne", "UpdateOne", "SelectOne"}) {
+    WorkloadContext ctx;
+    ctx.seed = 3;
+    ctx.total_workers = 4;
+    ctx.step = step;
+    auto w = CreateWorkload("rebalance2021", ctx, {{"records_per_worker", "25"}});
+    ASSERT_TRUE(w.ok()) << w.status().message();
+    std::set<int64_t> ids;
+    for (uint32_t g = 0; g < 4; ++g) {
+      auto ops = (*w)->MakeWorker(g);
+      for (int i = 0; i < 25; ++i) {
+        drivers::OpRequest req;
+        int op = ops->Next(&req);
+        EXPECT_EQ((*w)->ops()[op], step);
+        EXPECT_TRUE(ids.insert(req.params[0].i).second);
+        EXPECT_EQ(req.params[0].i / 25, g);
+        if (req.nparams > 1) {
+          EXPECT_EQ(req.params[1].s.size(), 10u);
+          EXPECT_TRUE(foos.insert(std::string(req.params[1].s)).second) << req.params[1].s;
+        }
+      }
+    }
+    EXPECT_EQ(ids.size(), 100u);
+    EXPECT_EQ(*ids.rbegin(), 99);
+  }
+  EXPECT_EQ(foos.size(), 200u);  // inserts and updates
+}
+
+TEST(RebalanceWorkloadTest, CountChecksTheRowsOfTheWholePhase) {
+  WorkloadContext ctx;
+  ctx.total_workers = 1;
+  ctx.group_workers = 50;
+  ctx.step = "Count";
+  auto w = CreateWorkload("rebalance2021", ctx, {{"records_per_worker", "20"}});
+  ASSERT_TRUE(w.ok());
+  EXPECT_TRUE((*w)->SetupStatements().empty());  // only InsertOne prepares the table
+  auto ops = (*w)->MakeWorker(0);
+  drivers::OpRequest req;
+  int op = ops->Next(&req);
+  EXPECT_TRUE((*w)->statements()[op].scalar);
+  drivers::OpResult r;
+  r.value = 1000;
+  ops->Observe(op, r);
+  EXPECT_EQ(ops->Finish(), "Count = 1000 (expected 1000)");
+  r.value = 998;
+  ops->Observe(op, r);
+  EXPECT_EQ(ops->Finish(), "Count = 998 (expected 1000, MISMATCH)");
+}
+
 }  // namespace
 }  // namespace stampede::workloads

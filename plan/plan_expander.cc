@@ -1,0 +1,38 @@
+#include "plan/plan_expander.h"
+
+#include <map>
+
+#include "workloads/workload_registry.h"
+
+namespace stampede::plan {
+
+v1::Plan ExpandSteps(const v1::Plan& plan) {
+  v1::Plan out = plan;
+  out.clear_phases();
+  for (const v1::Phase& phase : plan.phases()) {
+    const workloads::WorkloadInfo* info = workloads::FindWorkload(phase.workload());
+    if (!info || !info->steps) {
+      *out.add_phases() = phase;
+      continue;
+    }
+    std::map<std::string, std::string> values(phase.params().begin(), phase.params().end());
+    std::map<std::string, int> seen;
+    for (const workloads::StepSpec& step :
+         info->steps(workloads::Params(info->param_specs(), values), phase.workers())) {
+      v1::Phase* p = out.add_phases();
+      *p = phase;
+      const int n = ++seen[step.name];
+      p->set_name(phase.name() + "/" + step.name + (n > 1 ? "-" + std::to_string(n) : ""));
+      p->set_group(phase.name());
+      p->set_step(step.name);
+      p->set_group_workers(phase.workers());
+      p->set_workers(step.workers);
+      p->set_ops(step.ops);
+      p->set_duration_ms(0);
+      p->set_rate(0);
+    }
+  }
+  return out;
+}
+
+}  // namespace stampede::plan

@@ -1,0 +1,135 @@
+#include "workloads/rebalance_workload.h"
+
+#include "common/rng.h"
+#include "workloads/random_string.h"
+#include "workloads/redis_scripts.h"
+
+namespace stampede::workloads {
+namespace {
+
+using drivers::Dialect;
+using drivers::Param;
+using Type = ParamSpec::Type;
+
+constexpr const char* kStepNames[] = {"InsertOne", "Count", "UpdateOne", "SelectOne"};
+
+void WriteId(uint64_t id, char* out) {
+  static constexpr char kDigits[] =
+      "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  for (int i = RebalanceWorkload::kIdDigits - 1; i >= 0; --i, id /= 62) out[i] = kDigits[id % 62];
+}
+
+class RebalanceWorker : public WorkerOps {
+ public:
+  RebalanceWorker(RebalanceWorkload::Op op, uint64_t first_id, int value_size, uint64_t expected,
+                  uint64_t seed)
+      : op_(op), next_id_(first_id), expected_(expected), rng_(seed),
+        foo_(static_cast<size_t>(value_size), 'x') {}
+
+  int Next(drivers::OpRequest* req) override {
+    req->stmt = op_;
+    req->nparams = 0;
+    if (op_ == RebalanceWorkload::kCount) return op_;
+    const uint64_t id = next_id_++;
+    req->Set(0, Param::Int(static_cast<int64_t>(id)));
+    if (op_ == RebalanceWorkload::kInsertOne || op_ == RebalanceWorkload::kUpdateOne) {
+      const size_t random = foo_.size() - RebalanceWorkload::kIdDigits;
+      FillRandomString(rng_, foo_.data(), random);
+      WriteId(id, foo_.data() + random);
+      req->Set(1, Param::Str(foo_));
+    }
+    return op_;
+  }
+
+  void Observe(int op, const drivers::OpResult& result) override {
+    if (op != RebalanceWorkload::kCount || result.outcome != Outcome::kOk) return;
+    counted_ = true;
+    count_ = result.value;
+  }
+
+  std::string Finish() override {
+    if (op_ != RebalanceWorkload::kCount) return {};
+    if (!counted_) return "Count did not return (expected " + std::to_string(expected_) + ")";
+    return "Count = " + std::to_string(count_) + " (expected " + std::to_string(expected_) +
+           (uint64_t(count_) == expected_ ? ")" : ", MISMATCH)");
+  }
+
+ private:
+  RebalanceWorkload::Op op_;
+  uint64_t next_id_;
+  uint64_t expected_;
+  Rng rng_;
+  std::string foo_;
+  bool counted_ = false;
+  int64_t count_ = 0;
+};
+
+}  // namespace
+
+const std::vector<ParamSpec>& RebalanceWorkload::ParamSpecs() {
+  static const std::vector<ParamSpec> kSpecs = {
+      {"records_per_worker", Type::kInt, "100", "rows each worker inserts, updates and selects",
+       {}, 1, 1e9},
+      {"table", Type::kString, "bar1", "table (Redis: key prefix)", {}, 0, 0},
+      {"value_size", Type::kInt, "10", "length of foo (the last 6 characters encode the id)", {},
+       kIdDigits + 1, 255},
+      {"reset", Type::kBool, "true", "empty the table first (it is always created if missing)", {}, 0, 0},
+  };
+  return kSpecs;
+}
+
+std::vector<StepSpec> RebalanceWorkload::Steps(const Params& params, uint32_t workers) {
+  const uint64_t n = uint64_t{workers} * static_cast<uint64_t>(params.Int("records_per_worker"));
+  return {{"InsertOne", workers, n},
+          {"Count", 1, 1},
+          {"UpdateOne", workers, n},
+          {"Count", 1, 1},
+          {"SelectOne", workers, n}};
+}
+
+StatusOr<std::unique_ptr<Workload>> RebalanceWorkload::Create(const WorkloadContext& ctx,
+                                                              const Params& params) {
+  std::unique_ptr<RebalanceWorkload> w(new RebalanceWorkload());
+  w->ctx_ = ctx;
+  w->ops_.assign(std::begin(kStepNames), std::end(kStepNames));
+  w->records_ = static_cast<uint64_t>(params.Int("records_per_worker"));
+  w->value_size_ = static_cast<int>(params.Int("value_size"));
+  const uint32_t group_workers = ctx.group_workers ? ctx.group_workers : ctx.total_workers;
+  w->expected_rows_ = w->records_ * group_workers;
+  bool found = ctx.step.empty();  // validation builds the workload without a step
+  for (int i = 0; i < 4; ++i) {
+    if (ctx.step == kStepNames[i]) {
+      w->op_ = static_cast<Op>(i);
+      found = true;
+    }
+  }
+  if (!found) return Status::Error("rebalance2021: unknown step '" + ctx.step + "'");
+  const std::string& t = params.Str("table");
+  if (ctx.dialect == Dialect::kRedis) {
+    w->statements_ = {{"SET " + t + ":$1 $2", true, false},
+                      {RedisCountPrefix(t), false, true},
+                      {"SET " + t + ":$1 $2 XX", true, false},
+                      {"GET " + t + ":$1", false, false}};
+    if (params.Bool("reset")) w->setup_.push_back(RedisDeletePrefix(t));
+  } else {
+    w->statements_ = {{"INSERT INTO " + t + " (id, foo) VALUES ($1, $2)", true, false},
+                      {"SELECT COUNT(1) FROM " + t, false, true},
+                      {"UPDATE " + t + " SET foo = $2 WHERE id = $1", true, false},
+                      {"SELECT foo FROM " + t + " WHERE id = $1", false, false}};
+    w->setup_.push_back("CREATE TABLE IF NOT EXISTS " + t + " (id BIGINT PRIMARY KEY, foo VARCHAR(" +
+                        std::to_string(w->value_size_) + ") UNIQUE)");
+    if (params.Bool("reset")) w->setup_.push_back("TRUNCATE TABLE " + t);
+  }
+  // Only the first step prepares the table.
+  if (w->op_ != kInsertOne) w->setup_.clear();
+  return std::unique_ptr<Workload>(std::move(w));
+}
+
+std::unique_ptr<WorkerOps> RebalanceWorkload::MakeWorker(uint32_t global_worker) const {
+  // The step is in the seed: UpdateOne writes fresh strings, not InsertOne's.
+  const uint64_t seed = MixSeed(MixSeed(MixSeed(ctx_.seed, ctx_.phase_index), op_), global_worker);
+  return std::make_unique<RebalanceWorker>(op_, uint64_t{global_worker} * records_, value_size_,
+                                           expected_rows_, seed);
+}
+
+}  // namespace stampede::workloads
