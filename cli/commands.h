@@ -15,6 +15,7 @@ constexpr int kExitFailed = 1;
 constexpr int kExitBadInput = 2;
 
 int ValidateCommand(const Args& args);
+int WorkloadsCommand(const Args& args);
 int RunCommand(const Args& args);
 int CoordinatorCommand(const Args& args);
 int AgentCommand(const Args& args);

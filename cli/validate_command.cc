@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "cli/flags.h"
 #include "plan/plan_loader.h"
+#include "workloads/workload_registry.h"
 
 namespace stampede::cli {
 namespace po = boost::program_options;
@@ -35,6 +36,26 @@ int ValidateCommand(const Args& args) {
               << ", " << r.plan.agents().min() << " agent(s))\n";
   }
   return rc;
+}
+
+int WorkloadsCommand(const Args& args) {
+  if (args.empty()) {
+    for (const workloads::WorkloadInfo& w : workloads::Workloads()) {
+      std::cout << w.name << "\t" << w.description << "\n";
+    }
+    return kExitOk;
+  }
+  const workloads::WorkloadInfo* w = workloads::FindWorkload(args[0]);
+  if (!w) {
+    std::cerr << "stampede: unknown workload '" << args[0] << "' (`stampede workloads` lists them)\n";
+    return kExitBadInput;
+  }
+  std::cout << w->name << ": " << w->description << "\n\nparams:\n";
+  for (const workloads::ParamSpec& p : w->param_specs()) {
+    std::cout << "  " << p.name << " (default " << (p.default_value.empty() ? "none" : p.default_value)
+              << ")  " << p.description << "\n";
+  }
+  return kExitOk;
 }
 
 }  // namespace stampede::cli

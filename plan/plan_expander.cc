@@ -29,7 +29,6 @@ v1::Plan ExpandSteps(const v1::Plan& plan) {
       p->set_workers(step.workers);
       p->set_ops(step.ops);
       p->set_duration_ms(0);
-      p->set_rate(0);
     }
   }
   return out;

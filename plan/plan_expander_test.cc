@@ -43,7 +43,7 @@ TEST(PlanExpanderTest, RebalanceBecomesOnePhasePerStep) {
   EXPECT_EQ(p.faults(0).phase(), "insert");
 }
 
-TEST(PlanExpanderTest, SteppedPhasesRejectOpsDurationAndRate) {
+TEST(PlanExpanderTest, SteppedPhasesRejectOpsAndDuration) {
   auto r = LoadPlanText(R"(name: rb
 target: {driver: postgres, endpoints: [127.0.0.1:5432]}
 phases:

@@ -499,13 +499,16 @@ class Loader {
     }
     if (info && info->steps) {
       // A stepped workload sets its own operation counts, step by step.
-      for (const char* key : {"duration", "ops", "rate"}) {
+      for (const char* key : {"duration", "ops"}) {
         if (p[key]) {
           Error(p[key], at + "." + key,
                 "not allowed: " + info->name +
                     " runs a fixed number of operations per step (set its params instead)");
         }
       }
+      // A rate paces every step (open loop), which also fixes how long the
+      // steps take: useful to place faults.
+      if (p["rate"]) phase->set_rate(Double(p["rate"], at + ".rate", 0, 1e9, true));
       return LoadPhaseParams(p, at, info, phase);
     }
     if (p["duration"]) phase->set_duration_ms(DurationMs(p["duration"], at + ".duration"));

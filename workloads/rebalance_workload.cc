@@ -50,8 +50,10 @@ class RebalanceWorker : public WorkerOps {
   std::string Finish() override {
     if (op_ != RebalanceWorkload::kCount) return {};
     if (!counted_) return "Count did not return (expected " + std::to_string(expected_) + ")";
-    return "Count = " + std::to_string(count_) + " (expected " + std::to_string(expected_) +
-           (uint64_t(count_) == expected_ ? ")" : ", MISMATCH)");
+    std::string line = "Count = " + std::to_string(count_) + " (expected " + std::to_string(expected_);
+    if (count_ < int64_t(expected_)) line += ", " + std::to_string(int64_t(expected_) - count_) + " short";
+    if (count_ > int64_t(expected_)) line += ", " + std::to_string(count_ - int64_t(expected_)) + " extra";
+    return line + ")";
   }
 
  private:

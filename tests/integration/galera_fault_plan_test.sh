@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The node-kill scenario from a plan, on a real 3-node Galera (loopback):
-# the plan kills node3 at insert+3s and starts it at insert+9s; the agent
+# rebalance2021 paced at 600 ops/s (about 8 s per step); the plan kills
+# node3 at insert+2s (InsertOne) and starts it at insert+10s (UpdateOne,
+# whose workers start on the two live nodes); the agent
 # that owns node3 (declared in its local config) does it. The run exits 0,
 # summary.json has both faults with their recovery numbers, no acknowledged
 # insert is missing, and the cluster is whole again. A plan naming a node no
@@ -30,10 +32,10 @@ target: {driver: mysql, flavor: galera, endpoints: [$GA_ENDPOINTS], user: stampe
 agents: {min: 2, wait: 20s}
 recovery: {baseline: 3s, recovered_fraction: 0.9, hold: 2s}
 phases:
-  - {name: insert, workload: crud, workers: 12, duration: 18s, rate: 600, params: {reset: true, table: gf}}
+  - {name: insert, workload: rebalance2021, workers: 12, rate: 600, params: {records_per_worker: 400, table: gf}}
 faults:
-  - {at: insert+3s, action: kill, node: $1}
-  - {at: insert+9s, action: start, node: $1}
+  - {at: insert+2s, action: kill, node: $1}
+  - {at: insert+10s, action: start, node: $1}
 YAML
 }
 
@@ -65,8 +67,13 @@ echo "$last_health" | jq -e '.healthy and (.detail | test("size 3, Primary, Sync
 grep '"type":"health"' "$dir/journal.jsonl" | jq -s -e 'any(.[]; .healthy == false)' >/dev/null \
   || fail "the probe never saw the cluster unhealthy"
 awk -v u="$un" 'BEGIN { exit !(u >= 0 && u <= 60) }' || fail "unavailability $un s"
+expect_eq "$(jq -r '.phases[0].name' "$s")" insert/InsertOne "first phase"
 ok=$(jq '.phases[0].ops[0].ok' "$s")
 amb=$(jq '.phases[0].ops[0].errors.ambiguous' "$s")
+expect_eq "$(jq '.groups[0].steps | length' "$s")" 5 "rebalance2021 steps"
+[ "$(jq '.faults[1].phase' "$s")" = '"insert"' ] || fail "the start fault is not scheduled on the plan phase"
+[ "$(jq '[.groups[0].steps[] | select(.completed)] | length' "$s")" -eq 5 ] || fail "a step did not complete"
+
 rows=$(galera_count gf)
 [ "$rows" -ge "$ok" ] || fail "acknowledged inserts missing: $rows rows < $ok ok"
 [ "$rows" -le $((ok + amb)) ] || fail "$rows rows > $ok ok + $amb ambiguous"

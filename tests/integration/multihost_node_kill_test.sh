@@ -57,7 +57,7 @@ target: {driver: mysql, flavor: galera, user: stampede, password_env: STAMPEDE_P
 agents: {min: 5, wait: 30s}
 recovery: {baseline: 2s, recovered_fraction: 0.9, hold: 2s}
 phases:
-  - {name: insert, workload: crud, workers: 15, duration: 18s, rate: 600, params: {reset: true, table: mh}}
+  - {name: insert, workload: rebalance2021, workers: 15, rate: 600, params: {records_per_worker: 320, table: mh}}
 faults:
   - {at: insert+2s, action: kill, node: node3}
   - {at: insert+10s, action: start, node: node3}
@@ -77,6 +77,8 @@ for k in unavailability_s time_to_healthy_s; do
   v=$(jq ".faults[0].$k" "$s")
   awk -v v="$v" 'BEGIN { exit !(v >= 0 && v <= 60) }' || fail "faults[0].$k = $v"
 done
+expect_eq "$(jq -r '.phases[0].name' "$s")" insert/InsertOne "first step"
+expect_eq "$(jq '[.groups[0].steps[] | select(.completed)] | length' "$s")" 5 "completed rebalance2021 steps"
 ok=$(jq '.phases[0].ops[0].ok' "$s")
 amb=$(jq '.phases[0].ops[0].errors.ambiguous' "$s")
 rows=$(mariadb -uroot --socket="$GA_DIR/node1/mysqld.sock" bench -N -e "SELECT count(*) FROM mh")
