@@ -225,6 +225,9 @@ void PhaseRunner::RunOps(Worker* w, drivers::Driver* driver, workloads::WorkerOp
     } else {
       op = ops->Next(&req);
       r = ExecuteWithRetries(w, driver, req, &retries, &error);
+      while (r.outcome == Outcome::kOk && ops->More(&req)) {
+        r = ExecuteWithRetries(w, driver, req, &retries, &error);
+      }
     }
     w->stats->Record(op, r.outcome, static_cast<uint64_t>(MonoNowNs() - intended), retries);
     ops->Observe(op, r);

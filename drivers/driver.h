@@ -55,7 +55,7 @@ struct Param {
   static Param Str(std::string_view v) { return Param{false, 0, v}; }
 };
 
-constexpr int kMaxParams = 8;
+constexpr int kMaxParams = 16;
 
 struct OpRequest {
   int stmt = 0;

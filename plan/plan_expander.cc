@@ -11,14 +11,17 @@ v1::Plan ExpandSteps(const v1::Plan& plan) {
   out.clear_phases();
   for (const v1::Phase& phase : plan.phases()) {
     const workloads::WorkloadInfo* info = workloads::FindWorkload(phase.workload());
-    if (!info || !info->steps) {
+    std::vector<workloads::StepSpec> steps;
+    if (info && info->steps) {
+      std::map<std::string, std::string> values(phase.params().begin(), phase.params().end());
+      steps = info->steps(workloads::Params(info->param_specs(), values), phase.workers());
+    }
+    if (steps.empty()) {
       *out.add_phases() = phase;
       continue;
     }
-    std::map<std::string, std::string> values(phase.params().begin(), phase.params().end());
     std::map<std::string, int> seen;
-    for (const workloads::StepSpec& step :
-         info->steps(workloads::Params(info->param_specs(), values), phase.workers())) {
+    for (const workloads::StepSpec& step : steps) {
       v1::Phase* p = out.add_phases();
       *p = phase;
       const int n = ++seen[step.name];
@@ -27,8 +30,10 @@ v1::Plan ExpandSteps(const v1::Plan& plan) {
       p->set_step(step.name);
       p->set_group_workers(phase.workers());
       p->set_workers(step.workers);
-      p->set_ops(step.ops);
-      p->set_duration_ms(0);
+      if (step.ops > 0) {  // else the plan phase's ops / duration
+        p->set_ops(step.ops);
+        p->set_duration_ms(0);
+      }
     }
   }
   return out;

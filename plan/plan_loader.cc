@@ -497,8 +497,21 @@ class Loader {
     } else {
       phase->set_workers(static_cast<uint32_t>(UInt(p["workers"], at + ".workers", 1, 100000)));
     }
+    if (p["duration"]) phase->set_duration_ms(DurationMs(p["duration"], at + ".duration"));
+    if (p["ops"]) phase->set_ops(UInt(p["ops"], at + ".ops", 1, 1e18));
+    if (p["rate"]) phase->set_rate(Double(p["rate"], at + ".rate", 0, 1e9, true));
+    LoadPhaseParams(p, at, info, phase);
+    // A stepped workload (rebalance2021) sets its own operation counts; one
+    // with an open-ended step (ycsb's run after its load) takes the phase's
+    // duration or ops for it. A rate paces every step (open loop).
+    std::vector<workloads::StepSpec> steps;
     if (info && info->steps) {
-      // A stepped workload sets its own operation counts, step by step.
+      std::map<std::string, std::string> values(phase->params().begin(), phase->params().end());
+      steps = info->steps(workloads::Params(info->param_specs(), values), phase->workers());
+    }
+    bool open_ended = steps.empty();
+    for (const workloads::StepSpec& st : steps) open_ended |= st.ops == 0;
+    if (!open_ended) {
       for (const char* key : {"duration", "ops"}) {
         if (p[key]) {
           Error(p[key], at + "." + key,
@@ -506,18 +519,9 @@ class Loader {
                     " runs a fixed number of operations per step (set its params instead)");
         }
       }
-      // A rate paces every step (open loop), which also fixes how long the
-      // steps take: useful to place faults.
-      if (p["rate"]) phase->set_rate(Double(p["rate"], at + ".rate", 0, 1e9, true));
-      return LoadPhaseParams(p, at, info, phase);
-    }
-    if (p["duration"]) phase->set_duration_ms(DurationMs(p["duration"], at + ".duration"));
-    if (p["ops"]) phase->set_ops(UInt(p["ops"], at + ".ops", 1, 1e18));
-    if (!p["duration"] && !p["ops"]) {
+    } else if (!p["duration"] && !p["ops"]) {
       Error(p, at, "needs a duration (e.g. duration: 30s) or an operation count (ops: N)");
     }
-    if (p["rate"]) phase->set_rate(Double(p["rate"], at + ".rate", 0, 1e9, true));
-    LoadPhaseParams(p, at, info, phase);
   }
 
   void LoadPhaseParams(const YAML::Node& p, const std::string& at,

@@ -64,6 +64,13 @@ class WorkerOps {
   // Workload::ops()). String parameters point into storage owned by this
   // object and stay valid until the next call.
   virtual int Next(drivers::OpRequest* request) = 0;
+  // Operations of more than one statement (YCSB's read-modify-write; a
+  // Redis insert that also indexes its key): after a statement succeeded,
+  // fills the next one and returns true. The op's latency covers them all.
+  virtual bool More(drivers::OpRequest* request) {
+    (void)request;
+    return false;
+  }
   // Sees the result of the operation Next() produced last (after retries).
   virtual void Observe(int op, const drivers::OpResult& result) {
     (void)op;

@@ -5,6 +5,7 @@
 #include "workloads/crud_workload.h"
 #include "workloads/kv_workload.h"
 #include "workloads/rebalance_workload.h"
+#include "workloads/ycsb_workload.h"
 
 namespace stampede::workloads {
 
@@ -17,6 +18,8 @@ const std::vector<WorkloadInfo>& Workloads() {
       {"rebalance2021",
        "the rebalance benchmark: InsertOne, Count, UpdateOne, Count, SelectOne, each a step",
        &RebalanceWorkload::ParamSpecs, &RebalanceWorkload::Create, &RebalanceWorkload::Steps},
+      {"ycsb", "YCSB core workloads a-f: a load step, then the read/update/insert/scan mix",
+       &YcsbWorkload::ParamSpecs, &YcsbWorkload::Create, &YcsbWorkload::Steps},
   };
   return kWorkloads;
 }

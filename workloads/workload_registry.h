@@ -14,9 +14,9 @@ namespace stampede::workloads {
 
 // One step of a stepped workload. The coordinator runs each step as its own
 // phase (a barrier across all agents between steps), with `workers` workers
-// and exactly `ops` operations.
+// and exactly `ops` operations (0: the plan phase's ops or duration).
 struct StepSpec {
-  std::string name;  // also the op the step reports ("InsertOne")
+  std::string name;  // the step ("InsertOne", "load")
   uint32_t workers = 0;
   uint64_t ops = 0;
 };
@@ -27,7 +27,7 @@ struct WorkloadInfo {
   const std::vector<ParamSpec>& (*param_specs)();
   StatusOr<std::unique_ptr<Workload>> (*factory)(const WorkloadContext&, const Params&);
   // Stepped workloads only (nullptr otherwise): the steps for a phase of
-  // `workers` workers. Such a phase sets no ops, duration or rate.
+  // `workers` workers; none: the phase runs as it is.
   std::vector<StepSpec> (*steps)(const Params&, uint32_t workers) = nullptr;
 };
 

@@ -122,5 +122,60 @@ TEST(RebalanceWorkloadTest, CountChecksTheRowsOfTheWholePhase) {
   EXPECT_EQ(ops->Finish(), "Count = 998 (expected 1000, 2 short)");
 }
 
+// ycsb: the load step's keys are disjoint across workers (so across agents
+// with the same seed), and cover exactly the record count.
+TEST(YcsbWorkloadTest, LoadKeysAreDisjointAndComplete) {
+  std::set<std::string> keys;
+  for (uint32_t agent_worker_split : {0u, 3u}) {  // the same global workers, any split
+    (void)agent_worker_split;
+    keys.clear();
+    WorkloadContext ctx;
+    ctx.seed = 9;
+    ctx.total_workers = 6;
+    ctx.step = "load";
+    auto w = CreateWorkload("ycsb", ctx, {{"records", "600"}, {"fields", "3"}});
+    ASSERT_TRUE(w.ok()) << w.status().message();
+    for (uint32_t g = 0; g < 6; ++g) {
+      auto ops = (*w)->MakeWorker(g);
+      for (int i = 0; i < 100; ++i) {
+        drivers::OpRequest req;
+        EXPECT_EQ((*w)->ops()[ops->Next(&req)], "insert");
+        EXPECT_EQ(req.nparams, 4);
+        EXPECT_TRUE(keys.insert(std::string(req.params[0].s)).second) << req.params[0].s;
+        EXPECT_FALSE(ops->More(&req));  // SQL: one statement
+      }
+    }
+    EXPECT_EQ(keys.size(), 600u);
+  }
+}
+
+TEST(YcsbWorkloadTest, MixesHaveTheirProportions) {
+  struct Case { const char* mix; const char* op; double fraction; };
+  for (const Case& c : {Case{"a", "read", 0.5}, Case{"b", "read", 0.95}, Case{"c", "read", 1.0},
+                        Case{"d", "insert", 0.05}, Case{"e", "scan", 0.95},
+                        Case{"f", "readmodifywrite", 0.5}}) {
+    WorkloadContext ctx;
+    ctx.seed = 1;
+    ctx.total_workers = 1;
+    ctx.step = "run";
+    ctx.dialect = drivers::Dialect::kRedis;
+    auto w = CreateWorkload("ycsb", ctx, {{"records", "1000"}, {"mix", c.mix}});
+    ASSERT_TRUE(w.ok()) << w.status().message();
+    auto ops = (*w)->MakeWorker(0);
+    int hits = 0;
+    for (int i = 0; i < 20000; ++i) {
+      drivers::OpRequest req;
+      int op = ops->Next(&req);
+      if ((*w)->ops()[op] == c.op) ++hits;
+      int statements = 1;
+      while (ops->More(&req)) ++statements;
+      // Redis inserts also index the key; read-modify-write is two.
+      const std::string name = (*w)->ops()[op];
+      EXPECT_EQ(statements, name == "insert" || name == "readmodifywrite" ? 2 : 1) << name;
+    }
+    EXPECT_NEAR(hits / 20000.0, c.fraction, 0.01) << c.mix;
+  }
+}
+
 }  // namespace
 }  // namespace stampede::workloads

@@ -7,6 +7,8 @@ namespace {
 
 constexpr uint64_t kExactTerms = 1000000;
 
+}  // namespace
+
 uint64_t Fnv1a64(uint64_t v) {
   uint64_t h = 0xcbf29ce484222325ULL;
   for (int i = 0; i < 8; ++i) {
@@ -16,6 +18,8 @@ uint64_t Fnv1a64(uint64_t v) {
   }
   return h;
 }
+
+namespace {
 
 // log1p(x)/x and expm1(x)/x, with their series near 0.
 double Helper1(double x) {

@@ -16,6 +16,9 @@
 
 namespace stampede::workloads {
 
+// FNV-1a over the 8 bytes of v (YCSB's key hash and scrambler).
+uint64_t Fnv1a64(uint64_t v);
+
 class ZipfianGenerator {
  public:
   static constexpr double kYcsbTheta = 0.99;

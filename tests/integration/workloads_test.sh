@@ -42,3 +42,37 @@ grep -q "| Total |" "$dir/report.md" || fail "report.md has no Total row"
 expect_eq "$(jq -c '[.phases[0].agent_ops[]]' "$s")" "[500,500]" "InsertOne operations per agent"
 total=$(jq .groups[0].total_s "$s")
 pass "rebalance2021 on $driver: 3 x 1000 ok, Count = 1000 twice, total ${total}s"
+
+# --- ycsb: load 2000 records, then mix a and mix e ----------------------
+cat >"$TMP/ycsb.yaml" <<YAML
+name: ycsb-$driver
+seed: 5
+$(target_yaml "$driver")
+agents: {min: 2}
+phases:
+  - name: a
+    workload: ycsb
+    workers: 8
+    ops: 4000
+    params: {mix: a, records: 2000, fields: 4, field_length: 20, table: it_ycsb}
+  - name: e
+    workload: ycsb
+    workers: 4
+    ops: 400
+    params: {mix: e, records: 2000, fields: 4, field_length: 20, table: it_ycsb, load: false}
+YAML
+run_plan ycsb
+op() { jq --arg p "$1" --arg o "$2" '[.phases[] | select(.name==$p) | .ops[] | select(.name==$o) | .ok] | add // 0' "$s"; }
+expect_eq "$(op a/load insert)" 2000 "ycsb load inserts"
+reads=$(op a/run read); updates=$(op a/run update)
+expect_eq "$((reads + updates))" 4000 "ycsb a: reads + updates"
+awk -v r="$reads" 'BEGIN { f = r / 4000; exit !(f >= 0.48 && f <= 0.52) }' \
+  || fail "ycsb a: read fraction $reads/4000 is not 50% +- 2 points"
+scans=$(op e scan); inserts=$(op e insert)
+[ "$scans" -gt 300 ] || fail "ycsb e: only $scans scans"
+expect_eq "$((scans + inserts))" 400 "ycsb e: scans + inserts"
+expect_eq "$(jq '[.phases[] | .ops[] | .count - .ok] | add' "$s")" 0 "ycsb errors"
+rows=$(db_count "$driver" it_ycsb | tr -d ' ')
+if [ "$driver" = redis ]; then rows=$((rows - 1)); fi  # the scan index
+expect_eq "$rows" $((2000 + inserts)) "ycsb rows = loaded records + e's inserts"
+pass "ycsb on $driver: load 2000 = $rows - $inserts rows; a: $reads reads / $updates updates; e: $scans scans"
