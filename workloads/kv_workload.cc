@@ -20,7 +20,7 @@ class KvWorker : public WorkerOps {
         read_threshold_(static_cast<uint64_t>(read_fraction * double(uint64_t{1} << 53))),
         zipf_(std::move(zipf)),
         rng_(seed),
-        value_(static_cast<size_t>(value_size), 'x') {}
+        value_size_(static_cast<size_t>(value_size)), text_(rng_, value_size_) {}
 
   int Next(drivers::OpRequest* req) override {
     bool read = (rng_.Next() >> 11) < read_threshold_;
@@ -31,8 +31,7 @@ class KvWorker : public WorkerOps {
       req->stmt = 0;
       return 0;
     }
-    FillRandomString(rng_, value_.data(), value_.size());
-    req->Set(1, Param::Str(value_));
+    req->Set(1, Param::Str(text_.Take(rng_, value_size_)));
     req->stmt = 1;
     return 1;
   }
@@ -42,7 +41,8 @@ class KvWorker : public WorkerOps {
   uint64_t read_threshold_;
   std::shared_ptr<const ZipfianGenerator> zipf_;
   Rng rng_;
-  std::string value_;
+  size_t value_size_;
+  RandomText text_;
 };
 
 }  // namespace

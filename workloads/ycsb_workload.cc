@@ -36,7 +36,7 @@ class YcsbWorker : public WorkerOps {
              uint32_t total_workers, uint64_t insert_base, uint64_t seed)
       : c_(config), zipf_(zipf), worker_(worker), stride_(total_workers),
         insert_base_(insert_base), rng_(seed),
-        values_(static_cast<size_t>(config.fields), std::string(static_cast<size_t>(config.field_length), 'x')) {
+        text_(rng_, static_cast<size_t>(config.field_length)) {
     uint64_t acc = 0;
     for (int i = 0; i < YcsbWorkload::kNumOps; ++i) {
       cumulative_[i] = acc += static_cast<uint64_t>(config.weights[i] * 1e6 + 0.5);
@@ -96,9 +96,7 @@ class YcsbWorker : public WorkerOps {
     SetKey(keynum, req);
     req->stmt = YcsbWorkload::kStmtInsert;
     for (int f = 0; f < c_.fields; ++f) {
-      std::string& v = values_[static_cast<size_t>(f)];
-      FillRandomString(rng_, v.data(), v.size());
-      req->Set(1 + f, Param::Str(v));
+      req->Set(1 + f, Param::Str(text_.Take(rng_, size_t(c_.field_length))));
     }
     pending_index_ = c_.redis;
     return YcsbWorkload::kInsert;
@@ -106,10 +104,8 @@ class YcsbWorker : public WorkerOps {
 
   void Update(drivers::OpRequest* req) {
     const int f = static_cast<int>(rng_.Uniform(uint64_t(c_.fields)));
-    std::string& v = values_[static_cast<size_t>(f)];
-    FillRandomString(rng_, v.data(), v.size());
     req->stmt = YcsbWorkload::kStmtUpdate0 + f;
-    req->Set(1, Param::Str(v));
+    req->Set(1, Param::Str(text_.Take(rng_, size_t(c_.field_length))));
   }
 
   uint64_t ChooseKey() {
@@ -146,7 +142,7 @@ class YcsbWorker : public WorkerOps {
   uint64_t loaded_ = 0;
   uint64_t inserted_ = 0;
   Rng rng_;
-  std::vector<std::string> values_;
+  RandomText text_;
   char key_[96];
   size_t key_head_ = 0;
   bool pending_index_ = false;
