@@ -3,6 +3,9 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <cmath>
+
+#include "agent/stage_schedule.h"
 
 #include "common/clock.h"
 #include "common/log.h"
@@ -18,6 +21,7 @@ constexpr int64_t kMaxSleepSliceNs = 50 * kNsPerMs;
 constexpr int64_t kFirstBackoffNs = 100 * kNsPerMs;
 constexpr int64_t kMaxBackoffNs = 2 * kNsPerSec;
 constexpr int64_t kWatchdogTickNs = 20 * kNsPerMs;
+constexpr int64_t kStageTickNs = 20 * kNsPerMs;  // ramp granularity for waiting workers
 
 }  // namespace
 
@@ -37,6 +41,7 @@ struct PhaseRunner::Worker {
   std::atomic<int64_t> op_deadline_ns{0};
   std::atomic<bool> timed_out{false};
   bool finished = false;  // guarded by PhaseRunner::mu_
+  bool active = false;    // counted in active_ (worker thread only)
 };
 
 WorkerShare ShareOf(uint32_t total, uint32_t agent_index, uint32_t agent_count) {
@@ -162,9 +167,9 @@ void PhaseRunner::WorkerMain(Worker* w) {
   }
   cv_.notify_all();
   if (s.ok() && WaitForGate()) {
-    active_.fetch_add(1);
+    SetActive(w, true);
     RunLoop(w, driver.get());
-    active_.fetch_sub(1);
+    SetActive(w, false);
   }
   w->fd.store(-1);
   driver->Close();
@@ -174,6 +179,16 @@ void PhaseRunner::WorkerMain(Worker* w) {
     w->finished = true;
   }
   cv_.notify_all();
+}
+
+void PhaseRunner::SetActive(Worker* w, bool active) {
+  if (w->active == active) return;
+  w->active = active;
+  if (active) {
+    active_.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    active_.fetch_sub(1, std::memory_order_relaxed);
+  }
 }
 
 void PhaseRunner::RunLoop(Worker* w, drivers::Driver* driver) {
@@ -190,10 +205,15 @@ void PhaseRunner::RunLoop(Worker* w, drivers::Driver* driver) {
 }
 
 void PhaseRunner::RunOps(Worker* w, drivers::Driver* driver, workloads::WorkerOps* ops) {
-  const bool open_loop = phase_.rate() > 0;
-  const int64_t interval_ns =
-      open_loop ? static_cast<int64_t>(double(phase_.workers()) * 1e9 / phase_.rate()) : 0;
-  const int64_t offset_ns = open_loop ? interval_ns * w->global / phase_.workers() : 0;
+  const StageSchedule schedule(phase_);
+  const bool open_loop = schedule.open_loop();
+  const bool poisson = phase_.arrival() == "poisson";
+  const double total_workers = phase_.workers();
+  // Ramped worker counts start workers in this order, interleaved across
+  // agents so each agent carries its share during the ramp.
+  const double rank = double(w->global - share_.first) * options_.agent_count + options_.agent_index;
+  const int64_t think_ns = int64_t(phase_.think_time_ms()) * kNsPerMs;
+  double poisson_clock = 0;  // this worker's arrivals, in units of global operations / W
   drivers::OpRequest req;
   // Multi-statement transactions: the workload fills txn_size requests.
   const int txn_size = workload_->transaction_size();
@@ -208,11 +228,31 @@ void PhaseRunner::RunOps(Worker* w, drivers::Driver* driver, workloads::WorkerOp
     if (w->budget && k >= w->budget) break;
     int64_t intended;
     if (open_loop) {
-      intended = start_mono_ns_ + offset_ns + static_cast<int64_t>(k) * interval_ns;
+      // Operation n of the phase is due when the rate's integral reaches n.
+      double n;
+      if (poisson) {
+        poisson_clock -= std::log1p(-w->jitter.NextDouble());
+        n = poisson_clock * total_workers;
+      } else {
+        n = double(k) * total_workers + double(w->global);
+      }
+      const double t = schedule.TimeOfOp(n);
+      if (t < 0) break;
+      intended = start_mono_ns_ + static_cast<int64_t>(t * 1e9);
       if (intended >= deadline_mono_ns_) break;
       if (!SleepUntil(intended)) break;
     } else {
       intended = MonoNowNs();
+      if (schedule.staged_workers()) {
+        // Wait (not counted as active) until the ramp reaches this worker.
+        while (intended < deadline_mono_ns_ &&
+               rank + 0.5 > schedule.ValueAt(double(intended - start_mono_ns_) / 1e9)) {
+          SetActive(w, false);
+          if (!SleepUntil(std::min(intended + kStageTickNs, deadline_mono_ns_))) break;
+          intended = MonoNowNs();
+        }
+        SetActive(w, true);
+      }
       if (intended >= deadline_mono_ns_) break;
     }
     int op;
@@ -251,6 +291,7 @@ void PhaseRunner::RunOps(Worker* w, drivers::Driver* driver, workloads::WorkerOp
         BackOff(w);
       }
     }
+    if (think_ns > 0 && !SleepUntil(std::min(MonoNowNs() + think_ns, deadline_mono_ns_))) break;
   }
 }
 

@@ -73,6 +73,7 @@ class PhaseRunner {
   void WorkerMain(Worker* w);
   void RunLoop(Worker* w, drivers::Driver* driver);
   void RunOps(Worker* w, drivers::Driver* driver, workloads::WorkerOps* ops);
+  void SetActive(Worker* w, bool active);
   drivers::OpResult ExecuteWithRetries(Worker* w, drivers::Driver* driver,
                                        const drivers::OpRequest& req, uint32_t* retries,
                                        std::string* error);

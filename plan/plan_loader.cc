@@ -469,7 +469,8 @@ class Loader {
       Error(p, at, "expected a mapping with name, workload and workers, found " + Found(p));
       return;
     }
-    CheckKeys(p, at, {"name", "workload", "workers", "duration", "ops", "rate", "params"});
+    CheckKeys(p, at, {"name", "workload", "workers", "duration", "ops", "rate", "params", "stages",
+                      "think_time", "arrival"});
     v1::Phase* phase = result_.plan.add_phases();
     phase->set_name(RequiredString(p, "name", at + ".name"));
     if (!phase->name().empty()) {
@@ -492,14 +493,33 @@ class Loader {
                   (near.empty() ? "" : " (did you mean '" + near + "'?)"));
       }
     }
-    if (!p["workers"]) {
-      Error(p, at + ".workers", "missing (expected a positive integer)");
-    } else {
+    if (p["workers"]) {
       phase->set_workers(static_cast<uint32_t>(UInt(p["workers"], at + ".workers", 1, 100000)));
     }
     if (p["duration"]) phase->set_duration_ms(DurationMs(p["duration"], at + ".duration"));
     if (p["ops"]) phase->set_ops(UInt(p["ops"], at + ".ops", 1, 1e18));
     if (p["rate"]) phase->set_rate(Double(p["rate"], at + ".rate", 0, 1e9, true));
+    if (p["stages"]) LoadStages(p, at, phase);
+    if (!p["workers"] && !(p["stages"] && phase->workers() > 0)) {
+      Error(p, at + ".workers", "missing (expected a positive integer)");
+    }
+    if (p["think_time"]) {
+      phase->set_think_time_ms(uint64_t(DurationMs(p["think_time"], at + ".think_time")));
+      if (phase->rate() > 0 || (phase->stages_size() > 0 && phase->stages(0).rate() > 0)) {
+        Error(p["think_time"], at + ".think_time",
+              "only for closed loop (an open-loop phase paces operations by its rate)");
+      }
+    }
+    if (p["arrival"]) {
+      const std::string a = p["arrival"].IsScalar() ? p["arrival"].Scalar() : "";
+      if (a != "constant" && a != "poisson") {
+        Error(p["arrival"], at + ".arrival", "expected one of constant, poisson, found " + Found(p["arrival"]));
+      } else if (phase->rate() <= 0 && !(phase->stages_size() > 0 && phase->stages(0).rate() > 0)) {
+        Error(p["arrival"], at + ".arrival", "needs an open-loop phase (rate: or stages with rate:)");
+      } else {
+        phase->set_arrival(a);
+      }
+    }
     LoadPhaseParams(p, at, info, phase);
     // A stepped workload (rebalance2021) sets its own operation counts; one
     // with an open-ended step (ycsb's run after its load) takes the phase's
@@ -512,15 +532,79 @@ class Loader {
     bool open_ended = steps.empty();
     for (const workloads::StepSpec& st : steps) open_ended |= st.ops == 0;
     if (!open_ended) {
-      for (const char* key : {"duration", "ops"}) {
+      for (const char* key : {"duration", "ops", "stages"}) {
         if (p[key]) {
           Error(p[key], at + "." + key,
                 "not allowed: " + info->name +
                     " runs a fixed number of operations per step (set its params instead)");
         }
       }
-    } else if (!p["duration"] && !p["ops"]) {
+    } else if (!phase->duration_ms() && !phase->ops() && !p["duration"] && !p["stages"]) {
       Error(p, at, "needs a duration (e.g. duration: 30s) or an operation count (ops: N)");
+    }
+  }
+
+  // stages: [{duration, workers} ...] (closed loop) or [{duration, rate} ...]
+  // (open loop); the phase's duration is their sum.
+  void LoadStages(const YAML::Node& p, const std::string& at, v1::Phase* phase) {
+    const YAML::Node stages = p["stages"];
+    const std::string field = at + ".stages";
+    if (!stages.IsSequence() || stages.size() == 0) {
+      Error(stages, field, "expected a list of {duration, workers} or {duration, rate}, found " + Found(stages));
+      return;
+    }
+    for (const char* key : {"duration", "rate"}) {
+      if (p[key]) {
+        Error(p[key], at + "." + key,
+              std::string("not allowed with stages (") +
+                  (key[0] == 'd' ? "the stages' durations add up to the phase's" : "give each stage a rate") + ")");
+      }
+    }
+    uint64_t total_ms = 0;
+    uint32_t max_workers = 0;
+    int kind = 0;  // 1 workers, 2 rate
+    for (size_t i = 0; i < stages.size(); ++i) {
+      const YAML::Node st = stages[i];
+      const std::string sf = field + "[" + std::to_string(i) + "]";
+      if (!st.IsMap()) {
+        Error(st, sf, "expected {duration: 5s, workers: N} or {duration: 5s, rate: R}, found " + Found(st));
+        continue;
+      }
+      CheckKeys(st, sf, {"duration", "workers", "rate"});
+      v1::Stage* out = phase->add_stages();
+      if (!st["duration"]) {
+        Error(st, sf + ".duration", "missing (expected a duration like 5s)");
+      } else {
+        out->set_duration_ms(uint64_t(DurationMs(st["duration"], sf + ".duration")));
+      }
+      if (st["workers"].IsDefined() == st["rate"].IsDefined()) {
+        Error(st, sf, "expected exactly one of workers (closed loop) or rate (open loop)");
+        continue;
+      }
+      const int k = st["workers"] ? 1 : 2;
+      if (kind && k != kind) {
+        Error(st, sf, std::string("expected ") + (kind == 1 ? "workers" : "rate") +
+                          " like the stages before it (a phase is closed or open loop)");
+        continue;
+      }
+      kind = k;
+      if (k == 1) {
+        out->set_workers(static_cast<uint32_t>(UInt(st["workers"], sf + ".workers", 0, 100000)));
+        max_workers = std::max(max_workers, out->workers());
+      } else {
+        out->set_rate(Double(st["rate"], sf + ".rate", 0, 1e9, false));
+      }
+      total_ms += out->duration_ms();
+    }
+    phase->set_duration_ms(total_ms);
+    if (kind == 1) {
+      if (!p["workers"]) {
+        phase->set_workers(max_workers);
+      } else if (max_workers > phase->workers()) {
+        Error(p["workers"], at + ".workers",
+              "is " + std::to_string(phase->workers()) + " but a stage ramps to " +
+                  std::to_string(max_workers) + " workers");
+      }
     }
   }
 
@@ -684,12 +768,30 @@ std::string PlanToYaml(const v1::Plan& plan) {
     out << YAML::Key << "name" << YAML::Value << p.name();
     out << YAML::Key << "workload" << YAML::Value << p.workload();
     out << YAML::Key << "workers" << YAML::Value << p.workers();
-    if (p.duration_ms()) {
+    if (p.duration_ms() && p.stages_size() == 0) {
       out << YAML::Key << "duration" << YAML::Value
           << FormatDurationNs(int64_t(p.duration_ms()) * 1000000);
     }
     if (p.ops()) out << YAML::Key << "ops" << YAML::Value << p.ops();
     if (p.rate() > 0) out << YAML::Key << "rate" << YAML::Value << p.rate();
+    if (p.stages_size() > 0) {
+      out << YAML::Key << "stages" << YAML::Value << YAML::BeginSeq;
+      for (const auto& st : p.stages()) {
+        out << YAML::Flow << YAML::BeginMap << YAML::Key << "duration" << YAML::Value
+            << FormatDurationNs(int64_t(st.duration_ms()) * 1000000);
+        if (st.rate() > 0 || st.workers() == 0) {
+          out << YAML::Key << "rate" << YAML::Value << st.rate();
+        } else {
+          out << YAML::Key << "workers" << YAML::Value << st.workers();
+        }
+        out << YAML::EndMap;
+      }
+      out << YAML::EndSeq;
+    }
+    if (p.think_time_ms()) {
+      out << YAML::Key << "think_time" << YAML::Value << FormatDurationNs(int64_t(p.think_time_ms()) * 1000000);
+    }
+    if (!p.arrival().empty()) out << YAML::Key << "arrival" << YAML::Value << p.arrival();
     if (!p.params().empty()) {
       std::map<std::string, std::string> sorted(p.params().begin(), p.params().end());
       out << YAML::Key << "params" << YAML::Value << YAML::Flow << YAML::BeginMap;

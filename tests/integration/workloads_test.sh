@@ -76,3 +76,40 @@ rows=$(db_count "$driver" it_ycsb | tr -d ' ')
 if [ "$driver" = redis ]; then rows=$((rows - 1)); fi  # the scan index
 expect_eq "$rows" $((2000 + inserts)) "ycsb rows = loaded records + e's inserts"
 pass "ycsb on $driver: load 2000 = $rows - $inserts rows; a: $reads reads / $updates updates; e: $scans scans"
+
+# --- stages: a worker ramp and a rate ramp (one driver is enough) ---------
+if [ "$driver" = postgres ]; then
+  cat >"$TMP/stages.yaml" <<YAML
+name: stages
+seed: 3
+$(target_yaml "$driver")
+agents: {min: 2}
+phases:
+  - name: ramp
+    workload: crud
+    stages: [{duration: 5s, workers: 20}, {duration: 5s, workers: 20}]
+    think_time: 5ms
+    params: {insert: 0, select: 1, keys: 1000, table: it_crud_st}
+  - name: rate
+    workload: crud
+    workers: 8
+    arrival: constant
+    stages: [{duration: 4s, rate: 400}, {duration: 2s, rate: 400}]
+    params: {table: it_crud_st, reset: true}
+YAML
+  run_plan stages
+  # Active workers per second during the ramp: rising to 20, then held.
+  active=$(awk -F, '$2 == "ramp" && $3 == "select" { print $14 }' "$dir/timeline.csv" | tr '\n' ' ')
+  read -r -a a <<<"$active"
+  [ "${#a[@]}" -ge 9 ] || fail "stages: only ${#a[@]} timeline rows for the ramp: $active"
+  for i in 1 2 3; do
+    [ "${a[$i]}" -gt "${a[$((i - 1))]}" ] || fail "stages: active workers not rising during the ramp: $active"
+  done
+  [ "${a[0]}" -le 6 ] || fail "stages: $active starts too high"
+  expect_eq "${a[6]}" 20 "stages: active workers during the hold ($active)"
+  expect_eq "${a[8]}" 20 "stages: active workers during the hold ($active)"
+  # Rate 0 -> 400 over 4 s (800 ops), then 400/s for 2 s (800 more).
+  n=$(jq '[.phases[] | select(.name=="rate") | .ops[] | .count] | add' "$s")
+  awk -v n="$n" 'BEGIN { exit !(n >= 1580 && n <= 1601) }' || fail "rate stages: $n ops, expected 1600"
+  pass "stages: active workers per second $active; rate ramp $n ops (expected 1600)"
+fi
