@@ -64,7 +64,7 @@ wait_synced() {  # N PID
   for _ in $(seq 1 240); do
     if ! kill -0 "$2" 2>/dev/null; then
       echo "galera: node $1 exited; see $dir/node$1/server.log" >&2
-      return 1
+      return 2
     fi
     state=$(sql "$1" -N -e "SHOW STATUS LIKE 'wsrep_local_state_comment'" 2>/dev/null | awk '{print $2}' || true)
     [ "$state" = Synced ] && return 0
@@ -99,8 +99,16 @@ case "$cmd" in
     start_node 3
     ;;
   start-node)
+    # A node restarted right after a SIGKILL sometimes exits at once (its
+    # group or IST port still held by the dying process): try again.
     n=${3:?N}
-    start_node "$n"
+    for attempt in 1 2 3; do
+      rc=0; start_node "$n" || rc=$?
+      [ $rc -eq 0 ] && exit 0
+      [ $rc -eq 2 ] && [ $attempt -lt 3 ] || exit 1
+      echo "galera: node $n: start attempt $attempt failed; retrying in 2 s" >&2
+      sleep 2
+    done
     ;;
   kill)
     n=${3:?N}
