@@ -47,6 +47,24 @@ Status WriteFile(const std::string& path, const std::string& content) {
   return Status::Ok();
 }
 
+// hugedb2019's summary line: mean µs per record created (a user with its 4
+// items and 1 rel: 6 rows), read (a search) and updated (3 items per
+// UpdateItemsAmounts), from the merged latencies.
+std::string HugedbCruLine(const StepGroup& g) {
+  Histogram create, read, update;
+  for (const PhaseSummary* p : g.steps) {
+    for (const OpSummary& o : p->ops) {
+      if (o.name == "InsertUsersItems") create.Merge(o.latency);
+      if (o.name == "SearchUsers" || o.name == "RandomSearchItems") read.Merge(o.latency);
+      if (o.name == "UpdateItemsAmounts") update.Merge(o.latency);
+    }
+  }
+  auto per = [](const Histogram& h, double records) {
+    return h.count() ? Fixed(h.MeanNs() / 1000.0 / records, 1) : std::string("n/a");
+  };
+  return "CRU µs/record: C " + per(create, 6) + ", R " + per(read, 1) + ", U " + per(update, 3);
+}
+
 }  // namespace
 
 std::vector<StepGroup> StepGroups(const RunSummary& s) {
@@ -88,6 +106,7 @@ RunSummary BuildSummary(const std::vector<Json>& journal) {
       PhaseSummary p;
       p.name = line.value("phase", "");
       p.workers = line.value("workers", 0u);
+      p.workload = line.value("workload", "");
       p.group = line.value("group", "");
       p.step = line.value("step", "");
       s.phases.push_back(std::move(p));
@@ -176,7 +195,10 @@ Json SummaryToJson(const RunSummary& s) {
                        {"count", count}, {"ok", ok}, {"errors", count - ok},
                        {"completed", p->completed}});
     }
-    groups.push_back({{"name", g.name}, {"steps", steps}, {"total_s", g.total_s}});
+    Json group = {{"name", g.name}, {"workload", g.steps.front()->workload}, {"steps", steps},
+                  {"total_s", g.total_s}};
+    if (g.steps.front()->workload == "hugedb2019") group["cru"] = HugedbCruLine(g);
+    groups.push_back(std::move(group));
   }
   Json j = {{"run_id", s.run_id},         {"plan_name", s.plan_name},
             {"started_at", s.started_at}, {"target", s.target},
@@ -242,6 +264,7 @@ std::string RenderReportMarkdown(const RunSummary& s) {
          << count - ok << (p->completed ? "" : " (incomplete)") << " |\n";
     }
     md << "| Total | " << Fixed(g.total_s, 2) << "s | | |\n";
+    if (g.steps.front()->workload == "hugedb2019") md << "\n" << HugedbCruLine(g) << "\n";
   }
   md << RenderRecoveryMarkdown(s.faults);
   if (!s.logs.empty()) {

@@ -28,6 +28,7 @@ struct OpSummary {
 
 struct PhaseSummary {
   std::string name;
+  std::string workload;
   std::string group;  // stepped workloads: the plan's phase ("insert")
   std::string step;   // and this step ("InsertOne")
   uint32_t workers = 0;

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "workloads/crud_workload.h"
+#include "workloads/hugedb_workload.h"
 #include "workloads/kv_workload.h"
 #include "workloads/rebalance_workload.h"
 #include "workloads/ycsb_workload.h"
@@ -18,6 +19,9 @@ const std::vector<WorkloadInfo>& Workloads() {
       {"rebalance2021",
        "the rebalance benchmark: InsertOne, Count, UpdateOne, Count, SelectOne, each a step",
        &RebalanceWorkload::ParamSpecs, &RebalanceWorkload::Create, &RebalanceWorkload::Steps},
+      {"hugedb2019",
+       "users, items and rels: inserts, then concurrent searches and updates (the origin's hugedb)",
+       &HugedbWorkload::ParamSpecs, &HugedbWorkload::Create, &HugedbWorkload::Steps},
       {"ycsb", "YCSB core workloads a-f: a load step, then the read/update/insert/scan mix",
        &YcsbWorkload::ParamSpecs, &YcsbWorkload::Create, &YcsbWorkload::Steps},
   };

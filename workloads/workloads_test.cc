@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "workloads/workload_registry.h"
@@ -174,6 +175,51 @@ TEST(YcsbWorkloadTest, MixesHaveTheirProportions) {
       EXPECT_EQ(statements, name == "insert" || name == "readmodifywrite" ? 2 : 1) << name;
     }
     EXPECT_NEAR(hits / 20000.0, c.fraction, 0.01) << c.mix;
+  }
+}
+
+// hugedb2019: every user id is inserted exactly once across both steps, and
+// each search kind runs exactly `searches` times, for any worker count.
+TEST(HugedbWorkloadTest, ExactCountsForAnyWorkerCount) {
+  for (uint32_t workers : {1u, 7u, 16u}) {
+    std::map<std::string, std::string> params = {{"users", "2000"}, {"searches", "300"}};
+    auto info = FindWorkload("hugedb2019");
+    ASSERT_NE(info, nullptr);
+    auto steps = info->steps(Params(info->param_specs(), params), workers);
+    ASSERT_EQ(steps.size(), 2u);
+    EXPECT_EQ(steps[0].ops, 100u);                // 5% warm
+    EXPECT_EQ(steps[1].ops, 1900u + 4 * 300u);
+    std::set<int64_t> users;
+    std::map<std::string, int> kinds;
+    int statements = 0;
+    for (const auto& step : steps) {
+      WorkloadContext ctx;
+      ctx.total_workers = workers;
+      ctx.step = step.name;
+      auto w = CreateWorkload("hugedb2019", ctx, params);
+      ASSERT_TRUE(w.ok()) << w.status().message();
+      for (uint32_t g = 0; g < workers; ++g) {
+        auto ops = (*w)->MakeWorker(g);
+        const uint64_t budget = step.ops / workers + (g < step.ops % workers ? 1 : 0);
+        for (uint64_t k = 0; k < budget; ++k) {
+          drivers::OpRequest req;
+          const std::string name = (*w)->ops()[ops->Next(&req)];
+          ++kinds[name];
+          if (name == "InsertUsersItems") {
+            EXPECT_TRUE(users.insert(req.params[0].i).second) << req.params[0].i;
+          }
+          ++statements;
+          while (ops->More(&req)) ++statements;
+        }
+      }
+    }
+    EXPECT_EQ(users.size(), 2000u);
+    EXPECT_EQ(*users.rbegin(), 1999);
+    EXPECT_EQ(kinds["InsertUsersItems"], 2000);
+    for (const char* k : {"SearchUsers", "UpdateItemsAmounts", "RandomSearchItems", "SearchRelsAddBonds"}) {
+      EXPECT_EQ(kinds[k], 300) << k;
+    }
+    EXPECT_GT(statements, 2000 * 6 - 1 + 300 * 4);
   }
 }
 

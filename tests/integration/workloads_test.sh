@@ -113,3 +113,31 @@ YAML
   awk -v n="$n" 'BEGIN { exit !(n >= 1580 && n <= 1601) }' || fail "rate stages: $n ops, expected 1600"
   pass "stages: active workers per second $active; rate ramp $n ops (expected 1600)"
 fi
+
+# --- hugedb2019 with a high slow_factor (SQL only) -----------------------
+if [ "$driver" != redis ]; then
+  cat >"$TMP/hugedb.yaml" <<YAML
+name: hugedb-$driver
+seed: 2
+$(target_yaml "$driver")
+agents: {min: 2}
+phases:
+  - name: huge
+    workload: hugedb2019
+    workers: 12
+    params: {users: 1000000, searches: 1000000, slow_factor: 1000, table: it_hdb_}
+YAML
+  run_plan hugedb
+  hop() { jq --arg o "$1" '[.phases[] | select(.group=="huge") | .ops[] | select(.name==$o) | .ok] | add // 0' "$s"; }
+  ins=$(hop InsertUsersItems)
+  expect_eq "$ins" 1000 "hugedb InsertUsersItems ok"
+  for k in SearchUsers UpdateItemsAmounts RandomSearchItems SearchRelsAddBonds; do
+    expect_eq "$(hop $k)" 1000 "hugedb $k ok"
+  done
+  expect_eq "$(db_count "$driver" it_hdb_users | tr -d ' ')" "$ins" "hugedb users rows"
+  expect_eq "$(db_count "$driver" it_hdb_items | tr -d ' ')" $((4 * ins)) "hugedb items rows"
+  expect_eq "$(db_count "$driver" it_hdb_rels | tr -d ' ')" $((ins - 1)) "hugedb rels rows"
+  cru=$(jq -r '.groups[0].cru' "$s")
+  grep -q "CRU µs/record: C [0-9.]*, R [0-9.]*, U [0-9.]*" "$dir/report.md" || fail "hugedb: no CRU line in report.md"
+  pass "hugedb2019 on $driver: 1000 users = $ins rows, 4000 items, 999 rels, 1000 of each search; $cru"
+fi
