@@ -202,6 +202,14 @@ class Agent::Session {
       }
       o.password = value;
     }
+    if (phase_index >= uint32_t(plan.phases_size())) {
+      // One past the last phase: the run's cleanup (the coordinator sends
+      // this to agent 0 only, after every agent finished).
+      Status s = RunFinalCleanup(o);
+      if (!s.ok()) SLOG(kError) << s.message();
+      SendEvent(s.ok() ? v1::Event::PHASE_READY : v1::Event::ERROR, phase_index, s.message());
+      return;
+    }
     o.clock_offset_ns = [this] { return clock_.OffsetNs(); };
     o.on_snapshot = [this](const v1::Snapshot& s) {
       v1::AgentMessage m;

@@ -44,6 +44,50 @@ struct PhaseRunner::Worker {
   bool active = false;    // counted in active_ (worker thread only)
 };
 
+drivers::ConnectOptions ConnectOptionsFor(const PhaseRunnerOptions& o, int endpoint) {
+  const v1::Target& t = o.plan.target();
+  drivers::ConnectOptions c;
+  SplitHostPort(t.endpoints(endpoint), &c.host, &c.port);
+  c.user = t.user();
+  c.password = o.password;
+  c.database = t.database();
+  c.flavor = t.flavor();
+  c.connect_timeout_ms = static_cast<int>(t.connect_timeout_ms());
+  c.op_timeout_ms = static_cast<int>(t.op_timeout_ms());
+  return c;
+}
+
+Status RunOnce(const PhaseRunnerOptions& o, const std::vector<std::string>& statements,
+               const std::string& what) {
+  if (statements.empty()) return Status::Ok();
+  const drivers::DriverInfo* info = drivers::FindDriver(o.plan.target().driver());
+  if (!info) return Status::Error("unknown driver " + o.plan.target().driver());
+  // One live endpoint is enough, whichever answers first.
+  std::unique_ptr<drivers::Driver> d = info->factory(o.plan.target().flavor());
+  Status s;
+  for (int e = 0; e < o.plan.target().endpoints_size(); ++e) {
+    s = d->Connect(ConnectOptionsFor(o, e));
+    if (s.ok()) break;
+  }
+  if (!s.ok()) return s.WithContext(what + ": connect");
+  for (const std::string& stmt : statements) {
+    s = d->ExecuteOnce(stmt);
+    if (!s.ok()) return s.WithContext(what);
+  }
+  return Status::Ok();
+}
+
+Status RunFinalCleanup(const PhaseRunnerOptions& o) {
+  const v1::Plan& plan = o.plan;
+  std::vector<std::string> cleanup;
+  if (plan.phases_size() > 0) {
+    const auto& last = plan.phases(plan.phases_size() - 1).cleanup();
+    cleanup.assign(last.begin(), last.end());
+  }
+  cleanup.insert(cleanup.end(), plan.cleanup().begin(), plan.cleanup().end());
+  return RunOnce(o, cleanup, "cleanup");
+}
+
 WorkerShare ShareOf(uint32_t total, uint32_t agent_index, uint32_t agent_count) {
   uint32_t base = total / agent_count, extra = total % agent_count;
   WorkerShare s;
@@ -64,16 +108,7 @@ PhaseRunner::~PhaseRunner() {
 }
 
 drivers::ConnectOptions PhaseRunner::OptionsFor(int endpoint) const {
-  const v1::Target& t = options_.plan.target();
-  drivers::ConnectOptions c;
-  SplitHostPort(t.endpoints(endpoint), &c.host, &c.port);
-  c.user = t.user();
-  c.password = options_.password;
-  c.database = t.database();
-  c.flavor = t.flavor();
-  c.connect_timeout_ms = static_cast<int>(t.connect_timeout_ms());
-  c.op_timeout_ms = static_cast<int>(t.op_timeout_ms());
-  return c;
+  return ConnectOptionsFor(options_, endpoint);
 }
 
 Status PhaseRunner::Prepare() {
@@ -101,19 +136,22 @@ Status PhaseRunner::Prepare() {
   acc_latency_.assign(num_ops, Histogram());
   acc_endpoints_.assign(num_endpoints, {});
 
-  if (options_.agent_index == 0 && !workload_->SetupStatements().empty()) {
-    // Setup needs one live endpoint, whichever answers first.
-    std::unique_ptr<drivers::Driver> d = driver_info_->factory(options_.plan.target().flavor());
-    Status s;
-    for (int e = 0; e < num_endpoints; ++e) {
-      s = d->Connect(OptionsFor(e));
-      if (s.ok()) break;
+  if (options_.agent_index == 0) {
+    // Agent 0 alone, before any agent prepares: the previous phase's cleanup
+    // (every agent has finished it), the plan's setup before the first
+    // phase, this phase's setup, the workload's own.
+    const v1::Plan& plan = options_.plan;
+    if (options_.phase_index > 0) {
+      const auto& prev = plan.phases(int(options_.phase_index) - 1).cleanup();
+      Status s = RunOnce(options_, {prev.begin(), prev.end()}, "cleanup of phase " + plan.phases(int(options_.phase_index) - 1).name());
+      if (!s.ok()) return s;
     }
-    if (!s.ok()) return s.WithContext("setup: connect");
-    for (const std::string& stmt : workload_->SetupStatements()) {
-      s = d->ExecuteOnce(stmt);
-      if (!s.ok()) return s.WithContext("setup");
-    }
+    std::vector<std::string> setup;
+    if (options_.phase_index == 0) setup.assign(plan.setup().begin(), plan.setup().end());
+    setup.insert(setup.end(), phase_.setup().begin(), phase_.setup().end());
+    for (const std::string& st : workload_->SetupStatements()) setup.push_back(st);
+    Status s = RunOnce(options_, setup, "setup");
+    if (!s.ok()) return s;
   }
 
   for (uint32_t i = 0; i < share_.count; ++i) {

@@ -136,7 +136,8 @@ v1::RunResult RunController::Run() {
           {"recovered_fraction", plan.recovery().recovered_fraction()},
           {"hold_s", plan.recovery().hold_ms() / 1000.0},
           {"healthy_polls", plan.target().health().consecutive()}}},
-        {"agents", names}});
+        {"agents", names},
+        {"report", {{"ns_per_op", plan.report().ns_per_op()}}}});
   Log("run " + run_id_ + " with " + std::to_string(agents_.size()) + " agent(s): " + Join(names, ", "));
   StartHealthPoller();
   for (size_t i = 0; i < agents_.size(); ++i) {
@@ -279,6 +280,33 @@ v1::RunResult RunController::Run() {
       {
         std::lock_guard<std::mutex> lock(mu_);
         error = error_.value_or("aborted by user");
+      }
+      return Finish(false, error);
+    }
+  }
+  // The last phase's and the plan's cleanup, on agent 0 alone, once every
+  // agent has finished: a prepare one past the last phase.
+  const bool cleanup = !plan.cleanup().empty() ||
+                       (plan.phases_size() > 0 && !plan.phases(plan.phases_size() - 1).cleanup().empty());
+  if (cleanup && !agents_.empty()) {
+    const uint32_t index = static_cast<uint32_t>(plan.phases_size());
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      events_.clear();
+      events_kind_ = v1::Event::PHASE_READY;
+      events_phase_ = index;
+    }
+    v1::CoordinatorMessage m;
+    m.mutable_prepare()->set_run_id(run_id_);
+    m.mutable_prepare()->set_phase_index(index);
+    const std::set<std::string> first = {agents_[0]->name()};
+    Broadcast(m, first);
+    Log("cleanup on " + agents_[0]->name());
+    if (WaitForEvents(v1::Event::PHASE_READY, index, first, false) != Wait::kDone) {
+      std::string error;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        error = error_.value_or("aborted during cleanup");
       }
       return Finish(false, error);
     }

@@ -20,10 +20,22 @@ v1::Plan ExpandSteps(const v1::Plan& plan) {
       *out.add_phases() = phase;
       continue;
     }
-    std::map<std::string, int> seen;
-    for (const workloads::StepSpec& step : steps) {
+    if (steps.size() == 1 && steps[0].name.empty()) {
+      // Not steps, just an operation count from the params (crud's iter).
       v1::Phase* p = out.add_phases();
       *p = phase;
+      p->set_workers(steps[0].workers);
+      p->set_ops(steps[0].ops);
+      continue;
+    }
+    std::map<std::string, int> seen;
+    for (size_t i = 0; i < steps.size(); ++i) {
+      const workloads::StepSpec& step = steps[i];
+      v1::Phase* p = out.add_phases();
+      *p = phase;
+      // The plan phase's setup before its first step, cleanup after its last.
+      if (i > 0) p->clear_setup();
+      if (i + 1 < steps.size()) p->clear_cleanup();
       const int n = ++seen[step.name];
       p->set_name(phase.name() + "/" + step.name + (n > 1 ? "-" + std::to_string(n) : ""));
       p->set_group(phase.name());

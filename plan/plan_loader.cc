@@ -46,7 +46,8 @@ class Loader {
       Error(root, "plan", "expected a mapping with name, target and phases, found " + Found(root));
       return Finish();
     }
-    CheckKeys(root, "", {"name", "seed", "target", "agents", "phases", "retry", "faults", "recovery"});
+    CheckKeys(root, "", {"name", "seed", "target", "agents", "phases", "retry", "faults", "recovery",
+                         "setup", "cleanup", "report"});
     auto& plan = result_.plan;
     plan.set_name(RequiredString(root, "name", "name"));
     if (!plan.name().empty() && !std::regex_match(plan.name(), std::regex("[A-Za-z0-9_.-]+"))) {
@@ -58,6 +59,9 @@ class Loader {
     LoadRetry(root);
     LoadPhases(root);
     LoadFaults(root);
+    if (root["setup"]) LoadStatements(root["setup"], "setup", result_.plan.mutable_setup());
+    if (root["cleanup"]) LoadStatements(root["cleanup"], "cleanup", result_.plan.mutable_cleanup());
+    if (root["report"]) LoadReportOptions(root["report"]);
     LoadRecovery(root);
     return Finish();
   }
@@ -112,6 +116,13 @@ class Loader {
       return "";
     }
     return n.Scalar();
+  }
+  bool Bool(const YAML::Node& n, const std::string& field) {
+    bool b = false;
+    if (!n.IsScalar() || !YAML::convert<bool>::decode(n, b)) {
+      Error(n, field, "expected true or false, found " + Found(n));
+    }
+    return b;
   }
   uint64_t UInt(const YAML::Node& n, const std::string& field, double min, double max) {
     int64_t v = 0;
@@ -170,6 +181,63 @@ class Loader {
   }
 
   // ------------------------------------------------------------- sections
+  // A list of statements: each a string for every dialect, or a mapping from
+  // driver or flavor names to the statement for that target (the flavor's
+  // entry wins; a target with no entry skips the statement).
+  void LoadStatements(const YAML::Node& n, const std::string& field,
+                      google::protobuf::RepeatedPtrField<std::string>* out) {
+    if (!n.IsSequence()) {
+      Error(n, field, "expected a list of statements (strings, or {postgres: ..., mysql: ..., redis: ...}), found " + Found(n));
+      return;
+    }
+    const v1::Target& t = result_.plan.target();
+    for (size_t i = 0; i < n.size(); ++i) {
+      const YAML::Node st = n[i];
+      const std::string at = field + "[" + std::to_string(i) + "]";
+      if (st.IsScalar()) {
+        out->Add(std::string(st.Scalar()));
+        continue;
+      }
+      if (!st.IsMap()) {
+        Error(st, at, "expected a statement or a mapping of driver/flavor to statement, found " + Found(st));
+        continue;
+      }
+      std::string by_driver, by_flavor;
+      for (auto it = st.begin(); it != st.end(); ++it) {
+        const std::string key = it->first.Scalar();
+        const YAML::Node value = it->second;
+        bool known = drivers::FindDriver(key) != nullptr;
+        for (const std::string& d : drivers::DriverNames()) {
+          for (const std::string& f : drivers::FindDriver(d)->flavors) known |= f == key;
+        }
+        if (!known) {
+          Error(it->first, at + "." + key, "expected a driver or flavor name, found '" + key + "'");
+          continue;
+        }
+        if (!value.IsScalar()) {
+          Error(value, at + "." + key, "expected a statement, found " + Found(value));
+          continue;
+        }
+        if (key == t.flavor()) by_flavor = value.Scalar();
+        if (key == t.driver()) by_driver = value.Scalar();
+      }
+      if (!by_flavor.empty()) {
+        out->Add(std::move(by_flavor));
+      } else if (!by_driver.empty()) {
+        out->Add(std::move(by_driver));
+      }
+    }
+  }
+
+  void LoadReportOptions(const YAML::Node& r) {
+    if (!r.IsMap()) {
+      Error(r, "report", "expected a mapping like {ns_per_op: true}, found " + Found(r));
+      return;
+    }
+    CheckKeys(r, "report", {"ns_per_op"});
+    if (r["ns_per_op"]) result_.plan.mutable_report()->set_ns_per_op(Bool(r["ns_per_op"], "report.ns_per_op"));
+  }
+
   void LoadTarget(const YAML::Node& root) {
     YAML::Node t = root["target"];
     if (!t) {
@@ -470,7 +538,7 @@ class Loader {
       return;
     }
     CheckKeys(p, at, {"name", "workload", "workers", "duration", "ops", "rate", "params", "stages",
-                      "think_time", "arrival"});
+                      "think_time", "arrival", "setup", "cleanup"});
     v1::Phase* phase = result_.plan.add_phases();
     phase->set_name(RequiredString(p, "name", at + ".name"));
     if (!phase->name().empty()) {
@@ -500,6 +568,8 @@ class Loader {
     if (p["ops"]) phase->set_ops(UInt(p["ops"], at + ".ops", 1, 1e18));
     if (p["rate"]) phase->set_rate(Double(p["rate"], at + ".rate", 0, 1e9, true));
     if (p["stages"]) LoadStages(p, at, phase);
+    if (p["setup"]) LoadStatements(p["setup"], at + ".setup", phase->mutable_setup());
+    if (p["cleanup"]) LoadStatements(p["cleanup"], at + ".cleanup", phase->mutable_cleanup());
     if (!p["workers"] && !(p["stages"] && phase->workers() > 0)) {
       Error(p, at + ".workers", "missing (expected a positive integer)");
     }
@@ -536,7 +606,9 @@ class Loader {
         if (p[key]) {
           Error(p[key], at + "." + key,
                 "not allowed: " + info->name +
-                    " runs a fixed number of operations per step (set its params instead)");
+                    (steps.size() > 1 ? " runs a fixed number of operations per step"
+                                      : " with these params sets its own operation count") +
+                    " (set its params instead)");
         }
       }
     } else if (!phase->duration_ms() && !phase->ops() && !p["duration"] && !p["stages"]) {
@@ -712,6 +784,16 @@ PlanLoadResult LoadPlanFile(const std::string& path) {
   return LoadPlanText(ss.str(), path);
 }
 
+namespace {
+void EmitStatements(YAML::Emitter& out, const char* key,
+                    const google::protobuf::RepeatedPtrField<std::string>& statements) {
+  if (statements.empty()) return;
+  out << YAML::Key << key << YAML::Value << YAML::BeginSeq;
+  for (const std::string& st : statements) out << YAML::DoubleQuoted << st;
+  out << YAML::EndSeq;
+}
+}  // namespace
+
 std::string PlanToYaml(const v1::Plan& plan) {
   YAML::Emitter out;
   out << YAML::BeginMap;
@@ -762,6 +844,12 @@ std::string PlanToYaml(const v1::Plan& plan) {
   out << YAML::Key << "recovered_fraction" << YAML::Value << rec.recovered_fraction();
   out << YAML::Key << "hold" << YAML::Value << FormatDurationNs(int64_t(rec.hold_ms()) * 1000000);
   out << YAML::EndMap;
+  EmitStatements(out, "setup", plan.setup());
+  EmitStatements(out, "cleanup", plan.cleanup());
+  if (plan.report().ns_per_op()) {
+    out << YAML::Key << "report" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
+        << "ns_per_op" << YAML::Value << true << YAML::EndMap;
+  }
   out << YAML::Key << "phases" << YAML::Value << YAML::BeginSeq;
   for (const auto& p : plan.phases()) {
     out << YAML::BeginMap;
@@ -792,6 +880,8 @@ std::string PlanToYaml(const v1::Plan& plan) {
       out << YAML::Key << "think_time" << YAML::Value << FormatDurationNs(int64_t(p.think_time_ms()) * 1000000);
     }
     if (!p.arrival().empty()) out << YAML::Key << "arrival" << YAML::Value << p.arrival();
+    EmitStatements(out, "setup", p.setup());
+    EmitStatements(out, "cleanup", p.cleanup());
     if (!p.params().empty()) {
       std::map<std::string, std::string> sorted(p.params().begin(), p.params().end());
       out << YAML::Key << "params" << YAML::Value << YAML::Flow << YAML::BeginMap;

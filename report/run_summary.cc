@@ -102,6 +102,7 @@ RunSummary BuildSummary(const std::vector<Json>& journal) {
       s.started_at = line.value("started_at", "");
       s.target = line.value("target", "");
       s.agents = line.value("agents", std::vector<std::string>{});
+      s.ns_per_op = line.value("report", Json::object()).value("ns_per_op", false);
     } else if (type == "phase_start") {
       PhaseSummary p;
       p.name = line.value("phase", "");
@@ -157,6 +158,7 @@ Json SummaryToJson(const RunSummary& s) {
           {"errors", errors},
           {"retries", o.retries},
           {"ops_per_s", p.duration_s > 0 ? double(o.count()) / p.duration_s : 0.0},
+          {"ns_per_op", o.count() > 0 ? p.duration_s * 1e9 / double(o.count()) : 0.0},
           {"latency_us",
            {{"mean", h.MeanNs() / 1000.0},
             {"p50", Us(h.ValueAtQuantile(0.50))},
@@ -220,8 +222,9 @@ std::string RenderReportMarkdown(const RunSummary& s) {
   for (const PhaseSummary& p : s.phases) {
     md << "\n## Phase " << p.name << " (" << Fixed(p.duration_s, 2) << " s, " << p.workers
        << " workers" << (p.completed ? "" : ", incomplete") << ")\n\n";
-    md << "| op | count | total time | ops/s | µs/op | p50 | p99 | p99.9 | max | errors | retries |\n";
-    md << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|\n";
+    md << "| op | count | total time | ops/s | µs/op | " << (s.ns_per_op ? "ns/op | " : "")
+       << "p50 | p99 | p99.9 | max | errors | retries |\n";
+    md << "|---|---:|---:|---:|---:|" << (s.ns_per_op ? "---:|" : "") << "---:|---:|---:|---:|---|---:|\n";
     for (const OpSummary& o : p.ops) {
       const Histogram& h = o.latency;
       std::string errors;
@@ -232,7 +235,9 @@ std::string RenderReportMarkdown(const RunSummary& s) {
       }
       md << "| " << o.name << " | " << o.count() << " | " << Fixed(p.duration_s, 2) << "s | "
          << Fixed(p.duration_s > 0 ? double(o.count()) / p.duration_s : 0, 1) << " | "
-         << Fixed(h.MeanNs() / 1000.0, 1) << " | " << HumanUs(Us(h.ValueAtQuantile(0.5)))
+         << Fixed(h.MeanNs() / 1000.0, 1) << " | "
+         << (s.ns_per_op ? Fixed(o.count() ? p.duration_s * 1e9 / double(o.count()) : 0, 0) + " | " : "")
+         << HumanUs(Us(h.ValueAtQuantile(0.5)))
          << " | " << HumanUs(Us(h.ValueAtQuantile(0.99))) << " | "
          << HumanUs(Us(h.ValueAtQuantile(0.999))) << " | " << HumanUs(Us(h.max_ns())) << " | "
          << (errors.empty() ? "0" : errors) << " | " << o.retries << " |\n";

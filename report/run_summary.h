@@ -53,6 +53,7 @@ struct RunSummary {
   std::vector<PhaseSummary> phases;
   std::vector<std::string> logs;
   std::vector<FaultRecovery> faults;
+  bool ns_per_op = false;  // plan's report.ns_per_op: show dbbench's column
   bool finished = false;  // an "end" line was written
   bool ok = false;
   std::string error;

@@ -101,6 +101,13 @@ db_count() {  # DRIVER TABLE
   esac
 }
 
+db_sql() {  # DRIVER SQL: one value
+  case "$1" in
+    postgres) PGPASSWORD=$STAMPEDE_PASSWORD psql -h 127.0.0.1 -p "$PG_PORT" -U stampede -d bench -tAc "$2" ;;
+    mysql) mariadb -h 127.0.0.1 -P "$MY_PORT" -u stampede -p"$STAMPEDE_PASSWORD" bench -N -e "$2" ;;
+  esac
+}
+
 db_pid() {
   case "$1" in
     postgres) "$ROOT/deploy/local/postgres.sh" pid "$PG_DIR" ;;

@@ -79,8 +79,16 @@ const std::vector<ParamSpec>& CrudWorkload::ParamSpecs() {
       {"reset", Type::kBool, "false", "empty the table before the phase", {}, 0, 0},
       {"txn", Type::kInt, "1", "statements per transaction (1: autocommit)", {}, 1,
        CrudWorkload::kMaxTxn},
+      {"iter", Type::kInt, "0", "operations per worker, as dbbench's -iter (the phase sets no ops or duration)",
+       {}, 0, 1e12},
   };
   return kSpecs;
+}
+
+std::vector<StepSpec> CrudWorkload::Steps(const Params& params, uint32_t workers) {
+  const uint64_t iter = static_cast<uint64_t>(params.Int("iter"));
+  if (iter == 0) return {};
+  return {{"", workers, iter * workers}};
 }
 
 StatusOr<std::unique_ptr<Workload>> CrudWorkload::Create(const WorkloadContext& ctx,

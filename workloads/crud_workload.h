@@ -11,6 +11,7 @@
 #define STAMPEDE_WORKLOADS_CRUD_WORKLOAD_H_
 
 #include "workloads/workload.h"
+#include "workloads/workload_registry.h"
 
 namespace stampede::workloads {
 
@@ -19,6 +20,8 @@ class CrudWorkload : public Workload {
   static const std::vector<ParamSpec>& ParamSpecs();
   static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx,
                                                     const Params& params);
+  // `iter` set: one "step" of iter operations per worker (no plan steps).
+  static std::vector<StepSpec> Steps(const Params& params, uint32_t workers);
 
   const std::vector<std::string>& ops() const override { return ops_; }
   const std::vector<drivers::StatementSpec>& statements() const override { return statements_; }

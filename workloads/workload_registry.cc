@@ -13,7 +13,7 @@ namespace stampede::workloads {
 const std::vector<WorkloadInfo>& Workloads() {
   static const std::vector<WorkloadInfo> kWorkloads = {
       {"crud", "insert/select/update/delete by id on a two-column table (dbbench)",
-       &CrudWorkload::ParamSpecs, &CrudWorkload::Create},
+       &CrudWorkload::ParamSpecs, &CrudWorkload::Create, &CrudWorkload::Steps},
       {"kv", "read/write mix over a fixed key space, uniform or zipfian",
        &KvWorkload::ParamSpecs, &KvWorkload::Create},
       {"rebalance2021",

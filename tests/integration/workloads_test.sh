@@ -141,3 +141,51 @@ YAML
   grep -q "CRU µs/record: C [0-9.]*, R [0-9.]*, U [0-9.]*" "$dir/report.md" || fail "hugedb: no CRU line in report.md"
   pass "hugedb2019 on $driver: 1000 users = $ins rows, 4000 items, 999 rels, 1000 of each search; $cru"
 fi
+
+# --- plan features: setup/cleanup (plan, phase, per dialect), crud iter,
+# --- ns/op, ops and duration together ------------------------------------
+if [ "$driver" != redis ]; then
+  cat >"$TMP/features.yaml" <<YAML
+name: features-$driver
+$(target_yaml "$driver")
+agents: {min: 2}
+report: {ns_per_op: true}
+setup:
+  - postgres: "CREATE TABLE IF NOT EXISTS it_marks (n SERIAL PRIMARY KEY, what VARCHAR(20))"
+    mysql: "CREATE TABLE IF NOT EXISTS it_marks (n INT AUTO_INCREMENT PRIMARY KEY, what VARCHAR(20))"
+  - "INSERT INTO it_marks (what) VALUES ('plan-setup')"
+  - {redis: "SET never run"}
+cleanup: ["INSERT INTO it_marks (what) VALUES ('plan-cleanup')"]
+phases:
+  - name: iter
+    workload: crud
+    workers: 4
+    setup: ["INSERT INTO it_marks (what) VALUES ('p1-setup')"]
+    cleanup: ["INSERT INTO it_marks (what) VALUES ('p1-cleanup')"]
+    params: {iter: 250, reset: true, table: it_crud_iter}
+  - name: capped
+    workload: crud
+    workers: 2
+    ops: 100000000
+    duration: 2s
+    params: {insert: 0, select: 1, keys: 1000, table: it_crud_iter}
+    cleanup: ["DROP TABLE it_crud_iter"]
+YAML
+  db_sql "$driver" "DROP TABLE IF EXISTS it_marks" >/dev/null
+  run_plan features
+  expect_eq "$(jq '.phases[0].ops[0].ok' "$s")" 1000 "crud iter 250 x 4 workers"
+  expect_eq "$(jq -c '.phases[0].agent_ops' "$s" | jq '[.[]] | add')" 1000 "iter ops by agents"
+  n=$(jq '.phases[1].ops[0].count' "$s")
+  d=$(jq '.phases[1].duration_s' "$s")
+  awk -v d="$d" 'BEGIN { exit !(d >= 1.9 && d < 10) }' || fail "ops+duration phase lasted $d s"
+  [ "$n" -lt 100000000 ] || fail "ops+duration: the duration did not end the phase"
+  grep -q "| µs/op | ns/op |" "$dir/report.md" || fail "report.md has no ns/op column"
+  case "$driver" in
+    postgres) marks=$(db_sql "$driver" "SELECT string_agg(what, ',' ORDER BY n) FROM it_marks") ;;
+    mysql) marks=$(db_sql "$driver" "SELECT GROUP_CONCAT(what ORDER BY n) FROM it_marks") ;;
+  esac
+  expect_eq "$marks" "plan-setup,p1-setup,p1-cleanup,plan-cleanup" "setup/cleanup order"
+  gone=$(db_sql "$driver" "SELECT count(*) FROM information_schema.tables WHERE table_name = 'it_crud_iter'")
+  expect_eq "$gone" 0 "the last phase's cleanup dropped it_crud_iter"
+  pass "plan features on $driver: setup/cleanup order $marks; iter 1000 ops; capped phase $n ops in $d s"
+fi
