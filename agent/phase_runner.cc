@@ -21,6 +21,7 @@ constexpr int64_t kMaxSleepSliceNs = 50 * kNsPerMs;
 constexpr int64_t kFirstBackoffNs = 100 * kNsPerMs;
 constexpr int64_t kMaxBackoffNs = 2 * kNsPerSec;
 constexpr int64_t kWatchdogTickNs = 20 * kNsPerMs;
+constexpr int kMaxTxnStatements = 16;
 constexpr int64_t kStageTickNs = 20 * kNsPerMs;  // ramp granularity for waiting workers
 
 }  // namespace
@@ -125,6 +126,7 @@ Status PhaseRunner::Prepare() {
   ctx.total_workers = phase_.workers();
   ctx.step = phase_.step();
   ctx.group_workers = phase_.group_workers();
+  ctx.custom = &phase_.custom();
   std::map<std::string, std::string> params(phase_.params().begin(), phase_.params().end());
   auto workload = workloads::CreateWorkload(phase_.workload(), ctx, params);
   if (!workload.ok()) return workload.status();
@@ -255,7 +257,8 @@ void PhaseRunner::RunOps(Worker* w, drivers::Driver* driver, workloads::WorkerOp
   drivers::OpRequest req;
   // Multi-statement transactions: the workload fills txn_size requests.
   const int txn_size = workload_->transaction_size();
-  std::vector<drivers::OpRequest> calls(static_cast<size_t>(txn_size));
+  // Per-op transactions (custom's txn: true) have up to kMaxTxnStatements.
+  std::vector<drivers::OpRequest> calls(static_cast<size_t>(std::max(txn_size, kMaxTxnStatements)));
   auto* txn_driver = dynamic_cast<drivers::TransactionalDriver*>(driver);
   drivers::RetryOptions retry;
   retry.max_attempts = std::max<uint32_t>(1, options_.plan.retry().max_attempts());
@@ -302,9 +305,16 @@ void PhaseRunner::RunOps(Worker* w, drivers::Driver* driver, workloads::WorkerOp
       r = txn_driver->ExecuteTransaction(calls.data(), txn_size, retry, &retries, &error);
     } else {
       op = ops->Next(&req);
-      r = ExecuteWithRetries(w, driver, req, &retries, &error);
-      while (r.outcome == Outcome::kOk && ops->More(&req)) {
+      const int statements = ops->TransactionSize();
+      if (statements > 1 && txn_driver && size_t(statements) <= calls.size()) {
+        calls[0] = req;
+        for (int i = 1; i < statements; ++i) ops->More(&calls[size_t(i)]);
+        r = txn_driver->ExecuteTransaction(calls.data(), statements, retry, &retries, &error);
+      } else {
         r = ExecuteWithRetries(w, driver, req, &retries, &error);
+        while (r.outcome == Outcome::kOk && ops->More(&req)) {
+          r = ExecuteWithRetries(w, driver, req, &retries, &error);
+        }
       }
     }
     w->stats->Record(op, r.outcome, static_cast<uint64_t>(MonoNowNs() - intended), retries);

@@ -13,7 +13,9 @@
 #include "common/duration.h"
 #include "common/strings.h"
 #include "drivers/driver_registry.h"
+#include "drivers/statement_template.h"
 #include "health/health_probe.h"
+#include "workloads/custom_workload.h"
 #include "workloads/workload_registry.h"
 
 namespace stampede::plan {
@@ -190,7 +192,6 @@ class Loader {
       Error(n, field, "expected a list of statements (strings, or {postgres: ..., mysql: ..., redis: ...}), found " + Found(n));
       return;
     }
-    const v1::Target& t = result_.plan.target();
     for (size_t i = 0; i < n.size(); ++i) {
       const YAML::Node st = n[i];
       const std::string at = field + "[" + std::to_string(i) + "]";
@@ -202,6 +203,20 @@ class Loader {
         Error(st, at, "expected a statement or a mapping of driver/flavor to statement, found " + Found(st));
         continue;
       }
+      std::string resolved;
+      if (ResolveStatement(st, at, &resolved)) out->Add(std::move(resolved));
+    }
+  }
+
+  // A statement given per driver/flavor: the target's (flavor first). False
+  // if the target has none (or on errors, which are reported).
+  bool ResolveStatement(const YAML::Node& st, const std::string& at, std::string* out) {
+    const v1::Target& t = result_.plan.target();
+    if (st.IsScalar()) {
+      *out = st.Scalar();
+      return true;
+    }
+    {
       std::string by_driver, by_flavor;
       for (auto it = st.begin(); it != st.end(); ++it) {
         const std::string key = it->first.Scalar();
@@ -221,11 +236,181 @@ class Loader {
         if (key == t.flavor()) by_flavor = value.Scalar();
         if (key == t.driver()) by_driver = value.Scalar();
       }
-      if (!by_flavor.empty()) {
-        out->Add(std::move(by_flavor));
-      } else if (!by_driver.empty()) {
-        out->Add(std::move(by_driver));
+      *out = !by_flavor.empty() ? by_flavor : by_driver;
+      return !out->empty();
+    }
+  }
+
+  void LoadCustom(const YAML::Node& n, const std::string& field, v1::CustomWorkload* out) {
+    if (!n.IsSequence() || n.size() == 0) {
+      Error(n, field, "expected a list of ops ({name, weight, sql, params} or {name, statements: [...]}), found " + Found(n));
+      return;
+    }
+    std::set<std::string> names;
+    for (size_t i = 0; i < n.size(); ++i) {
+      const YAML::Node o = n[i];
+      const std::string at = field + "[" + std::to_string(i) + "]";
+      if (!o.IsMap()) {
+        Error(o, at, "expected an op {name, sql, params}, found " + Found(o));
+        continue;
       }
+      CheckKeys(o, at, {"name", "weight", "txn", "statements", "sql", "params", "write"});
+      v1::CustomOp* op = out->add_ops();
+      op->set_name(RequiredString(o, "name", at + ".name"));
+      if (!op->name().empty() && !names.insert(op->name()).second) {
+        Error(o["name"], at + ".name", "duplicate op name '" + op->name() + "'");
+      }
+      op->set_weight(o["weight"] ? uint32_t(UInt(o["weight"], at + ".weight", 1, 1e9)) : 1);
+      if (o["txn"]) op->set_txn(Bool(o["txn"], at + ".txn"));
+      if (o["statements"]) {
+        if (o["sql"] || o["params"] || o["write"]) {
+          Error(o, at, "expected either statements: [...] or sql:/params:, not both");
+          continue;
+        }
+        const YAML::Node sts = o["statements"];
+        if (!sts.IsSequence() || sts.size() == 0 || sts.size() > 16) {
+          Error(sts, at + ".statements", "expected a list of 1 to 16 {sql, params}, found " + Found(sts));
+          continue;
+        }
+        for (size_t k = 0; k < sts.size(); ++k) {
+          const std::string sat = at + ".statements[" + std::to_string(k) + "]";
+          if (!sts[k].IsMap()) {
+            Error(sts[k], sat, "expected {sql, params}, found " + Found(sts[k]));
+            continue;
+          }
+          CheckKeys(sts[k], sat, {"sql", "params", "write"});
+          LoadCustomStatement(sts[k], sat, op->add_statements());
+        }
+      } else if (o["sql"]) {
+        LoadCustomStatement(o, at, op->add_statements());
+      } else {
+        Error(o, at + ".sql", "missing (expected the op's statement, or statements: [...])");
+      }
+    }
+    // `from` must name an op and one of its first statement's parameters.
+    for (int i = 0; i < out->ops_size(); ++i) {
+      for (const auto& st : out->ops(i).statements()) {
+        for (const auto& g : st.params()) {
+          if (g.kind() != "from") continue;
+          const v1::CustomOp* target = nullptr;
+          for (const auto& o : out->ops()) {
+            if (o.name() == g.from_op()) target = &o;
+          }
+          const std::string at = field + "[" + std::to_string(i) + "]";
+          if (!target) {
+            Error(n[i], at, "from: no op named '" + g.from_op() + "'");
+          } else if (target->statements_size() == 0 ||
+                     int(g.from_param()) >= target->statements(0).params_size()) {
+            Error(n[i], at, "from: op " + g.from_op() + " has no parameter " + std::to_string(g.from_param() + 1) +
+                                " in its first statement");
+          }
+        }
+      }
+    }
+  }
+
+  void LoadCustomStatement(const YAML::Node& n, const std::string& at, v1::CustomStatement* out) {
+    std::string text;
+    if (!n["sql"]) {
+      Error(n, at + ".sql", "missing");
+      return;
+    }
+    if (!ResolveStatement(n["sql"], at + ".sql", &text)) {
+      Error(n["sql"], at + ".sql", "no statement for this target (" + result_.plan.target().driver() + ", flavor " +
+                                       result_.plan.target().flavor() + ")");
+      return;
+    }
+    out->set_text(text);
+    out->set_write(n["write"] ? Bool(n["write"], at + ".write") : !workloads::CustomStatementIsRead(text));
+    const YAML::Node params = n["params"];
+    if (params && (!params.IsSequence() || params.size() > size_t(drivers::kMaxParams))) {
+      Error(params, at + ".params", "expected a list of up to " + std::to_string(drivers::kMaxParams) +
+                                        " parameter generators, found " + Found(params));
+      return;
+    }
+    for (size_t i = 0; params && i < params.size(); ++i) {
+      LoadParamGen(params[i], at + ".params[" + std::to_string(i) + "]", out->add_params());
+    }
+    std::vector<int> order;
+    auto q = drivers::ToQuestionMarks(text, drivers::kMaxParams, &order);
+    if (!q.ok()) {
+      Error(n["sql"], at + ".sql", q.status().message());
+      return;
+    }
+    int used = 0;
+    for (int k : order) used = std::max(used, k + 1);
+    if (used > out->params_size()) {
+      Error(n["sql"], at + ".sql", "uses $" + std::to_string(used) + " but params has " +
+                                       std::to_string(out->params_size()) + " generator(s)");
+    }
+  }
+
+  void LoadParamGen(const YAML::Node& n, const std::string& at, v1::ParamGen* g) {
+    static const char* kExpected =
+        "expected sequence, uuid, now, or one of {sequence: START}, {uniform: [MIN, MAX]}, {zipfian: N}, "
+        "{string: LENGTH}, {choice: [A, B, ...]}, {value: X}, {from: OP or OP.N}";
+    if (n.IsScalar()) {
+      const std::string k = n.Scalar();
+      if (k != "sequence" && k != "uuid" && k != "now") {
+        Error(n, at, std::string(kExpected) + ", found '" + k + "'");
+      }
+      g->set_kind(k);
+      return;
+    }
+    if (!n.IsMap() || n.size() != 1) {
+      Error(n, at, std::string(kExpected) + ", found " + Found(n));
+      return;
+    }
+    const std::string k = n.begin()->first.Scalar();
+    const YAML::Node v = n.begin()->second;
+    const std::string f = at + "." + k;
+    g->set_kind(k);
+    if (k == "sequence") {
+      g->set_a(int64_t(UInt(v, f, 0, 9e18)));
+    } else if (k == "uniform") {
+      if (!v.IsSequence() || v.size() != 2) {
+        Error(v, f, "expected [MIN, MAX], found " + Found(v));
+        return;
+      }
+      int64_t lo = 0, hi = 0;
+      if (!YAML::convert<int64_t>::decode(v[0], lo) || !YAML::convert<int64_t>::decode(v[1], hi) || hi < lo) {
+        Error(v, f, "expected [MIN, MAX] integers with MIN <= MAX, found " + Found(v));
+      }
+      g->set_a(lo);
+      g->set_b(hi);
+    } else if (k == "zipfian") {
+      g->set_a(int64_t(UInt(v, f, 1, 1e15)));
+    } else if (k == "string") {
+      g->set_a(int64_t(UInt(v, f, 1, 65535)));
+    } else if (k == "choice") {
+      if (!v.IsSequence() || v.size() == 0) {
+        Error(v, f, "expected a non-empty list, found " + Found(v));
+        return;
+      }
+      for (size_t i = 0; i < v.size(); ++i) {
+        if (!v[i].IsScalar()) Error(v[i], f, "expected a scalar, found " + Found(v[i]));
+        else g->add_choices(v[i].Scalar());
+      }
+    } else if (k == "value") {
+      if (!v.IsScalar()) Error(v, f, "expected a scalar, found " + Found(v));
+      else g->add_choices(v.Scalar());
+    } else if (k == "from") {
+      std::string ref = v.IsScalar() ? v.Scalar() : "";
+      size_t dot = ref.rfind('.');
+      uint32_t index = 1;
+      if (dot != std::string::npos && dot + 1 < ref.size() &&
+          ref.find_first_not_of("0123456789", dot + 1) == std::string::npos) {
+        index = uint32_t(std::stoul(ref.substr(dot + 1)));
+        ref = ref.substr(0, dot);
+      }
+      if (ref.empty() || index == 0) {
+        Error(v, f, "expected OP or OP.N (N from 1), found " + Found(v));
+        return;
+      }
+      g->set_from_op(ref);
+      g->set_from_param(index - 1);
+    } else {
+      Error(n.begin()->first, at, std::string(kExpected) + ", found '" + k + "'");
     }
   }
 
@@ -533,12 +718,13 @@ class Loader {
   }
 
   void LoadPhase(const YAML::Node& p, const std::string& at, std::set<std::string>* names) {
+    phase_errors_start_ = result_.errors.size();
     if (!p.IsMap()) {
       Error(p, at, "expected a mapping with name, workload and workers, found " + Found(p));
       return;
     }
     CheckKeys(p, at, {"name", "workload", "workers", "duration", "ops", "rate", "params", "stages",
-                      "think_time", "arrival", "setup", "cleanup"});
+                      "think_time", "arrival", "setup", "cleanup", "custom"});
     v1::Phase* phase = result_.plan.add_phases();
     phase->set_name(RequiredString(p, "name", at + ".name"));
     if (!phase->name().empty()) {
@@ -568,6 +754,15 @@ class Loader {
     if (p["ops"]) phase->set_ops(UInt(p["ops"], at + ".ops", 1, 1e18));
     if (p["rate"]) phase->set_rate(Double(p["rate"], at + ".rate", 0, 1e9, true));
     if (p["stages"]) LoadStages(p, at, phase);
+    if (p["custom"]) {
+      if (phase->workload() != "custom") {
+        Error(p["custom"], at + ".custom", "only for workload: custom");
+      } else {
+        LoadCustom(p["custom"], at + ".custom", phase->mutable_custom());
+      }
+    } else if (phase->workload() == "custom") {
+      Error(p, at + ".custom", "missing (workload custom needs a list of ops)");
+    }
     if (p["setup"]) LoadStatements(p["setup"], at + ".setup", phase->mutable_setup());
     if (p["cleanup"]) LoadStatements(p["cleanup"], at + ".cleanup", phase->mutable_cleanup());
     if (!p["workers"] && !(p["stages"] && phase->workers() > 0)) {
@@ -688,7 +883,7 @@ class Loader {
       return;
     }
     if (!info) return;
-    size_t before = result_.errors.size();
+    const size_t before = phase_errors_start_;
     if (params) LoadParams(params, at + ".params", *info, phase);
     // Let the workload check combinations its parameters alone cannot.
     const drivers::DriverInfo* driver = drivers::FindDriver(result_.plan.target().driver());
@@ -697,6 +892,7 @@ class Loader {
       ctx.dialect = driver->dialect;
       ctx.flavor = result_.plan.target().flavor();
       ctx.total_workers = phase->workers() ? phase->workers() : 1;
+      ctx.custom = &phase->custom();
       std::map<std::string, std::string> values(phase->params().begin(), phase->params().end());
       auto w = info->factory(ctx, workloads::Params(info->param_specs(), values));
       if (!w.ok()) Error(params ? params : p, at + ".params", w.status().message());
@@ -764,6 +960,7 @@ class Loader {
 
   std::string file_;
   PlanLoadResult result_;
+  size_t phase_errors_start_ = 0;  // errors before the phase being loaded
 };
 
 }  // namespace
@@ -792,6 +989,48 @@ void EmitStatements(YAML::Emitter& out, const char* key,
   for (const std::string& st : statements) out << YAML::DoubleQuoted << st;
   out << YAML::EndSeq;
 }
+void EmitParamGen(YAML::Emitter& out, const v1::ParamGen& g) {
+  const std::string& k = g.kind();
+  if (k == "uuid" || k == "now") {
+    out << k;
+    return;
+  }
+  out << YAML::Flow << YAML::BeginMap << YAML::Key << k << YAML::Value;
+  if (k == "uniform") {
+    out << YAML::Flow << YAML::BeginSeq << g.a() << g.b() << YAML::EndSeq;
+  } else if (k == "choice") {
+    out << YAML::Flow << YAML::BeginSeq;
+    for (const auto& c : g.choices()) out << YAML::DoubleQuoted << c;
+    out << YAML::EndSeq;
+  } else if (k == "value") {
+    out << YAML::DoubleQuoted << (g.choices_size() ? g.choices(0) : "");
+  } else if (k == "from") {
+    out << g.from_op() + "." + std::to_string(g.from_param() + 1);
+  } else {
+    out << g.a();
+  }
+  out << YAML::EndMap;
+}
+
+void EmitCustom(YAML::Emitter& out, const v1::CustomWorkload& c) {
+  out << YAML::Key << "custom" << YAML::Value << YAML::BeginSeq;
+  for (const auto& op : c.ops()) {
+    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << op.name();
+    out << YAML::Key << "weight" << YAML::Value << op.weight();
+    if (op.txn()) out << YAML::Key << "txn" << YAML::Value << true;
+    out << YAML::Key << "statements" << YAML::Value << YAML::BeginSeq;
+    for (const auto& st : op.statements()) {
+      out << YAML::BeginMap << YAML::Key << "sql" << YAML::Value << YAML::DoubleQuoted << st.text();
+      out << YAML::Key << "write" << YAML::Value << st.write();
+      out << YAML::Key << "params" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+      for (const auto& g : st.params()) EmitParamGen(out, g);
+      out << YAML::EndSeq << YAML::EndMap;
+    }
+    out << YAML::EndSeq << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
 }  // namespace
 
 std::string PlanToYaml(const v1::Plan& plan) {
@@ -882,6 +1121,7 @@ std::string PlanToYaml(const v1::Plan& plan) {
     if (!p.arrival().empty()) out << YAML::Key << "arrival" << YAML::Value << p.arrival();
     EmitStatements(out, "setup", p.setup());
     EmitStatements(out, "cleanup", p.cleanup());
+    if (p.custom().ops_size() > 0) EmitCustom(out, p.custom());
     if (!p.params().empty()) {
       std::map<std::string, std::string> sorted(p.params().begin(), p.params().end());
       out << YAML::Key << "params" << YAML::Value << YAML::Flow << YAML::BeginMap;

@@ -130,5 +130,67 @@ TEST(PlanLoaderTest, WorkloadCombinationChecked) {
   EXPECT_NE(e[0].find("at least one of insert"), std::string::npos);
 }
 
+constexpr char kCustom[] = R"yaml(name: c
+target: {driver: mysql, flavor: mariadb, endpoints: [127.0.0.1:3306]}
+setup:
+  - {postgres: "CREATE TABLE t (id BIGINT)", mysql: "CREATE TABLE t (id BIGINT) ENGINE=InnoDB"}
+  - {redis: "FLUSHDB"}
+report: {ns_per_op: true}
+phases:
+  - name: p
+    workload: custom
+    stages: [{duration: 2s, workers: 4}, {duration: 3s, workers: 4}]
+    think_time: 1ms
+    custom:
+      - name: ins
+        weight: 3
+        sql: "INSERT INTO t (id, a, b, c, d, e, f, g) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+        params: [{sequence: 10}, {uniform: [1, 9]}, {zipfian: 50}, {string: 8}, uuid, now, {choice: [x, y]}, {value: z}]
+      - name: tx
+        txn: true
+        statements:
+          - {sql: "SELECT * FROM t WHERE id = $1", params: [{from: ins}]}
+          - {sql: "UPDATE t SET a = 1 WHERE id = $1", params: [{from: ins.1}]}
+)yaml";
+
+TEST(PlanLoaderTest, CustomWorkloadStagesAndSetupRoundTrip) {
+  auto r = LoadPlanText(kCustom, "c.yaml");
+  ASSERT_TRUE(r.ok()) << r.errors[0];
+  ASSERT_EQ(r.plan.setup_size(), 1);  // the redis-only statement is skipped
+  EXPECT_EQ(r.plan.setup(0), "CREATE TABLE t (id BIGINT) ENGINE=InnoDB");
+  const v1::Phase& p = r.plan.phases(0);
+  EXPECT_EQ(p.workers(), 4u);          // from the stages
+  EXPECT_EQ(p.duration_ms(), 5000u);   // their sum
+  ASSERT_EQ(p.custom().ops_size(), 2);
+  EXPECT_TRUE(p.custom().ops(0).statements(0).write());
+  EXPECT_FALSE(p.custom().ops(1).statements(0).write());
+  EXPECT_EQ(p.custom().ops(1).statements(0).params(0).from_op(), "ins");
+  auto again = LoadPlanText(PlanToYaml(r.plan), "again.yaml");
+  ASSERT_TRUE(again.ok()) << again.errors[0] << "\n" << PlanToYaml(r.plan);
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(r.plan, again.plan))
+      << PlanToYaml(r.plan);
+}
+
+TEST(PlanLoaderTest, CustomErrorsNamePositions) {
+  auto r = LoadPlanText(R"yaml(name: c
+target: {driver: postgres, endpoints: [127.0.0.1:5432]}
+phases:
+  - name: p
+    workload: custom
+    ops: 10
+    workers: 1
+    custom:
+      - {name: a, sql: "SELECT $2", params: [{gaussian: 3}]}
+      - {name: b, sql: "SELECT $1", params: [{from: nope}]}
+)yaml", "c.yaml");
+  ASSERT_FALSE(r.ok());
+  std::string all;
+  for (const auto& e : r.errors) all += e + "\n";
+  EXPECT_NE(all.find("c.yaml:9:47: phases[0].custom[0].params[0]: expected sequence, uuid, now"), std::string::npos) << all;
+  EXPECT_NE(all.find("uses $2 but params has 1 generator(s)"), std::string::npos) << all;
+  EXPECT_NE(all.find("c.yaml:10:9: phases[0].custom[1]: from: no op named 'nope'"), std::string::npos) << all;
+  EXPECT_EQ(r.errors.size(), 3u) << all;
+}
+
 }  // namespace
 }  // namespace stampede::plan

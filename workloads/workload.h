@@ -17,6 +17,7 @@
 #include "common/status.h"
 #include "drivers/driver.h"
 #include "drivers/driver_registry.h"
+#include "proto/stampede.pb.h"
 
 namespace stampede::workloads {
 
@@ -54,6 +55,7 @@ struct WorkloadContext {
   uint32_t total_workers = 1;  // across all agents
   std::string step;            // stepped workloads: the step this phase runs
   uint32_t group_workers = 0;  // stepped workloads: the plan phase's workers
+  const v1::CustomWorkload* custom = nullptr;  // workload: custom (the phase's block)
 };
 
 // One worker's operation source. Not thread-safe.
@@ -71,6 +73,9 @@ class WorkerOps {
     (void)request;
     return false;
   }
+  // Statements the op from the last Next() runs as one transaction (the
+  // runner fetches the rest with More() first); 1: not a transaction.
+  virtual int TransactionSize() const { return 1; }
   // Sees the result of the operation Next() produced last (after retries).
   virtual void Observe(int op, const drivers::OpResult& result) {
     (void)op;

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "workloads/crud_workload.h"
+#include "workloads/custom_workload.h"
 #include "workloads/hugedb_workload.h"
 #include "workloads/kv_workload.h"
 #include "workloads/rebalance_workload.h"
@@ -19,6 +20,8 @@ const std::vector<WorkloadInfo>& Workloads() {
       {"rebalance2021",
        "the rebalance benchmark: InsertOne, Count, UpdateOne, Count, SelectOne, each a step",
        &RebalanceWorkload::ParamSpecs, &RebalanceWorkload::Create, &RebalanceWorkload::Steps},
+      {"custom", "operations declared in the plan (custom:), with parameter generators",
+       &CustomWorkload::ParamSpecs, &CustomWorkload::Create},
       {"hugedb2019",
        "users, items and rels: inserts, then concurrent searches and updates (the origin's hugedb)",
        &HugedbWorkload::ParamSpecs, &HugedbWorkload::Create, &HugedbWorkload::Steps},

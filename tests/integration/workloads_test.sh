@@ -189,3 +189,69 @@ YAML
   expect_eq "$gone" 0 "the last phase's cleanup dropped it_crud_iter"
   pass "plan features on $driver: setup/cleanup order $marks; iter 1000 ops; capped phase $n ops in $d s"
 fi
+
+# --- custom: statements and generators from the plan ---------------------
+if [ "$driver" = redis ]; then
+  cat >"$TMP/custom.yaml" <<YAML
+name: custom-$driver
+$(target_yaml "$driver")
+agents: {min: 2}
+setup: ["EVAL \"local n=0 for _,k in ipairs(redis.call('KEYS','it_o:*')) do redis.call('DEL',k) n=n+1 end return n\" 0"]
+phases:
+  - name: orders
+    workload: custom
+    workers: 4
+    ops: 2000
+    custom:
+      - {name: put, weight: 1, sql: "HSET it_o:\$1 amount \$2 token \$3", params: [sequence, {uniform: [1, 5]}, uuid]}
+      - {name: get, weight: 1, sql: "HGETALL it_o:\$1", params: [{from: put}]}
+YAML
+  run_plan custom
+  put=$(jq '[.phases[0].ops[] | select(.name=="put") | .ok] | add' "$s")
+  get=$(jq '[.phases[0].ops[] | select(.name=="get") | .ok] | add' "$s")
+  expect_eq "$((put + get))" 2000 "custom ops"
+  expect_eq "$(db_count "$driver" it_o | tr -d ' ')" "$put" "custom: keys = put ops"
+  pass "custom on redis: $put puts, $get gets"
+else
+  case "$driver" in
+    postgres) created=TIMESTAMP ;;
+    mysql) created="DATETIME(6)" ;;
+  esac
+  cat >"$TMP/custom.yaml" <<YAML
+name: custom-$driver
+$(target_yaml "$driver")
+agents: {min: 2}
+setup:
+  - "CREATE TABLE IF NOT EXISTS it_orders (id BIGINT PRIMARY KEY, customer BIGINT, amount INT, note VARCHAR(20), token VARCHAR(36), created $created, status VARCHAR(10))"
+  - "TRUNCATE TABLE it_orders"
+phases:
+  - name: orders
+    workload: custom
+    workers: 6
+    ops: 3000
+    custom:
+      - name: new_order
+        weight: 2
+        sql: "INSERT INTO it_orders (id, customer, amount, note, token, created, status) VALUES (\$1, \$2, \$3, \$4, \$5, \$6, \$7)"
+        params: [sequence, {zipfian: 100}, {uniform: [1, 500]}, {string: 12}, uuid, now, {value: new}]
+      - name: lookup
+        sql: "SELECT amount FROM it_orders WHERE id = \$1"
+        params: [{from: new_order}]
+      - name: pay
+        txn: true
+        statements:
+          - {sql: "UPDATE it_orders SET status = \$2 WHERE id = \$1", params: [{from: new_order.1}, {choice: [paid, refunded]}]}
+          - {sql: "SELECT status FROM it_orders WHERE id = \$1", params: [{from: new_order}]}
+YAML
+  run_plan custom
+  cop() { jq --arg o "$1" '[.phases[0].ops[] | select(.name==$o) | .ok] | add // 0' "$s"; }
+  ins=$(cop new_order); look=$(cop lookup); pay=$(cop pay)
+  expect_eq "$((ins + look + pay))" 3000 "custom ops ok"
+  awk -v i="$ins" 'BEGIN { exit !(i > 1300 && i < 1700) }' || fail "custom: new_order $ins of 3000 (weight 2 of 4)"
+  expect_eq "$(db_count "$driver" it_orders | tr -d ' ')" "$ins" "custom: rows = new_order ops"
+  paid=$(db_sql "$driver" "SELECT count(*) FROM it_orders WHERE status IN ('paid', 'refunded')")
+  [ "$paid" -gt 0 ] || fail "custom: pay (from: new_order) changed no row"
+  bad=$(db_sql "$driver" "SELECT count(*) FROM it_orders WHERE length(token) <> 36 OR length(note) <> 12 OR created IS NULL OR amount < 1 OR amount > 500 OR customer >= 100")
+  expect_eq "$bad" 0 "custom: rows whose generated values are out of shape"
+  pass "custom on $driver: $ins inserts = rows, $look lookups, $pay pay transactions ($paid rows paid/refunded)"
+fi
