@@ -34,6 +34,10 @@ struct Value {
 struct Ring {
   std::vector<Value> values;
   size_t next = 0;
+  // The value this op execution uses: every `from` of one op execution that
+  // names the same op and parameter gets the same value.
+  uint64_t picked_epoch = 0;
+  size_t picked = 0;
 };
 
 void WriteUuid(Rng& rng, char* out) {
@@ -125,6 +129,7 @@ class CustomWorker : public WorkerOps {
     while (pick >= cumulative_[size_t(op)]) ++op;
     op_ = op;
     stage_ = 0;
+    ++epoch_;
     Fill(w_.op_info_[size_t(op)].first, req);
     return op;
   }
@@ -238,9 +243,13 @@ class CustomWorker : public WorkerOps {
   }
 
   Param From(int op, uint32_t param) {
-    const Ring& r = rings_[size_t(op)][param];
+    Ring& r = rings_[size_t(op)][param];
     if (r.values.empty()) return Param::Int(0);
-    const Value& v = r.values[rng_.Uniform(r.values.size())];
+    if (r.picked_epoch != epoch_) {
+      r.picked_epoch = epoch_;
+      r.picked = rng_.Uniform(r.values.size());
+    }
+    const Value& v = r.values[r.picked];
     return v.is_int ? Param::Int(v.i) : Param::Str(v.s);
   }
 
@@ -255,6 +264,7 @@ class CustomWorker : public WorkerOps {
   std::vector<std::vector<Value>> pending_;  // this op's values, kept until Observe
   int op_ = 0;
   int stage_ = 0;
+  uint64_t epoch_ = 0;  // op executions so far
 };
 
 const std::vector<ParamSpec>& CustomWorkload::ParamSpecs() {

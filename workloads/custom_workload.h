@@ -2,7 +2,8 @@
 // more statements (run in order, measured as one op; `txn: true` makes them
 // one transaction on SQL targets), each statement its parameter generators:
 // sequence, uniform, zipfian, string, uuid, now, choice, value, and `from`
-// (a value an earlier op of the same worker used: one of its last 1024).
+// (a value an earlier op of the same worker used: one of its last 1024,
+// the same one for every `from` of one op execution).
 // The plan loader parses and checks the `custom:` block; this turns it into
 // prepared statements and per-worker generators.
 #ifndef STAMPEDE_WORKLOADS_CUSTOM_WORKLOAD_H_

@@ -223,5 +223,64 @@ TEST(HugedbWorkloadTest, ExactCountsForAnyWorkerCount) {
   }
 }
 
+// custom: sequences are disjoint across workers; every `from` in one op
+// execution reads the same earlier value; only ok ops are remembered.
+TEST(CustomWorkloadTest, GeneratorsAndFrom) {
+  v1::CustomWorkload spec;
+  auto* ins = spec.add_ops();
+  ins->set_name("ins");
+  ins->set_weight(1);
+  auto* st = ins->add_statements();
+  st->set_text("INSERT INTO t VALUES ($1, $2)");
+  st->set_write(true);
+  st->add_params()->set_kind("sequence");
+  st->add_params()->set_kind("uuid");
+  auto* pay = spec.add_ops();
+  pay->set_name("pay");
+  pay->set_weight(1);
+  pay->set_txn(true);
+  for (int i = 0; i < 2; ++i) {
+    auto* s2 = pay->add_statements();
+    s2->set_text("UPDATE t SET x = 1 WHERE id = $1");
+    auto* g = s2->add_params();
+    g->set_kind("from");
+    g->set_from_op("ins");
+  }
+  WorkloadContext ctx;
+  ctx.total_workers = 3;
+  ctx.custom = &spec;
+  auto w = CreateWorkload("custom", ctx, {});
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  std::set<int64_t> seqs;
+  for (uint32_t g = 0; g < 3; ++g) {
+    auto ops = (*w)->MakeWorker(g);
+    std::set<int64_t> inserted;
+    for (int i = 0; i < 400; ++i) {
+      drivers::OpRequest req;
+      int op = ops->Next(&req);
+      if ((*w)->ops()[op] == "ins") {
+        EXPECT_EQ(ops->TransactionSize(), 1);
+        EXPECT_TRUE(seqs.insert(req.params[0].i).second);
+        EXPECT_EQ(req.params[1].s.size(), 36u);
+        EXPECT_EQ(req.params[1].s[14], '4');  // UUID version 4
+        drivers::OpResult r;
+        r.outcome = i % 2 ? Outcome::kOk : Outcome::kUnavailable;
+        if (r.outcome == Outcome::kOk) inserted.insert(req.params[0].i);
+        ops->Observe(op, r);
+      } else {
+        EXPECT_EQ(ops->TransactionSize(), 2);
+        const int64_t first = req.params[0].i;
+        ASSERT_TRUE(ops->More(&req));
+        EXPECT_EQ(req.params[0].i, first);  // the same value in both statements
+        EXPECT_FALSE(ops->More(&req));
+        if (!inserted.empty()) {
+          EXPECT_TRUE(inserted.count(first)) << first;
+        }
+      }
+    }
+  }
+  EXPECT_GT(seqs.size(), 500u);
+}
+
 }  // namespace
 }  // namespace stampede::workloads
