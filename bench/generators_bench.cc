@@ -64,6 +64,57 @@ void BM_YcsbFRedis(benchmark::State& s) {
   RunGenerator(s, "ycsb", "run", {{"mix", "f"}, {"records", "1000000"}}, drivers::Dialect::kRedis);
 }
 
+void BM_HugedbMixed(benchmark::State& s) {
+  RunGenerator(s, "hugedb2019", "mixed", {{"users", "100000000"}, {"searches", "100000000"}});
+}
+void BM_GeoSearchMove(benchmark::State& s) {
+  RunGenerator(s, "geo", "run", {{"points", "1000000"}});
+}
+void BM_Custom(benchmark::State& s) {
+  // An insert with six generated values, and a lookup of a remembered id.
+  static v1::CustomWorkload spec = [] {
+    v1::CustomWorkload c;
+    auto* ins = c.add_ops();
+    ins->set_name("ins");
+    ins->set_weight(1);
+    auto* st = ins->add_statements();
+    st->set_text("INSERT INTO t VALUES ($1, $2, $3, $4, $5, $6)");
+    for (const char* k : {"sequence", "uniform", "zipfian", "string", "uuid", "now"}) {
+      auto* g = st->add_params();
+      g->set_kind(k);
+      g->set_a(k == std::string("string") ? 20 : 1000);
+      g->set_b(2000);
+    }
+    auto* get = c.add_ops();
+    get->set_name("get");
+    get->set_weight(1);
+    auto* gs = get->add_statements();
+    gs->set_text("SELECT * FROM t WHERE id = $1");
+    auto* from = gs->add_params();
+    from->set_kind("from");
+    from->set_from_op("ins");
+    return c;
+  }();
+  WorkloadContext ctx;
+  ctx.total_workers = 64;
+  ctx.custom = &spec;
+  auto w = CreateWorkload("custom", ctx, {});
+  if (!w.ok()) {
+    s.SkipWithError(w.status().message().c_str());
+    return;
+  }
+  auto ops = (*w)->MakeWorker(3);
+  drivers::OpRequest req;
+  drivers::OpResult ok;
+  for (auto _ : s) {
+    int op = ops->Next(&req);
+    while (ops->More(&req)) {
+    }
+    ops->Observe(op, ok);
+    benchmark::DoNotOptimize(req);
+  }
+}
+
 BENCHMARK(BM_CrudInsert);
 BENCHMARK(BM_CrudMixed);
 BENCHMARK(BM_KvUniform);
@@ -75,6 +126,9 @@ BENCHMARK(BM_YcsbA);
 BENCHMARK(BM_YcsbD);
 BENCHMARK(BM_YcsbE);
 BENCHMARK(BM_YcsbFRedis);
+BENCHMARK(BM_HugedbMixed);
+BENCHMARK(BM_GeoSearchMove);
+BENCHMARK(BM_Custom);
 
 }  // namespace
 }  // namespace stampede::workloads

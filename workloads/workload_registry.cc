@@ -4,6 +4,7 @@
 
 #include "workloads/crud_workload.h"
 #include "workloads/custom_workload.h"
+#include "workloads/geo_workload.h"
 #include "workloads/hugedb_workload.h"
 #include "workloads/kv_workload.h"
 #include "workloads/rebalance_workload.h"
@@ -22,6 +23,8 @@ const std::vector<WorkloadInfo>& Workloads() {
        &RebalanceWorkload::ParamSpecs, &RebalanceWorkload::Create, &RebalanceWorkload::Steps},
       {"custom", "operations declared in the plan (custom:), with parameter generators",
        &CustomWorkload::ParamSpecs, &CustomWorkload::Create},
+      {"geo", "points on a map: insert, search the nearest within a radius, move (PostgreSQL earthdistance, Redis GEO)",
+       &GeoWorkload::ParamSpecs, &GeoWorkload::Create, &GeoWorkload::Steps},
       {"hugedb2019",
        "users, items and rels: inserts, then concurrent searches and updates (the origin's hugedb)",
        &HugedbWorkload::ParamSpecs, &HugedbWorkload::Create, &HugedbWorkload::Steps},

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL from Debian's packages, on loopback.
 #   postgres.sh start DIR PORT PASSWORD   # user stampede / PASSWORD, database bench
+#                                         # (with the cube and earthdistance extensions)
 #   postgres.sh stop DIR
 #   postgres.sh pid DIR                   # postmaster pid (for SIGSTOP tests)
 set -euo pipefail
@@ -17,6 +18,9 @@ case "$cmd" in
       -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" start >/dev/null
     as_pg "$bin/psql" -h "$dir" -p "$port" -U postgres -q -v ON_ERROR_STOP=1 \
       -c "CREATE USER stampede PASSWORD '$password'" -c "CREATE DATABASE bench OWNER stampede" >/dev/null
+    # The geo workload's extensions (earthdistance needs a superuser).
+    as_pg "$bin/psql" -h "$dir" -p "$port" -U postgres -d bench -q -v ON_ERROR_STOP=1 \
+      -c "CREATE EXTENSION IF NOT EXISTS cube" -c "CREATE EXTENSION IF NOT EXISTS earthdistance" >/dev/null
     ;;
   stop)
     [ -d "$dir/data" ] && as_pg "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true

@@ -255,3 +255,35 @@ YAML
   expect_eq "$bad" 0 "custom: rows whose generated values are out of shape"
   pass "custom on $driver: $ins inserts = rows, $look lookups, $pay pay transactions ($paid rows paid/refunded)"
 fi
+
+# --- geo: PostgreSQL earthdistance or Redis GEO ---------------------------
+if [ "$driver" != mysql ]; then
+  cat >"$TMP/geo.yaml" <<YAML
+name: geo-$driver
+seed: 4
+$(target_yaml "$driver")
+agents: {min: 2}
+phases:
+  - name: map
+    workload: geo
+    workers: 6
+    ops: 1200
+    params: {points: 3000, nearest: 50, radius_m: 3000, span_km: 20, table: it_geo}
+YAML
+  run_plan geo
+  gop() { jq --arg p "$1" --arg o "$2" '[.phases[] | select(.name==$p) | .ops[] | select(.name==$o) | .ok] | add // 0' "$s"; }
+  expect_eq "$(gop map/load insert)" 3000 "geo load inserts"
+  searches=$(gop map/run search); moves=$(gop map/run move)
+  expect_eq "$((searches + moves))" 1200 "geo run ops"
+  [ "$searches" -gt 800 ] || fail "geo: only $searches searches of 1200 (weight 8 of 10)"
+  if [ "$driver" = redis ]; then
+    n=$(redis-cli -p "$RD_PORT" -a "$STAMPEDE_PASSWORD" --no-auth-warning ZCARD it_geo)
+    near=$(redis-cli -p "$RD_PORT" -a "$STAMPEDE_PASSWORD" --no-auth-warning GEOSEARCH it_geo FROMLONLAT 13.405 52.52 BYRADIUS 3000 m ASC COUNT 50 | wc -l)
+  else
+    n=$(db_count "$driver" it_geo | tr -d ' ')
+    near=$(db_sql "$driver" "SELECT count(*) FROM (SELECT id FROM it_geo WHERE earth_box(ll_to_earth(52.52, 13.405), 3000) @> ll_to_earth(lat, lon) AND earth_distance(ll_to_earth(52.52, 13.405), ll_to_earth(lat, lon)) <= 3000 LIMIT 50) x")
+  fi
+  expect_eq "$n" 3000 "geo points stored"
+  expect_eq "$near" 50 "geo: 50 points within 3 km of the centre"
+  pass "geo on $driver: 3000 points, $searches searches, $moves moves"
+fi
