@@ -96,6 +96,13 @@ phases:
     arrival: constant
     stages: [{duration: 4s, rate: 400}, {duration: 2s, rate: 400}]
     params: {table: it_crud_st, reset: true}
+  - name: poisson
+    workload: crud
+    workers: 8
+    rate: 400
+    duration: 3s
+    arrival: poisson
+    params: {insert: 0, select: 1, keys: 1000, table: it_crud_st}
 YAML
   run_plan stages
   # Active workers per second during the ramp: rising to 20, then held.
@@ -111,7 +118,10 @@ YAML
   # Rate 0 -> 400 over 4 s (800 ops), then 400/s for 2 s (800 more).
   n=$(jq '[.phases[] | select(.name=="rate") | .ops[] | .count] | add' "$s")
   awk -v n="$n" 'BEGIN { exit !(n >= 1580 && n <= 1601) }' || fail "rate stages: $n ops, expected 1600"
-  pass "stages: active workers per second $active; rate ramp $n ops (expected 1600)"
+  p=$(jq '[.phases[] | select(.name=="poisson") | .ops[] | .count] | add' "$s")
+  # 1200 expected; Poisson's standard deviation is about 35.
+  awk -v n="$p" 'BEGIN { exit !(n >= 1050 && n <= 1350) }' || fail "poisson arrivals: $p ops, expected about 1200"
+  pass "stages: active workers per second $active; rate ramp $n ops (expected 1600); poisson $p ops (expected ~1200)"
 fi
 
 # --- hugedb2019 with a high slow_factor (SQL only) -----------------------
