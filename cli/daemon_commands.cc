@@ -19,7 +19,9 @@ int CoordinatorCommand(const Args& args) {
   po::options_description desc("coordinator options");
   desc.add_options()
       ("listen", po::value(&options.listen)->default_value(options.listen), "gRPC address for agents and clients")
-      ("results", po::value(&options.results_root)->default_value(options.results_root), "where results/<run-id>/ go");
+      ("results", po::value(&options.results_root)->default_value(options.results_root), "where results/<run-id>/ go")
+      ("http", po::value(&options.http)->default_value("127.0.0.1:0"),
+       "dashboard, /api/runs and /metrics on HOST:PORT (port 0: any free port; off: none)");
   tls.AddTo(&desc);
   po::variables_map vm;
   const std::string usage = "usage: stampede coordinator [--listen HOST:PORT] [--results DIR]";
@@ -30,6 +32,7 @@ int CoordinatorCommand(const Args& args) {
     return kExitBadInput;
   }
   options.credentials = *creds;
+  if (options.http == "off") options.http.clear();
   SetLogPrefix("coordinator");
   coordinator::Coordinator coord(options);
   Status s = coord.Start();
@@ -38,6 +41,10 @@ int CoordinatorCommand(const Args& args) {
     return kExitFailed;
   }
   SLOG(kInfo) << "listening on " << coord.address() << (tls.enabled() ? " (mutual TLS)" : "");
+  if (coord.http_port()) {
+    const std::string host = options.http.substr(0, options.http.rfind(':'));
+    SLOG(kInfo) << "dashboard and /metrics on http://" << host << ":" << coord.http_port() << "/";
+  }
   std::mutex mu;
   std::condition_variable cv;
   bool stop = false;

@@ -115,6 +115,7 @@ int RunRemote(const std::string& address, const TlsOptions& tls, const v1::Plan&
 int RunCommand(const Args& args) {
   std::string plan_file, coordinator_addr, results_dir, results_root = "results", agent_config;
   std::string listen = "127.0.0.1:0";
+  std::string http = "127.0.0.1:0";
   int local_agents = 0;
   TlsOptions tls;
   po::options_description desc("run options");
@@ -125,7 +126,9 @@ int RunCommand(const Args& args) {
       ("listen", po::value(&listen)->default_value(listen), "embedded coordinator's gRPC address")
       ("results", po::value(&results_dir), "write results to exactly this directory")
       ("results-root", po::value(&results_root)->default_value(results_root), "results/<run-id>/ parent")
-      ("agent-config", po::value(&agent_config), "local config of the first local agent: the nodes it may act on");
+      ("agent-config", po::value(&agent_config), "local config of the first local agent: the nodes it may act on")
+      ("http", po::value(&http)->default_value("127.0.0.1:0"),
+       "embedded coordinator: dashboard and /metrics on HOST:PORT (port 0: any free port; off: none)");
   tls.AddTo(&desc);
   po::positional_options_description pos;
   pos.add("plan", 1);
@@ -157,6 +160,7 @@ int RunCommand(const Args& args) {
   coordinator::CoordinatorOptions co;
   co.listen = listen;
   co.results_root = results_root;
+  co.http = http == "off" ? "" : http;
   auto server_creds = tls.ServerCredentials(listen);
   if (!server_creds.ok()) {
     std::cerr << "stampede: " << server_creds.status().message() << "\n";
@@ -168,6 +172,9 @@ int RunCommand(const Args& args) {
   if (!s.ok()) {
     std::cerr << "stampede: " << s.message() << "\n";
     return kExitFailed;
+  }
+  if (coord.http_port()) {
+    std::fprintf(stderr, "dashboard: http://%s:%d/\n", http.substr(0, http.rfind(':')).c_str(), coord.http_port());
   }
   auto channel_creds = tls.ChannelCredentials(coord.address());
   if (!channel_creds.ok()) {

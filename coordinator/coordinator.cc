@@ -10,6 +10,8 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/strings.h"
+#include "coordinator/live_runs.h"
+#include "web/http_server.h"
 #include "plan/plan_loader.h"
 #include "proto/stampede.grpc.pb.h"
 
@@ -139,9 +141,23 @@ class Coordinator::Service final : public v1::Coordinator::Service {
   Coordinator* owner_;
 };
 
-Coordinator::Coordinator(CoordinatorOptions options) : options_(std::move(options)) {
+struct Coordinator::Live {
+  explicit Live(AgentRegistry* registry)
+      : runs([registry] {
+          std::vector<std::string> names;
+          for (const auto& a : registry->Connected()) names.push_back(a->name());
+          return names;
+        }) {}
+  LiveRuns runs;
+  web::HttpServer server;
+};
+
+Coordinator::Coordinator(CoordinatorOptions options)
+    : options_(std::move(options)), live_(std::make_unique<Live>(&registry_)) {
   if (!options_.credentials) options_.credentials = grpc::InsecureServerCredentials();
 }
+
+int Coordinator::http_port() const { return live_->server.port(); }
 
 Coordinator::~Coordinator() { Shutdown(); }
 
@@ -166,6 +182,16 @@ Status Coordinator::Start() {
     server_.reset();
     return Status::Error("cannot listen on " + options_.listen);
   }
+  if (!options_.http.empty()) {
+    Status s = live_->server.Start(options_.http, [this](const std::string& target) {
+      return live_->runs.Handle(target);
+    });
+    if (!s.ok()) {
+      server_->Shutdown();
+      server_.reset();
+      return s.WithContext("--http");
+    }
+  }
   return Status::Ok();
 }
 
@@ -183,6 +209,9 @@ v1::RunResult Coordinator::RunPlan(const v1::Plan& plan, const std::string& plan
   o.results_root = options_.results_root;
   o.results_dir = results_dir;
   o.observer = observer;
+  live_->runs.RunStarting(o.plan_yaml, results_dir.empty() ? options_.results_root
+                                                            : results_dir.substr(0, results_dir.rfind('/')));
+  o.on_line = [this](const report::Json& line) { live_->runs.OnLine(line); };
   auto controller = std::make_shared<RunController>(std::move(o), &registry_);
   registry_.SetListener(controller);
   v1::RunResult result = controller->Run();
@@ -192,6 +221,7 @@ v1::RunResult Coordinator::RunPlan(const v1::Plan& plan, const std::string& plan
 
 void Coordinator::Shutdown() {
   if (shutting_down_.exchange(true)) return;
+  live_->server.Stop();
   if (server_) {
     // Wait for a run in progress to abort and write its results.
     std::lock_guard<std::mutex> lock(run_mu_);

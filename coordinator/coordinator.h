@@ -23,6 +23,8 @@ struct CoordinatorOptions {
   std::string listen = "127.0.0.1:7878";  // port 0 picks a free port
   std::string results_root = "results";
   std::shared_ptr<grpc::ServerCredentials> credentials;  // default: insecure
+  // Dashboard, JSON API and /metrics (HOST:PORT; port 0 picks one); empty: off.
+  std::string http;
 };
 
 class Coordinator {
@@ -33,6 +35,7 @@ class Coordinator {
   // Binds the listen address. "cannot listen on ADDR: <reason>" on failure.
   Status Start();
   int port() const { return port_; }
+  int http_port() const;
   std::string address() const;
 
   // Runs a validated plan to completion (or abort) and writes its results.
@@ -49,6 +52,7 @@ class Coordinator {
 
  private:
   class Service;
+  struct Live;  // the dashboard's and /metrics' view of the runs
   CoordinatorOptions options_;
   AgentRegistry registry_;
   std::unique_ptr<Service> service_;
@@ -56,6 +60,7 @@ class Coordinator {
   int port_ = 0;
   std::mutex run_mu_;  // one run at a time
   std::atomic<bool> shutting_down_{false};
+  std::unique_ptr<Live> live_;  // after registry_: its server reads the registry
 };
 
 }  // namespace stampede::coordinator

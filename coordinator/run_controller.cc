@@ -45,7 +45,10 @@ void RunController::Log(const std::string& line) {
   if (options_.observer) options_.observer->OnLog(line);
 }
 
-void RunController::Emit(const report::Json& line) { journal_.Append(line); }
+void RunController::Emit(const report::Json& line) {
+  journal_.Append(line);
+  if (options_.on_line) options_.on_line(line);
+}
 
 void RunController::Broadcast(const v1::CoordinatorMessage& m, const std::set<std::string>& to) {
   for (const auto& a : agents_) {
@@ -354,7 +357,8 @@ void RunController::SendDueFaults() {
     c->set_fault_index(static_cast<uint32_t>(it->index));
     c->set_action(f.action());
     c->set_node(f.node());
-    owner->Send(m);
+    // Journal the request before sending it: the agent's answer (a
+    // fault_result line) can arrive before Send() returns.
     Emit({{"type", "fault"},
           {"index", it->index},
           {"phase", f.phase()},
@@ -362,6 +366,7 @@ void RunController::SendDueFaults() {
           {"node", f.node()},
           {"agent", owner->name()},
           {"requested_t", double(now - run_start_ns_) / 1e9}});
+    owner->Send(m);
     Log("fault " + std::to_string(it->index) + ": " + f.action() + " " + f.node() + " (agent " +
         owner->name() + ")");
     it = due_faults_.erase(it);

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <thread>
 #include <map>
 #include <memory>
@@ -41,6 +42,9 @@ struct RunOptions {
   std::string results_root;  // results/<run-id>/ goes here
   std::string results_dir;   // exact directory instead (--results)
   RunObserver* observer = nullptr;
+  // Every journal line, as it is written (any thread): the dashboard and
+  // /metrics. Must be thread-safe.
+  std::function<void(const report::Json&)> on_line;
 };
 
 class RunController : public SessionListener {

@@ -46,6 +46,7 @@ std::vector<FaultRecovery> ComputeRecovery(const std::vector<Json>& journal) {
   std::vector<std::pair<double, bool>> health;  // (t, healthy)
   std::vector<Second> seconds;
   std::vector<FaultRecovery> faults;
+  std::vector<const Json*> results;
   for (const Json& line : journal) {
     const std::string type = line.value("type", "");
     if (type == "run") {
@@ -81,6 +82,14 @@ std::vector<FaultRecovery> ComputeRecovery(const std::vector<Json>& journal) {
       f.t = line.value("requested_t", -1.0);
       faults.push_back(f);
     } else if (type == "fault_result") {
+      results.push_back(&line);
+    }
+  }
+  // Results after their faults (a journal written before the request line
+  // was journalled first may have them the other way round).
+  for (const Json* r : results) {
+    const Json& line = *r;
+    {
       for (FaultRecovery& f : faults) {
         if (f.index != line.value("index", -1)) continue;
         f.ok = line.value("ok", false);

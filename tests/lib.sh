@@ -116,14 +116,16 @@ db_pid() {
   esac
 }
 
-start_coordinator() {
+start_coordinator() {  # [EXTRA FLAGS...]; sets COORD_PORT, COORD_RESULTS, COORD_HTTP (dashboard URL)
   COORD_PORT=$(free_port)
   COORD_RESULTS=$TMP/results
-  "$STAMPEDE" coordinator --listen "127.0.0.1:$COORD_PORT" --results "$COORD_RESULTS" \
+  "$STAMPEDE" coordinator --listen "127.0.0.1:$COORD_PORT" --results "$COORD_RESULTS" "$@" \
     >"$TMP/coordinator.out" 2>"$TMP/coordinator.log" &
   COORD_PID=$!
   on_exit "kill -9 $COORD_PID"
   wait_for_line "$TMP/coordinator.log" "listening on"
+  for _ in $(seq 1 20); do grep -q "dashboard and" "$TMP/coordinator.log" && break; sleep 0.1; done
+  COORD_HTTP=$(sed -n 's/.*dashboard and \/metrics on \(http:[^ ]*\).*/\1/p' "$TMP/coordinator.log" | head -n 1)
 }
 start_agent() {  # NAME
   "$STAMPEDE" agent --coordinator "127.0.0.1:$COORD_PORT" --name "$1" \

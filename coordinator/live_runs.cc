@@ -1,0 +1,116 @@
+#include "coordinator/live_runs.h"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "report/run_view.h"
+#include "web/assets.h"
+
+namespace stampede::coordinator {
+namespace {
+
+web::HttpResponse JsonResponse(const report::Json& j, int status = 200) {
+  return {status, "application/json", j.dump()};
+}
+
+web::HttpResponse NotFound(const std::string& what) {
+  return {404, "text/plain; charset=utf-8", what + " not found\n"};
+}
+
+}  // namespace
+
+LiveRuns::LiveRuns(std::function<std::vector<std::string>()> connected)
+    : connected_(std::move(connected)) {}
+
+void LiveRuns::RunStarting(const std::string& plan_yaml, const std::string& results_root) {
+  std::lock_guard<std::mutex> lock(mu_);
+  current_.clear();
+  current_plan_yaml_ = plan_yaml;
+  results_root_ = results_root;
+}
+
+void LiveRuns::OnLine(const report::Json& line) {
+  metrics_.OnJournalLine(line);
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::string type = line.value("type", "");
+  if (type == "run") {
+    current_.clear();
+    Run r;
+    r.run_id = line.value("run_id", "");
+    r.plan_name = line.value("plan_name", "");
+    r.started_at = line.value("started_at", "");
+    r.dir = results_root_ + "/" + r.run_id;
+    runs_.push_back(r);
+  } else if (type == "end" && !runs_.empty()) {
+    runs_.back().status = line.value("ok", false) ? "ok" : "failed";
+  }
+  current_.push_back(line);
+}
+
+report::Json LiveRuns::ViewOf(const std::vector<report::Json>& lines, const std::string& plan_yaml) const {
+  report::Json view = report::BuildRunView(lines);
+  if (lines.empty()) view["status"] = "waiting";
+  const std::vector<std::string> connected = connected_ ? connected_() : std::vector<std::string>{};
+  view["connected_agents"] = connected;
+  std::set<std::string> now(connected.begin(), connected.end());
+  report::Json lost = report::Json::array();
+  for (const auto& a : view.value("agents", std::vector<std::string>{})) {
+    if (!now.count(a) && view.value("status", "") == "running") lost.push_back(a);
+  }
+  view["lost_agents"] = lost;
+  view["plan_yaml"] = plan_yaml;
+  return view;
+}
+
+web::HttpResponse LiveRuns::Handle(const std::string& raw_target) {
+  std::string target = raw_target.substr(0, raw_target.find('?'));
+  if (target == "/" || target.empty()) target = "/index.html";
+  if (target == "/metrics") {
+    if (connected_) metrics_.SetAgentsConnected(connected_().size());
+    return {200, "text/plain; version=0.0.4; charset=utf-8", metrics_.Render()};
+  }
+  if (target == "/api/runs") {
+    std::lock_guard<std::mutex> lock(mu_);
+    report::Json list = report::Json::array();
+    for (const Run& r : runs_) {
+      list.push_back({{"run_id", r.run_id}, {"plan_name", r.plan_name}, {"status", r.status},
+                      {"started_at", r.started_at}, {"results_dir", r.dir}});
+    }
+    return JsonResponse(list);
+  }
+  const std::string prefix = "/api/runs/";
+  if (target.rfind(prefix, 0) == 0) {
+    const std::string id = target.substr(prefix.size());
+    std::vector<report::Json> lines;
+    std::string plan_yaml;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      const bool current = id == "current" || (!runs_.empty() && runs_.back().run_id == id);
+      if (current) {
+        lines = current_;
+        plan_yaml = current_plan_yaml_;
+      } else {
+        std::string dir;
+        for (const Run& r : runs_) {
+          if (r.run_id == id) dir = r.dir;
+        }
+        if (dir.empty()) return NotFound("run " + id);
+        auto journal = report::ReadJournal(dir + "/journal.jsonl");
+        if (!journal.ok()) return NotFound("journal of run " + id);
+        lines = std::move(*journal);
+        std::ifstream in(dir + "/plan.yaml");
+        std::stringstream ss;
+        ss << in.rdbuf();
+        plan_yaml = ss.str();
+      }
+    }
+    return JsonResponse(ViewOf(lines, plan_yaml));
+  }
+  if (const web::Asset* a = web::FindAsset(target.substr(1))) {
+    return {200, std::string(a->content_type), std::string(a->data)};
+  }
+  return NotFound(target);
+}
+
+}  // namespace stampede::coordinator

@@ -1,0 +1,55 @@
+// What the coordinator's HTTP endpoint shows: the runs it has run (the
+// current one from its journal lines in memory, earlier ones from their
+// results directories), /metrics, and the dashboard's files.
+//
+//   GET /                      the dashboard (web/dashboard)
+//   GET /api/runs              [{run_id, plan_name, status, started_at, results_dir}]
+//   GET /api/runs/current      the run view (report/run_view.h) of the latest run
+//   GET /api/runs/RUN_ID       the same for one run
+//   GET /metrics               Prometheus text format
+//
+// Thread-safe: journal lines arrive from the run's threads, requests from
+// the HTTP server's.
+#ifndef STAMPEDE_COORDINATOR_LIVE_RUNS_H_
+#define STAMPEDE_COORDINATOR_LIVE_RUNS_H_
+
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "metrics/metrics_exporter.h"
+#include "report/journal.h"
+#include "web/http_server.h"
+
+namespace stampede::coordinator {
+
+class LiveRuns {
+ public:
+  // connected(): names of the agents connected now.
+  explicit LiveRuns(std::function<std::vector<std::string>()> connected);
+
+  void RunStarting(const std::string& plan_yaml, const std::string& results_root);
+  void OnLine(const report::Json& line);
+  web::HttpResponse Handle(const std::string& target);
+
+  metrics::MetricsExporter& metrics() { return metrics_; }
+
+ private:
+  report::Json ViewOf(const std::vector<report::Json>& lines, const std::string& plan_yaml) const;
+
+  std::function<std::vector<std::string>()> connected_;
+  metrics::MetricsExporter metrics_;
+  mutable std::mutex mu_;
+  struct Run {
+    std::string run_id, plan_name, started_at, status = "running", dir;
+  };
+  std::vector<Run> runs_;                  // guarded by mu_
+  std::vector<report::Json> current_;      // guarded by mu_: the latest run's lines
+  std::string current_plan_yaml_;          // guarded by mu_
+  std::string results_root_;               // guarded by mu_
+};
+
+}  // namespace stampede::coordinator
+
+#endif  // STAMPEDE_COORDINATOR_LIVE_RUNS_H_

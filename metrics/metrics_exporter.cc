@@ -1,0 +1,120 @@
+#include "metrics/metrics_exporter.h"
+
+#include <prometheus/text_serializer.h>
+
+#include "proto/histogram_codec.h"
+
+namespace stampede::metrics {
+
+MetricsExporter::MetricsExporter() : registry_(std::make_shared<prometheus::Registry>()) {
+  ops_ = &prometheus::BuildCounter()
+              .Name("stampede_ops_total")
+              .Help("Operations finished, by phase, op and outcome (ok, retryable, unavailable, ambiguous, fatal)")
+              .Register(*registry_);
+  latency_ = &prometheus::BuildHistogram()
+                  .Name("stampede_op_latency_seconds")
+                  .Help("Operation latency including retries (open loop: from the intended start)")
+                  .Register(*registry_);
+  active_ = &prometheus::BuildGauge()
+                 .Name("stampede_active_workers")
+                 .Help("Workers running operations, by phase")
+                 .Register(*registry_);
+  agents_ = &prometheus::BuildGauge()
+                 .Name("stampede_agents_connected")
+                 .Help("Agents connected to the coordinator (an agent: 1)")
+                 .Register(*registry_)
+                 .Add({});
+  faults_ = &prometheus::BuildCounter()
+                 .Name("stampede_fault_events_total")
+                 .Help("Fault actions sent, by action and node")
+                 .Register(*registry_);
+  healthy_family_ = &prometheus::BuildGauge()
+                         .Name("stampede_cluster_healthy")
+                         .Help("1 if the cluster's own health probe reports healthy, else 0")
+                         .Register(*registry_);
+  underreplicated_family_ = &prometheus::BuildGauge()
+                                 .Name("stampede_cluster_underreplicated")
+                                 .Help("Under-replicated ranges/regions/tablets (or missing nodes) the probe reports")
+                                 .Register(*registry_);
+}
+
+const prometheus::Histogram::BucketBoundaries& MetricsExporter::Buckets() {
+  static const prometheus::Histogram::BucketBoundaries kBuckets = {
+      0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+      0.1,    0.25,    0.5,    1,     2.5,    5,     10,   30,   60};
+  return kBuckets;
+}
+
+void MetricsExporter::AddOp(const std::string& phase, const std::string& op,
+                            const std::array<uint64_t, kNumOutcomes>& outcomes,
+                            const Histogram& latency) {
+  for (int i = 0; i < kNumOutcomes; ++i) {
+    if (!outcomes[size_t(i)]) continue;
+    ops_->Add({{"phase", phase}, {"op", op}, {"outcome", std::string(kOutcomeNames[i])}})
+        .Increment(double(outcomes[size_t(i)]));
+  }
+  if (latency.count() == 0) return;
+  const auto& bounds = Buckets();
+  std::vector<double> increments(bounds.size() + 1, 0.0);
+  latency.ForEachBucket([&](int index, uint64_t count) {
+    const double seconds = double(HistogramLayout::Midpoint(index)) / 1e9;
+    size_t b = 0;
+    while (b < bounds.size() && seconds > bounds[b]) ++b;
+    increments[b] += double(count);
+  });
+  latency_->Add({{"phase", phase}, {"op", op}}, bounds)
+      .ObserveMultiple(increments, double(latency.sum_ns()) / 1e9);
+}
+
+void MetricsExporter::OnJournalLine(const report::Json& line) {
+  const std::string type = line.value("type", "");
+  std::lock_guard<std::mutex> lock(mu_);
+  if (type == "second") {
+    const std::string phase = line.value("phase", "");
+    const report::Json ops = line.value("ops", report::Json::object());
+    for (auto it = ops.begin(); it != ops.end(); ++it) {
+      std::array<uint64_t, kNumOutcomes> outcomes{};
+      const report::Json o = it.value().value("outcomes", report::Json::array());
+      for (size_t i = 0; i < o.size() && i < outcomes.size(); ++i) outcomes[i] = o[i].get<uint64_t>();
+      Histogram h;
+      report::MergeHistogramJson(it.value().value("latency", report::Json::object()), &h);
+      AddOp(phase, it.key(), outcomes, h);
+    }
+    if (!line.value("late", false)) {
+      active_->Add({{"phase", phase}}).Set(line.value("active_workers", 0.0));
+      agents_->Set(line.value("agents", 0.0));
+    }
+  } else if (type == "phase_start") {
+    active_->Add({{"phase", line.value("phase", "")}}).Set(0);
+  } else if (type == "phase_end") {
+    active_->Add({{"phase", line.value("phase", "")}}).Set(0);
+  } else if (type == "fault") {
+    faults_->Add({{"action", line.value("action", "")}, {"node", line.value("node", "")}}).Increment();
+  } else if (type == "health") {
+    healthy_family_->Add({}).Set(line.value("healthy", false) ? 1 : 0);
+    if (line.contains("underreplicated")) {
+      underreplicated_family_->Add({}).Set(line.value("underreplicated", 0.0));
+    }
+  }
+}
+
+void MetricsExporter::OnSnapshot(const std::string& phase, const v1::Snapshot& snapshot) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const v1::OpStats& op : snapshot.ops()) {
+    std::array<uint64_t, kNumOutcomes> outcomes{};
+    for (int i = 0; i < op.outcomes_size() && i < kNumOutcomes; ++i) outcomes[size_t(i)] = op.outcomes(i);
+    Histogram h;
+    MergeHistogramProto(op.latency(), &h);
+    AddOp(phase, op.op(), outcomes, h);
+  }
+  active_->Add({{"phase", phase}}).Set(snapshot.final() ? 0 : double(snapshot.active_workers()));
+}
+
+void MetricsExporter::SetAgentsConnected(size_t n) { agents_->Set(double(n)); }
+
+std::string MetricsExporter::Render() const {
+  prometheus::TextSerializer serializer;
+  return serializer.Serialize(registry_->Collect());
+}
+
+}  // namespace stampede::metrics

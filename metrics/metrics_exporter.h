@@ -1,0 +1,73 @@
+// Prometheus metrics of a coordinator (the merged view of all agents) or of
+// one agent, in the names and labels of DESIGN.md section 6:
+//
+//   stampede_ops_total{phase,op,outcome}          counter
+//   stampede_op_latency_seconds{phase,op}         histogram
+//   stampede_active_workers{phase}                gauge
+//   stampede_agents_connected                     gauge
+//   stampede_fault_events_total{action,node}      counter
+//   stampede_cluster_healthy                      gauge (1, 0; absent before a probe)
+//   stampede_cluster_underreplicated              gauge
+//
+// Labels are bounded by the plan (phase, op and node names, outcomes,
+// actions): never a key, a statement or a worker. The latency histograms are
+// fed once a second from the merged log-linear histograms
+// (Histogram::ObserveMultiple), never per operation. Thread-safe.
+#ifndef STAMPEDE_METRICS_METRICS_EXPORTER_H_
+#define STAMPEDE_METRICS_METRICS_EXPORTER_H_
+
+#include <prometheus/counter.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+
+#include <array>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "common/histogram.h"
+#include "common/outcome.h"
+#include "proto/stampede.pb.h"
+#include "report/journal.h"
+
+namespace stampede::metrics {
+
+class MetricsExporter {
+ public:
+  MetricsExporter();
+
+  // A journal line of the coordinator (second, phase_start, phase_end,
+  // fault, health, run).
+  void OnJournalLine(const report::Json& line);
+  // An agent's own snapshot of `phase`.
+  void OnSnapshot(const std::string& phase, const v1::Snapshot& snapshot);
+  void SetAgentsConnected(size_t n);
+
+  // The text exposition format, for GET /metrics.
+  std::string Render() const;
+  const std::shared_ptr<prometheus::Registry>& registry() const { return registry_; }
+
+  // Bucket upper bounds of stampede_op_latency_seconds.
+  static const prometheus::Histogram::BucketBoundaries& Buckets();
+
+ private:
+  void AddOp(const std::string& phase, const std::string& op,
+             const std::array<uint64_t, kNumOutcomes>& outcomes, const Histogram& latency);
+
+  std::shared_ptr<prometheus::Registry> registry_;
+  prometheus::Family<prometheus::Counter>* ops_;
+  prometheus::Family<prometheus::Histogram>* latency_;
+  prometheus::Family<prometheus::Gauge>* active_;
+  prometheus::Gauge* agents_;
+  prometheus::Family<prometheus::Counter>* faults_;
+  prometheus::Family<prometheus::Gauge>* healthy_family_;
+  prometheus::Family<prometheus::Gauge>* underreplicated_family_;
+  std::mutex mu_;
+  std::map<std::string, std::string> phase_of_index_;  // journal phase names by index
+};
+
+}  // namespace stampede::metrics
+
+#endif  // STAMPEDE_METRICS_METRICS_EXPORTER_H_

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Watching a run: a coordinator daemon with --http, two agents (one owns the
+# Redis server as node redis1), a plan that pauses Redis for 3 s. During the
+# run headless Chromium opens the dashboard: the DOM must have the four
+# charts, the agents and the fault marker, and a screenshot is kept. A real
+# Prometheus scrapes /metrics; afterwards its HTTP API must return
+# stampede_ops_total summing to summary.json's operations (within 1%) and
+# the latency histogram series.
+source "$(dirname "$0")/../lib.sh"
+command -v chromium >/dev/null || fail "chromium is not installed (scripts/install-deps installs it)"
+command -v prometheus >/dev/null || fail "prometheus is not installed (scripts/install-deps installs it)"
+ARTIFACTS=${STAMPEDE_ARTIFACTS:-$ROOT/build/test-artifacts}
+mkdir -p "$ARTIFACTS"
+start_db redis
+http_port=$(free_port)
+start_coordinator --http "127.0.0.1:$http_port"
+expect_eq "$COORD_HTTP" "http://127.0.0.1:$http_port/" "dashboard URL in the coordinator's log"
+cat >"$TMP/agent.yaml" <<YAML
+nodes:
+  redis1:
+    process: {pidfile: $RD_DIR/redis.pid}
+YAML
+"$STAMPEDE" agent --coordinator "127.0.0.1:$COORD_PORT" --name db-host --config "$TMP/agent.yaml" \
+  >"$TMP/agent-db.out" 2>"$TMP/agent-db.log" &
+on_exit "kill -9 $!"
+wait_for_line "$TMP/agent-db.log" "connected to coordinator"
+start_agent client-1
+
+# Prometheus, scraping the coordinator every second.
+prom_port=$(free_port)
+cat >"$TMP/prometheus.yml" <<YAML
+global: {scrape_interval: 1s, evaluation_interval: 1s}
+scrape_configs:
+  - job_name: stampede
+    static_configs: [{targets: ["127.0.0.1:$http_port"]}]
+YAML
+prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/prom-data" \
+  --web.listen-address="127.0.0.1:$prom_port" >"$TMP/prometheus.log" 2>&1 &
+on_exit "kill -9 $!"
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$prom_port/-/ready" >/dev/null && break; sleep 0.2; done
+curl -sf "http://127.0.0.1:$prom_port/-/ready" >/dev/null || fail "prometheus did not start: $(tail -n 5 "$TMP/prometheus.log")"
+
+cat >"$TMP/plan.yaml" <<YAML
+name: dashboard
+seed: 1
+$(target_yaml redis)
+agents: {min: 2}
+recovery: {baseline: 3s, hold: 2s}
+phases:
+  - name: ramp
+    workload: kv
+    workers: 8
+    stages: [{duration: 3s, rate: 1200}]
+    params: {keys: 10000}
+  - name: steady
+    workload: kv
+    workers: 16
+    duration: 14s
+    rate: 1200
+    params: {keys: 10000, distribution: zipfian, read: 0.8}
+faults:
+  - {at: steady+4s, action: pause, node: redis1}
+  - {at: steady+7s, action: resume, node: redis1}
+YAML
+"$STAMPEDE" run "$TMP/plan.yaml" --coordinator "127.0.0.1:$COORD_PORT" >"$TMP/run.out" 2>"$TMP/run.err" &
+run_pid=$!
+# Open the page once the resume has happened (about 11 s in).
+for _ in $(seq 1 200); do
+  curl -sf "${COORD_HTTP}api/runs/current" | jq -e '[.faults[] | select(.action == "resume")] | length == 1' >/dev/null 2>&1 && break
+  sleep 0.1
+done
+sleep 2
+chrome=(chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars --window-size=1600,1300
+        --virtual-time-budget=5000 --user-data-dir="$TMP/chrome")
+"${chrome[@]}" --dump-dom "$COORD_HTTP" >"$TMP/dom.html" 2>"$TMP/chrome.log" || fail "chromium --dump-dom failed"
+"${chrome[@]}" --screenshot="$ARTIFACTS/dashboard.png" "$COORD_HTTP" >>"$TMP/chrome.log" 2>&1 \
+  || fail "chromium --screenshot failed"
+[ -s "$ARTIFACTS/dashboard.png" ] || fail "no screenshot"
+charts=$(grep -o 'class="uplot' "$TMP/dom.html" | wc -l)
+expect_eq "$charts" 4 "uPlot charts in the DOM"
+grep -q 'class="fault-marker pause" data-action="pause" data-node="redis1"' "$TMP/dom.html" || fail "no pause marker in the DOM"
+grep -q 'class="fault-marker resume" data-action="resume" data-node="redis1"' "$TMP/dom.html" || fail "no resume marker in the DOM"
+for a in db-host client-1; do
+  grep -q "class=\"agent\" data-agent=\"$a\"" "$TMP/dom.html" || fail "agent $a not listed as connected in the DOM"
+done
+grep -q 'id="status" class="badge running"' "$TMP/dom.html" || fail "the page does not show the run as running"
+wait "$run_pid" || fail "run exited $?"
+
+# After the run: the API, /metrics, and what Prometheus scraped.
+dir=$(summary_of "$COORD_RESULTS")
+s=$dir/summary.json
+curl -sf "${COORD_HTTP}api/runs" | jq -e --arg id "$(jq -r .run_id "$s")" 'map(select(.run_id == $id and .status == "ok")) | length == 1' \
+  >/dev/null || fail "/api/runs does not list the run as ok"
+curl -sf "${COORD_HTTP}metrics" >"$TMP/metrics.txt"
+for m in stampede_ops_total stampede_op_latency_seconds_bucket stampede_active_workers stampede_agents_connected \
+         stampede_fault_events_total stampede_cluster_healthy; do
+  [ "$m" = stampede_cluster_healthy ] && continue  # no health probe in this plan
+  grep -q "^$m" "$TMP/metrics.txt" || fail "/metrics has no $m"
+done
+grep -q "$STAMPEDE_PASSWORD" "$TMP/metrics.txt" && fail "the password is in /metrics"
+total=$(jq '[.phases[].ops[].count] | add' "$s")
+sleep 3  # a few more scrapes of the final counts
+query() { curl -sf "http://127.0.0.1:$prom_port/api/v1/query" --data-urlencode "query=$1"; }
+scraped=$(query 'sum(stampede_ops_total)' | jq -r '.data.result[0].value[1] // "none"')
+[ "$scraped" != none ] || fail "Prometheus has no stampede_ops_total"
+awk -v a="$scraped" -v b="$total" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.01 * b) }' \
+  || fail "Prometheus sum(stampede_ops_total) = $scraped, summary.json has $total operations"
+buckets=$(query 'count(stampede_op_latency_seconds_bucket)' | jq -r '.data.result[0].value[1] // 0')
+[ "$buckets" -gt 0 ] || fail "Prometheus has no latency histogram series"
+p99=$(query 'histogram_quantile(0.99, sum by (le) (rate(stampede_op_latency_seconds_bucket[1m])))' | jq -r '.data.result[0].value[1] // "none"')
+faults=$(query 'sum(stampede_fault_events_total)' | jq -r '.data.result[0].value[1] // 0')
+expect_eq "$faults" 2 "Prometheus stampede_fault_events_total"
+stop_daemon "$COORD_PID" coordinator
+pass "dashboard: 4 charts, 2 agents, pause/resume markers, screenshot $ARTIFACTS/dashboard.png; Prometheus: sum(stampede_ops_total) = $scraped vs $total in summary.json, $buckets bucket series, p99 over 1m = $p99 s"

@@ -1,0 +1,196 @@
+// The stampede dashboard: draws a run view (report/run_view.cc) with uPlot.
+// Live: polls /api/runs/current once a second. In report.html the view is
+// embedded as window.STAMPEDE_RUN and drawn once.
+(function () {
+  "use strict";
+  const palette = ["#58a6ff", "#3fb950", "#d2a8ff", "#ffa657", "#79c0ff", "#56d364", "#ff7b72", "#e3b341"];
+  const outcomeColor = { retryable: "#e3b341", unavailable: "#f85149", ambiguous: "#d2a8ff", fatal: "#ff7b72" };
+  const charts = {};
+  let view = null;
+
+  const $ = (id) => document.getElementById(id);
+  const fmt = (v, d, unit) => (v === null || v === undefined || v < 0 ? "n/a" : Number(v).toFixed(d) + (unit || ""));
+  const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+
+  // Fault markers and phase boundaries on every chart.
+  function markers() {
+    return {
+      hooks: {
+        draw: [
+          (u) => {
+            if (!view) return;
+            const ctx = u.ctx;
+            const top = u.bbox.top, bottom = u.bbox.top + u.bbox.height;
+            ctx.save();
+            ctx.font = `${12 * devicePixelRatio}px system-ui, sans-serif`;
+            for (const p of view.phases || []) {
+              const x = u.valToPos(p.start, "x", true);
+              if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) continue;
+              ctx.strokeStyle = "rgba(139,152,165,.35)";
+              ctx.setLineDash([]);
+              ctx.lineWidth = devicePixelRatio;
+              ctx.beginPath(); ctx.moveTo(x, top); ctx.lineTo(x, bottom); ctx.stroke();
+              ctx.fillStyle = "rgba(139,152,165,.8)";
+              ctx.fillText(p.name, x + 4 * devicePixelRatio, bottom - 4 * devicePixelRatio);
+            }
+            for (const f of view.faults || []) {
+              if (f.t_s === null || f.t_s < 0) continue;
+              const x = u.valToPos(f.t_s, "x", true);
+              const good = f.action === "start" || f.action === "resume";
+              ctx.strokeStyle = good ? "#3fb950" : "#f85149";
+              ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
+              ctx.lineWidth = 2 * devicePixelRatio;
+              ctx.beginPath(); ctx.moveTo(x, top); ctx.lineTo(x, bottom); ctx.stroke();
+              ctx.fillStyle = ctx.strokeStyle;
+              ctx.fillText(`${f.action} ${f.node}`, x + 4 * devicePixelRatio, top + 14 * devicePixelRatio);
+            }
+            ctx.restore();
+          },
+        ],
+      },
+    };
+  }
+
+  function chart(id, names, colors, yLabel, log) {
+    const el = $(id);
+    const key = names.join("|");
+    if (charts[id] && charts[id].key === key) return charts[id].u;
+    if (charts[id]) charts[id].u.destroy();
+    const width = Math.max(300, el.clientWidth || 600);
+    const opts = {
+      width, height: 260,
+      plugins: [markers()],
+      scales: { x: { time: false }, y: log ? { distr: 3 } : {} },
+      axes: [
+        { stroke: "#8b98a5", grid: { stroke: "#263241" }, label: "seconds", values: (u, vals) => vals.map((v) => v + "s") },
+        Object.assign({ stroke: "#8b98a5", grid: { stroke: "#263241" }, label: yLabel, size: 60 },
+          // Log scale: a grid line per power of ten only.
+          log ? { filter: (u, splits) => splits.map((v) => (Math.abs(Math.log10(v) % 1) < 1e-9 ? v : null)) } : {}),
+      ],
+      series: [{ label: "t" }].concat(names.map((n, i) => ({
+        label: n, stroke: colors[i], width: 2, points: { show: false },
+        value: (u, v) => (v === null || v === undefined ? "-" : v.toFixed(v < 10 ? 2 : 0)),
+      }))),
+      legend: { live: true },
+    };
+    const u = new uPlot(opts, [[]].concat(names.map(() => [])), el);
+    charts[id] = { key, u };
+    return u;
+  }
+
+  function drawCharts() {
+    const s = view.series || { t: [] };
+    const t = s.t || [];
+    const opNames = Object.keys(s.ops || {});
+    const u1 = chart("chart-ops", opNames.length ? opNames : ["ops"], palette, "ops/s");
+    u1.setData([t].concat(opNames.length ? opNames.map((n) => s.ops[n]) : [t.map(() => 0)]));
+    const u2 = chart("chart-latency", ["p50", "p99"], ["#58a6ff", "#ffa657"], "ms", true);
+    u2.setData([t, (s.p50_ms || []).map((v) => (v > 0 ? v : null)), (s.p99_ms || []).map((v) => (v > 0 ? v : null))]);
+    const errNames = Object.keys(s.errors || {});
+    const u3 = chart("chart-errors", errNames.length ? errNames : ["errors"],
+      errNames.length ? errNames.map((n) => outcomeColor[n] || "#f85149") : ["#f85149"], "errors/s");
+    u3.setData([t].concat(errNames.length ? errNames.map((n) => s.errors[n]) : [t.map(() => 0)]));
+    const u4 = chart("chart-workers", ["active workers"], ["#3fb950"], "workers");
+    u4.setData([t, s.active_workers || []]);
+  }
+
+  function drawHeader() {
+    $("plan").textContent = view.plan_name || "-";
+    $("run").textContent = view.run_id || "";
+    const st = $("status");
+    st.textContent = view.status === "failed" ? "failed" : view.status || "waiting";
+    st.className = "badge " + (view.status || "");
+    if (view.error) st.title = view.error;
+    $("phase").textContent = view.phase || "-";
+    const t = (view.series && view.series.t) || [];
+    $("elapsed").textContent = t.length ? `${Math.round(t[t.length - 1])} s` : "-";
+    const ops = (view.series && view.series.ops) || {};
+    let now = 0;
+    for (const n in ops) now += ops[n][ops[n].length - 1] || 0;
+    $("rate").textContent = t.length ? `${Math.round(now).toLocaleString()} ops/s` : "-";
+    const lost = new Set(view.lost_agents || []);
+    const names = (view.agents || []).concat(view.connected_agents || []).filter((v, i, a) => a.indexOf(v) === i);
+    $("agents").innerHTML = names.map((a) =>
+      `<span class="agent${lost.has(a) ? " lost" : ""}" data-agent="${esc(a)}">${esc(a)}</span>`).join("") ||
+      '<span class="muted">no agents yet</span>';
+    const h = view.health || [];
+    if (h.length) {
+      const last = h[h.length - 1];
+      $("health").innerHTML = `<span class="dot" style="background:${last.healthy ? "#3fb950" : "#f85149"}"></span>` +
+        `cluster ${last.healthy ? "healthy" : "unhealthy"} <span class="muted">${esc(last.detail || "")}</span>`;
+    } else {
+      $("health").innerHTML = '<span class="muted">no health probe</span>';
+    }
+  }
+
+  function drawFaults() {
+    const faults = view.faults || [];
+    if (!faults.length) { $("faults").innerHTML = '<p class="muted">no faults</p>'; return; }
+    const rows = [
+      ["at", (f) => fmt(f.t_s, 1, " s")],
+      ["took effect", (f) => (f.ok ? "yes" : "no " + esc(f.message || ""))],
+      ["baseline ops/s", (f) => fmt(f.baseline_ops_per_s, 0)],
+      ["time to first failed op", (f) => fmt(f.time_to_first_failure_s, 1, " s")],
+      ["unavailability", (f) => fmt(f.unavailability_s, 1, " s")],
+      ["first-to-last error", (f) => fmt(f.error_window_s, 1, " s")],
+      ["errors", (f) => Object.entries(f.errors || {}).filter(([, v]) => v).map(([k, v]) => `${k} ${v}`).join(", ") || "0"],
+      ["throughput dip", (f) => (f.throughput_dip === null ? "n/a" : Math.round(f.throughput_dip * 100) + "%")],
+      ["time to recovered", (f) => fmt(f.time_to_recovered_s, 1, " s")],
+      ["time to healthy", (f) => fmt(f.time_to_healthy_s, 1, " s")],
+      ["p99 before / during / after", (f) => [f.latency_before, f.latency_during, f.latency_after]
+        .map((w) => (w && w.count ? fmt(w.p99_us / 1000, 1) + " ms" : "n/a")).join(" / ")],
+    ];
+    let html = faults.map((f) => `<span class="fault-marker ${esc(f.action)}" data-action="${esc(f.action)}" data-node="${esc(f.node)}">` +
+      `${esc(f.action)} ${esc(f.node)} at ${fmt(f.t_s, 1)} s</span>`).join("");
+    html += "<table><tr><th></th>" + faults.map((f) => `<th>${esc(f.action)} ${esc(f.node)}</th>`).join("") + "</tr>";
+    for (const [label, fn] of rows) html += `<tr><td>${label}</td>` + faults.map((f) => `<td>${fn(f)}</td>`).join("") + "</tr>";
+    $("faults").innerHTML = html + "</table>";
+  }
+
+  function drawTables() {
+    const sum = view.summary || { phases: [] };
+    let html = "";
+    for (const g of sum.groups || []) {
+      html += `<h3>${esc(g.name)}: steps</h3><table><tr><th>step</th><th>time</th><th>ok</th><th>errors</th></tr>`;
+      for (const st of g.steps) html += `<tr><td>${esc(st.step)}</td><td>${fmt(st.seconds, 2)} s</td><td>${st.ok}</td><td>${st.errors}</td></tr>`;
+      html += `<tr><td><b>Total</b></td><td><b>${fmt(g.total_s, 2)} s</b></td><td></td><td></td></tr></table>`;
+    }
+    for (const p of sum.phases || []) {
+      html += `<h3>${esc(p.name)} <span class="muted">${fmt(p.duration_s, 2)} s, ${p.workers} workers${p.completed ? "" : ", incomplete"}</span></h3>`;
+      html += "<table><tr><th>op</th><th>count</th><th>ops/s</th><th>mean</th><th>p50</th><th>p99</th><th>p99.9</th><th>max</th><th>errors</th><th>retries</th></tr>";
+      for (const o of p.ops) {
+        const l = o.latency_us;
+        const ms = (v) => (v >= 1000 ? fmt(v / 1000, 2) + " ms" : fmt(v, 0) + " µs");
+        const errs = Object.entries(o.errors).filter(([, v]) => v).map(([k, v]) => `${k} ${v}`).join(", ") || "0";
+        html += `<tr><td>${esc(o.name)}</td><td>${o.count}</td><td>${fmt(o.ops_per_s, 1)}</td><td>${ms(l.mean)}</td><td>${ms(l.p50)}</td>` +
+          `<td>${ms(l.p99)}</td><td>${ms(l.p999)}</td><td>${ms(l.max)}</td><td>${errs}</td><td>${o.retries}</td></tr>`;
+      }
+      html += "</table>";
+    }
+    $("tables").innerHTML = html || '<p class="muted">no phase yet</p>';
+    if (view.plan_yaml) {
+      $("plan-section").hidden = false;
+      $("plan-text").textContent = view.plan_yaml;
+    }
+  }
+
+  function render(v) {
+    view = v;
+    document.body.dataset.status = v.status || "waiting";
+    drawHeader();
+    drawCharts();
+    drawFaults();
+    drawTables();
+  }
+
+  async function poll() {
+    try {
+      const r = await fetch("api/runs/current", { cache: "no-store" });
+      if (r.ok) render(await r.json());
+    } catch (e) { /* the coordinator may be restarting: try again */ }
+    setTimeout(poll, 1000);
+  }
+
+  window.addEventListener("resize", () => { for (const id in charts) { charts[id].u.destroy(); delete charts[id]; } if (view) drawCharts(); });
+  if (window.STAMPEDE_RUN) render(window.STAMPEDE_RUN); else poll();
+})();

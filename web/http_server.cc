@@ -1,0 +1,123 @@
+#include "web/http_server.h"
+
+#include <boost/asio.hpp>
+#include <boost/beast.hpp>
+
+#include "common/log.h"
+#include "common/strings.h"
+
+namespace stampede::web {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+
+constexpr auto kTimeout = std::chrono::seconds(10);
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket socket, const HttpHandler* handler)
+      : stream_(std::move(socket)), handler_(handler) {}
+
+  void Start() {
+    stream_.expires_after(kTimeout);
+    http::async_read(stream_, buffer_, request_,
+                     [self = shared_from_this()](beast::error_code ec, size_t) { self->OnRead(ec); });
+  }
+
+ private:
+  void OnRead(beast::error_code ec) {
+    if (ec) return;
+    auto res = std::make_shared<http::response<http::string_body>>();
+    res->version(request_.version());
+    res->keep_alive(false);
+    res->set(http::field::server, "stampede");
+    res->set(http::field::cache_control, "no-store");
+    if (request_.method() != http::verb::get && request_.method() != http::verb::head) {
+      res->result(http::status::method_not_allowed);
+      res->set(http::field::content_type, "text/plain");
+      res->body() = "GET only\n";
+    } else {
+      HttpResponse r = (*handler_)(std::string(request_.target()));
+      res->result(static_cast<http::status>(r.status));
+      res->set(http::field::content_type, r.content_type);
+      if (request_.method() == http::verb::get) res->body() = std::move(r.body);
+    }
+    res->prepare_payload();
+    http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code, size_t) {
+      beast::error_code ignored;
+      self->stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    });
+  }
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  http::request<http::string_body> request_;
+  const HttpHandler* handler_;
+};
+
+}  // namespace
+
+struct HttpServer::Impl {
+  asio::io_context io;
+  tcp::acceptor acceptor{io};
+  HttpHandler handler;
+  std::thread thread;
+
+  void Accept() {
+    acceptor.async_accept([this](beast::error_code ec, tcp::socket socket) {
+      if (ec) {
+        if (ec != asio::error::operation_aborted) Accept();
+        return;
+      }
+      std::make_shared<Session>(std::move(socket), &handler)->Start();
+      Accept();
+    });
+  }
+};
+
+HttpServer::HttpServer() : impl_(std::make_unique<Impl>()) {}
+
+HttpServer::~HttpServer() { Stop(); }
+
+Status HttpServer::Start(const std::string& address, HttpHandler handler) {
+  std::string host;
+  int port = 0;
+  if (!SplitHostPort(address, &host, &port)) {
+    return Status::Error(address + ": expected HOST:PORT");
+  }
+  beast::error_code ec;
+  const auto ip = asio::ip::make_address(host == "localhost" ? "127.0.0.1" : host, ec);
+  if (ec) return Status::Error(address + ": " + host + " is not an IP address");
+  const tcp::endpoint endpoint(ip, static_cast<unsigned short>(port));
+  impl_->handler = std::move(handler);
+  impl_->acceptor.open(endpoint.protocol(), ec);
+  if (!ec) impl_->acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) impl_->acceptor.bind(endpoint, ec);
+  if (!ec) impl_->acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) return Status::Error(address + ": " + ec.message());
+  port_ = impl_->acceptor.local_endpoint().port();
+  impl_->Accept();
+  impl_->thread = std::thread([this] {
+    try {
+      impl_->io.run();
+    } catch (const std::exception& e) {
+      SLOG(kError) << "http server: " << e.what();
+    }
+  });
+  return Status::Ok();
+}
+
+void HttpServer::Stop() {
+  if (!impl_->thread.joinable()) return;
+  asio::post(impl_->io, [this] {
+    beast::error_code ignored;
+    impl_->acceptor.close(ignored);
+  });
+  impl_->io.stop();
+  impl_->thread.join();
+}
+
+}  // namespace stampede::web
