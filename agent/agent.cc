@@ -211,7 +211,8 @@ class Agent::Session {
       return;
     }
     o.clock_offset_ns = [this] { return clock_.OffsetNs(); };
-    o.on_snapshot = [this](const v1::Snapshot& s) {
+    o.on_snapshot = [this, phase = plan.phases(phase_index).name()](const v1::Snapshot& s) {
+      if (options_.metrics) options_.metrics->OnSnapshot(phase, s);
       v1::AgentMessage m;
       *m.mutable_snapshot() = s;
       Send(m);

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "agent/fault_actions.h"
+#include "metrics/metrics_exporter.h"
 #include "common/status.h"
 
 namespace stampede::agent {
@@ -30,6 +31,9 @@ struct AgentOptions {
   // Keep redialling after the coordinator goes away (daemon mode). When
   // false, Run() returns once the first session ends.
   bool reconnect = true;
+  // This agent's own /metrics (stampede agent --http), fed from its
+  // snapshots; owned by the caller. Null: none.
+  metrics::MetricsExporter* metrics = nullptr;
 };
 
 class Agent {

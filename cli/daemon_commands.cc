@@ -9,6 +9,8 @@
 #include "cli/tls_options.h"
 #include "common/log.h"
 #include "coordinator/coordinator.h"
+#include "metrics/metrics_exporter.h"
+#include "web/http_server.h"
 
 namespace stampede::cli {
 namespace po = boost::program_options;
@@ -64,7 +66,7 @@ int CoordinatorCommand(const Args& args) {
 int AgentCommand(const Args& args) {
   agent::AgentOptions options;
   std::vector<std::string> labels;
-  std::string config;
+  std::string config, http;
   TlsOptions tls;
   po::options_description desc("agent options");
   desc.add_options()
@@ -72,7 +74,8 @@ int AgentCommand(const Args& args) {
       ("coordinator", po::value(&options.coordinator)->required(), "coordinator HOST:PORT")
       ("name", po::value(&options.name)->required(), "this agent's unique name")
       ("label", po::value(&labels)->composing(), "KEY=VALUE label (repeatable)")
-      ("capacity", po::value(&options.capacity)->default_value(0), "advisory maximum of workers");
+      ("capacity", po::value(&options.capacity)->default_value(0), "advisory maximum of workers")
+      ("http", po::value(&http), "serve this agent's own /metrics on HOST:PORT (default: none)");
   tls.AddTo(&desc);
   po::variables_map vm;
   const std::string usage = "usage: stampede agent --coordinator HOST:PORT --name NAME";
@@ -100,6 +103,23 @@ int AgentCommand(const Args& args) {
     options.faults = std::move(*faults);
   }
   SetLogPrefix("agent " + options.name);
+  metrics::MetricsExporter metrics;
+  web::HttpServer server;
+  if (!http.empty()) {
+    metrics.SetAgentsConnected(1);
+    Status hs = server.Start(http, [&metrics](const std::string& target) {
+      if (target.substr(0, target.find('?')) != "/metrics") {
+        return web::HttpResponse{404, "text/plain; charset=utf-8", "an agent serves /metrics only\n"};
+      }
+      return web::HttpResponse{200, "text/plain; version=0.0.4; charset=utf-8", metrics.Render()};
+    });
+    if (!hs.ok()) {
+      std::cerr << "stampede: --http " << hs.message() << "\n";
+      return kExitFailed;
+    }
+    options.metrics = &metrics;
+    SLOG(kInfo) << "/metrics on http://" << http.substr(0, http.rfind(':')) << ":" << server.port() << "/metrics";
+  }
   agent::Agent a(options);
   SignalWatcher signals([&](int) {
     SLOG(kInfo) << "shutting down";

@@ -127,13 +127,15 @@ start_coordinator() {  # [EXTRA FLAGS...]; sets COORD_PORT, COORD_RESULTS, COORD
   for _ in $(seq 1 20); do grep -q "dashboard and" "$TMP/coordinator.log" && break; sleep 0.1; done
   COORD_HTTP=$(sed -n 's/.*dashboard and \/metrics on \(http:[^ ]*\).*/\1/p' "$TMP/coordinator.log" | head -n 1)
 }
-start_agent() {  # NAME
-  "$STAMPEDE" agent --coordinator "127.0.0.1:$COORD_PORT" --name "$1" \
-    >"$TMP/agent-$1.out" 2>"$TMP/agent-$1.log" &
+start_agent() {  # NAME [EXTRA FLAGS...]
+  local name=$1
+  shift
+  "$STAMPEDE" agent --coordinator "127.0.0.1:$COORD_PORT" --name "$name" "$@" \
+    >"$TMP/agent-$name.out" 2>"$TMP/agent-$name.log" &
   local pid=$!
-  eval "AGENT_PID_${1//-/_}=$pid"
+  eval "AGENT_PID_${name//-/_}=$pid"
   on_exit "kill -9 $pid"
-  wait_for_line "$TMP/agent-$1.log" "connected to coordinator"
+  wait_for_line "$TMP/agent-$name.log" "connected to coordinator"
 }
 # SIGTERM a daemon and check that it exits 0 within 15 s.
 stop_daemon() {  # PID WHAT

@@ -24,7 +24,8 @@ YAML
   >"$TMP/agent-db.out" 2>"$TMP/agent-db.log" &
 on_exit "kill -9 $!"
 wait_for_line "$TMP/agent-db.log" "connected to coordinator"
-start_agent client-1
+agent_http=$(free_port)
+start_agent client-1 --http "127.0.0.1:$agent_http"
 
 # Prometheus, scraping the coordinator every second.
 prom_port=$(free_port)
@@ -99,6 +100,9 @@ for m in stampede_ops_total stampede_op_latency_seconds_bucket stampede_active_w
 done
 grep -q "$STAMPEDE_PASSWORD" "$TMP/metrics.txt" && fail "the password is in /metrics"
 total=$(jq '[.phases[].ops[].count] | add' "$s")
+# The agent's own /metrics: its share of the operations.
+agent_ops=$(curl -sf "http://127.0.0.1:$agent_http/metrics" | awk '/^stampede_ops_total/ { n += $2 } END { print n + 0 }')
+expect_eq "$agent_ops" "$(jq '[.phases[].agent_ops["client-1"] // 0] | add' "$s")" "client-1's /metrics vs its operations in summary.json"
 sleep 3  # a few more scrapes of the final counts
 query() { curl -sf "http://127.0.0.1:$prom_port/api/v1/query" --data-urlencode "query=$1"; }
 scraped=$(query 'sum(stampede_ops_total)' | jq -r '.data.result[0].value[1] // "none"')
