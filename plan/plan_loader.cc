@@ -1035,6 +1035,7 @@ void EmitCustom(YAML::Emitter& out, const v1::CustomWorkload& c) {
 
 std::string PlanToYaml(const v1::Plan& plan) {
   YAML::Emitter out;
+  out.SetDoublePrecision(12);  // 0.9, not 0.90000000000000002
   out << YAML::BeginMap;
   out << YAML::Key << "name" << YAML::Value << plan.name();
   out << YAML::Key << "seed" << YAML::Value << plan.seed();

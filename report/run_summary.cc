@@ -1,6 +1,8 @@
 #include "report/run_summary.h"
 
 #include "report/recovery.h"
+#include "report/report_html.h"
+#include "report/run_view.h"
 
 #include <cerrno>
 #include <cmath>
@@ -324,6 +326,14 @@ Status WriteReports(const std::string& dir, const std::vector<Json>& journal,
   Status st = WriteFile(dir + "/summary.json", summary.dump(2) + "\n");
   if (st.ok()) st = WriteFile(dir + "/timeline.csv", RenderTimelineCsv(journal));
   if (st.ok()) st = WriteFile(dir + "/report.md", RenderReportMarkdown(s));
+  if (st.ok()) {
+    Json view = BuildRunView(journal);
+    std::ifstream plan(dir + "/plan.yaml");
+    std::stringstream yaml;
+    yaml << plan.rdbuf();
+    view["plan_yaml"] = yaml.str();
+    st = WriteFile(dir + "/report.html", RenderReportHtml(view));
+  }
   if (summary_out) *summary_out = std::move(s);
   return st;
 }

@@ -114,5 +114,15 @@ buckets=$(query 'count(stampede_op_latency_seconds_bucket)' | jq -r '.data.resul
 p99=$(query 'histogram_quantile(0.99, sum by (le) (rate(stampede_op_latency_seconds_bucket[1m])))' | jq -r '.data.result[0].value[1] // "none"')
 faults=$(query 'sum(stampede_fault_events_total)' | jq -r '.data.result[0].value[1] // 0')
 expect_eq "$faults" 2 "Prometheus stampede_fault_events_total"
+# report.html: self-contained (no external script or style) and drawn
+# offline by the same page.
+[ -s "$dir/report.html" ] || fail "no report.html"
+grep -qE '<script src=|<link ' "$dir/report.html" && fail "report.html loads external files"
+"${chrome[@]}" --dump-dom "file://$dir/report.html" >"$TMP/report-dom.html" 2>>"$TMP/chrome.log" || fail "chromium on report.html failed"
+expect_eq "$(grep -o 'class="uplot' "$TMP/report-dom.html" | wc -l)" 4 "charts in report.html"
+grep -q 'id="status" class="badge ok"' "$TMP/report-dom.html" || fail "report.html does not show the run as ok"
+grep -q 'data-action="pause" data-node="redis1"' "$TMP/report-dom.html" || fail "report.html has no fault marker"
+grep -q "name: dashboard" "$TMP/report-dom.html" || fail "report.html does not show the plan"
+"${chrome[@]}" --screenshot="$ARTIFACTS/report.png" --window-size=1600,2600 "file://$dir/report.html" >>"$TMP/chrome.log" 2>&1 || true
 stop_daemon "$COORD_PID" coordinator
 pass "dashboard: 4 charts, 2 agents, pause/resume markers, screenshot $ARTIFACTS/dashboard.png; Prometheus: sum(stampede_ops_total) = $scraped vs $total in summary.json, $buckets bucket series, p99 over 1m = $p99 s"
