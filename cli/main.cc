@@ -18,6 +18,7 @@ commands:
   coordinator            serve agents and runs (--listen ADDR)
   agent                  dial a coordinator and run what it assigns (--coordinator ADDR --name NAME)
   report RESULTS_DIR     rebuild and print a run's report from its journal
+  compare DIR DIR...     runs side by side, best and worst marked (--html FILE)
   workloads [NAME]       list the built-in workloads, or one's parameters
 
 `stampede COMMAND --help` shows a command's options.)";
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
   if (command == "run") return stampede::cli::RunCommand(args);
   if (command == "validate") return stampede::cli::ValidateCommand(args);
   if (command == "workloads") return stampede::cli::WorkloadsCommand(args);
+  if (command == "compare") return stampede::cli::CompareCommand(args);
   if (command == "coordinator") return stampede::cli::CoordinatorCommand(args);
   if (command == "agent") return stampede::cli::AgentCommand(args);
   if (command == "report") return stampede::cli::ReportCommand(args);

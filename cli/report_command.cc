@@ -16,7 +16,7 @@ int ReportCommand(const Args& args) {
   po::variables_map vm;
   const std::string usage =
       "usage: stampede report RESULTS_DIR\n"
-      "Rebuilds summary.json, timeline.csv and report.md from journal.jsonl and prints the report.";
+      "Rebuilds summary.json, timeline.csv, report.md and report.html from journal.jsonl and prints the report.";
   if (auto code = ParseFlags(usage, desc, pos, args, &vm)) return *code;
   if (dir.empty()) {
     std::cerr << usage << "\n";

@@ -4,7 +4,6 @@
 #include <boost/beast.hpp>
 
 #include "common/log.h"
-#include "common/strings.h"
 
 namespace stampede::web {
 namespace {
@@ -83,11 +82,15 @@ HttpServer::HttpServer() : impl_(std::make_unique<Impl>()) {}
 HttpServer::~HttpServer() { Stop(); }
 
 Status HttpServer::Start(const std::string& address, HttpHandler handler) {
-  std::string host;
-  int port = 0;
-  if (!SplitHostPort(address, &host, &port)) {
-    return Status::Error(address + ": expected HOST:PORT");
+  // HOST:PORT; port 0 (any free port) is allowed here.
+  const size_t colon = address.rfind(':');
+  std::string host = colon == std::string::npos ? "" : address.substr(0, colon);
+  int port = -1;
+  if (colon != std::string::npos) {
+    const std::string p = address.substr(colon + 1);
+    if (!p.empty() && p.size() <= 5 && p.find_first_not_of("0123456789") == std::string::npos) port = std::stoi(p);
   }
+  if (host.empty() || port < 0 || port > 65535) return Status::Error(address + ": expected HOST:PORT");
   beast::error_code ec;
   const auto ip = asio::ip::make_address(host == "localhost" ? "127.0.0.1" : host, ec);
   if (ec) return Status::Error(address + ": " + host + " is not an IP address");

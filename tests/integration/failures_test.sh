@@ -66,6 +66,14 @@ expect_eq "$rc" 1 "port in use exit code"
 grep -q "cannot listen on 127.0.0.1:$COORD_PORT: Address already in use" "$TMP/c2.err" \
   || fail "port message: $(cat "$TMP/c2.err")"
 
+# The dashboard's port in use.
+http_busy=${COORD_HTTP#http://127.0.0.1:}
+http_busy=${http_busy%/}
+rc=0; "$STAMPEDE" coordinator --listen 127.0.0.1:0 --http "127.0.0.1:$http_busy" >"$TMP/c3.out" 2>"$TMP/c3.err" || rc=$?
+expect_eq "$rc" 1 "dashboard port in use exit code"
+grep -q "^stampede: --http: 127.0.0.1:$http_busy: Address already in use" "$TMP/c3.err" \
+  || fail "dashboard port message: $(cat "$TMP/c3.err")"
+
 # Duplicate agent name.
 start_agent twin
 rc=0; timeout 20 "$STAMPEDE" agent --coordinator "127.0.0.1:$COORD_PORT" --name twin >"$TMP/twin.out" 2>"$TMP/twin.err" || rc=$?

@@ -41,7 +41,22 @@ expect_eq "$(db_count "$driver" it_bar1 | tr -d ' ')" 1000 "rows in it_bar1"
 grep -q "| Total |" "$dir/report.md" || fail "report.md has no Total row"
 expect_eq "$(jq -c '[.phases[0].agent_ops[]]' "$s")" "[500,500]" "InsertOne operations per agent"
 total=$(jq .groups[0].total_s "$s")
-pass "rebalance2021 on $driver: 3 x 1000 ok, Count = 1000 twice, total ${total}s"
+# A second run, and the two side by side.
+first=$dir
+cp "$TMP/rebalance.yaml" "$TMP/rebalance2.yaml"
+run_plan rebalance2
+"$STAMPEDE" compare "$first" "$dir" --html "$TMP/compare.html" >"$TMP/compare.md" || fail "compare exited $?"
+for st in InsertOne UpdateOne SelectOne; do
+  row=$(grep "^| insert $st (s) |" "$TMP/compare.md") || fail "compare: no $st row"
+  for d in "$first" "$dir"; do
+    v=$(jq --arg s "$st" '[.groups[0].steps[] | select(.step == $s)][0].seconds' "$d/summary.json")
+    case "$row" in *"$(awk -v v="$v" 'BEGIN { if (v >= 10) printf "%.1f", v; else printf "%.2f", v }')"*) ;;
+      *) fail "compare: $st row '$row' lacks $v from $d" ;; esac
+  done
+  grep -q "^| insert $st (s) | .*best" "$TMP/compare.md" || fail "compare: $st row has no best mark: $row"
+done
+grep -q '<td class="best">' "$TMP/compare.html" || fail "compare --html has no best cell"
+pass "rebalance2021 on $driver: 3 x 1000 ok, Count = 1000 twice, total ${total}s; compare of two runs checked"
 
 # --- ycsb: load 2000 records, then mix a and mix e ----------------------
 cat >"$TMP/ycsb.yaml" <<YAML
