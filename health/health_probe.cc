@@ -1,5 +1,7 @@
 #include "health/health_probe.h"
 
+#include "drivers/driver_registry.h"
+
 #include <cppconn/connection.h>
 #include <cppconn/driver.h>
 #include <cppconn/exception.h>
@@ -182,15 +184,60 @@ class RedisClusterProbe : public HealthProbe {
   ProbeOptions o_;
 };
 
+// postgres, mysql, redis: every endpoint must accept a connection and answer
+// a trivial statement with the target's own driver. Nodes that do not are
+// counted as unavailable.
+class EndpointsProbe : public HealthProbe {
+ public:
+  explicit EndpointsProbe(ProbeOptions o) : o_(std::move(o)) {}
+
+  StatusOr<HealthReport> Poll() override {
+    const drivers::DriverInfo* info = drivers::FindDriver(o_.kind);
+    if (!info) return Status::Error("no driver for health kind " + o_.kind);
+    HealthReport r;
+    r.live_nodes = 0;
+    std::string down;
+    for (const std::string& ep : o_.endpoints) {
+      drivers::ConnectOptions c;
+      if (!SplitHostPort(ep, &c.host, &c.port)) continue;
+      c.user = o_.user;
+      c.password = o_.password;
+      c.database = o_.database;
+      c.connect_timeout_ms = o_.timeout_ms;
+      c.op_timeout_ms = o_.timeout_ms;
+      std::unique_ptr<drivers::Driver> d = info->factory(info->flavors.empty() ? "" : info->flavors[0]);
+      Status s = d->Connect(c);
+      if (s.ok()) s = d->ExecuteOnce(o_.kind == "redis" ? "PING" : "SELECT 1");
+      d->Close();
+      if (s.ok()) {
+        ++r.live_nodes;
+      } else {
+        ++r.unavailable;
+        down += (down.empty() ? "" : "; ") + s.message();
+      }
+    }
+    r.healthy = r.unavailable == 0 && r.live_nodes > 0;
+    r.detail = std::to_string(r.live_nodes) + " of " + std::to_string(o_.endpoints.size()) +
+               " endpoint(s) answer" + (down.empty() ? "" : ": " + down);
+    return r;
+  }
+
+ private:
+  ProbeOptions o_;
+};
+
 }  // namespace
 
 std::vector<std::string> HealthKinds() {
-  return {"galera", "redis-cluster", "cockroachdb", "tidb", "yugabytedb", "patroni"};
+  return {"galera", "redis-cluster", "cockroachdb", "tidb", "yugabytedb", "patroni", "postgres", "mysql", "redis"};
 }
 
 StatusOr<std::unique_ptr<HealthProbe>> MakeHealthProbe(const ProbeOptions& o) {
   if (o.kind == "galera") return std::unique_ptr<HealthProbe>(new GaleraProbe(o));
   if (o.kind == "redis-cluster") return std::unique_ptr<HealthProbe>(new RedisClusterProbe(o));
+  if (o.kind == "postgres" || o.kind == "mysql" || o.kind == "redis") {
+    return std::unique_ptr<HealthProbe>(new EndpointsProbe(o));
+  }
   if (o.kind == "cockroachdb" || o.kind == "tidb" || o.kind == "yugabytedb" || o.kind == "patroni") {
     if (o.urls.empty()) return Status::Error("health kind " + o.kind + " needs urls");
     return std::unique_ptr<HealthProbe>(new HttpProbe(o));

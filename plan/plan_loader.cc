@@ -651,7 +651,8 @@ class Loader {
         }
       }
     }
-    bool http = spec->kind() != "galera" && spec->kind() != "redis-cluster";
+    static const std::set<std::string> kByEndpoints = {"galera", "redis-cluster", "postgres", "mysql", "redis"};
+    const bool http = !kByEndpoints.count(spec->kind());
     if (http && spec->urls_size() == 0 && !spec->kind().empty()) {
       Error(h, "target.health.urls", "health kind " + spec->kind() + " needs urls");
     }

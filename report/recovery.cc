@@ -139,6 +139,9 @@ std::vector<FaultRecovery> ComputeRecovery(const std::vector<Json>& journal) {
     f.first_failure_s = first_err < 0 ? -1 : std::max(0.0, first_err - f.t);
     f.error_window_s = first_err < 0 ? 0 : last_err - first_err;
     f.dip = f.baseline_ops_per_s > 0 && min_rate >= 0 ? min_rate / f.baseline_ops_per_s : -1;
+    // A start or resume follows an outage: its "baseline" is the outage, and
+    // a dip against it says nothing.
+    if (f.action == "start" || f.action == "resume") f.dip = -1;
     // Healthy again: the first run of K healthy polls after the fault that
     // follows an unhealthy poll (or, if the probe never saw ill health, the
     // first such run after the fault).

@@ -44,7 +44,7 @@ curl -sf "http://127.0.0.1:$prom_port/-/ready" >/dev/null || fail "prometheus di
 cat >"$TMP/plan.yaml" <<YAML
 name: dashboard
 seed: 1
-$(target_yaml redis)
+target: {driver: redis, endpoints: [$DB_ENDPOINT], password_env: STAMPEDE_PASSWORD, health: {kind: redis, consecutive: 2}}
 agents: {min: 2}
 recovery: {baseline: 3s, hold: 2s}
 phases:
@@ -94,10 +94,16 @@ curl -sf "${COORD_HTTP}api/runs" | jq -e --arg id "$(jq -r .run_id "$s")" 'map(s
   >/dev/null || fail "/api/runs does not list the run as ok"
 curl -sf "${COORD_HTTP}metrics" >"$TMP/metrics.txt"
 for m in stampede_ops_total stampede_op_latency_seconds_bucket stampede_active_workers stampede_agents_connected \
-         stampede_fault_events_total stampede_cluster_healthy; do
-  [ "$m" = stampede_cluster_healthy ] && continue  # no health probe in this plan
+         stampede_fault_events_total stampede_cluster_healthy stampede_cluster_underreplicated; do
   grep -q "^$m" "$TMP/metrics.txt" || fail "/metrics has no $m"
 done
+# Every metric the Grafana dashboard queries is one the coordinator exports.
+jq empty "$ROOT/deploy/grafana/stampede.json" || fail "deploy/grafana/stampede.json is not valid JSON"
+for m in $(jq -r '[.. | objects | .expr? // empty] | .[]' "$ROOT/deploy/grafana/stampede.json" \
+             | grep -o 'stampede_[a-z_]*' | sed -E 's/_(bucket|sum|count)$//' | sort -u); do
+  grep -q "^# TYPE $m " "$TMP/metrics.txt" || fail "the Grafana dashboard queries $m, which /metrics does not export"
+done
+[ "$(jq '.panels | length' "$ROOT/deploy/grafana/stampede.json")" -ge 8 ] || fail "the Grafana dashboard lost panels"
 grep -q "$STAMPEDE_PASSWORD" "$TMP/metrics.txt" && fail "the password is in /metrics"
 total=$(jq '[.phases[].ops[].count] | add' "$s")
 # The agent's own /metrics: its share of the operations.
@@ -113,6 +119,9 @@ buckets=$(query 'count(stampede_op_latency_seconds_bucket)' | jq -r '.data.resul
 [ "$buckets" -gt 0 ] || fail "Prometheus has no latency histogram series"
 p99=$(query 'histogram_quantile(0.99, sum by (le) (rate(stampede_op_latency_seconds_bucket[1m])))' | jq -r '.data.result[0].value[1] // "none"')
 faults=$(query 'sum(stampede_fault_events_total)' | jq -r '.data.result[0].value[1] // 0')
+# The health probe saw Redis stop answering and come back.
+th=$(jq '.faults[0].time_to_healthy_s' "$s")
+awk -v h="$th" 'BEGIN { exit !(h > 0 && h < 30) }' || fail "time to healthy after the pause: $th"
 expect_eq "$faults" 2 "Prometheus stampede_fault_events_total"
 # report.html: self-contained (no external script or style) and drawn
 # offline by the same page.
