@@ -23,7 +23,8 @@ int CoordinatorCommand(const Args& args) {
       ("listen", po::value(&options.listen)->default_value(options.listen), "gRPC address for agents and clients")
       ("results", po::value(&options.results_root)->default_value(options.results_root), "where results/<run-id>/ go")
       ("http", po::value(&options.http)->default_value("127.0.0.1:0"),
-       "dashboard, /api/runs and /metrics on HOST:PORT (port 0: any free port; off: none)");
+       "dashboard, /api/runs and /metrics on HOST:PORT (port 0: any free port; off: none)")
+      ("pushgateway", po::value(&options.pushgateway), "also push metrics to this Pushgateway (http://HOST:PORT) during runs");
   tls.AddTo(&desc);
   po::variables_map vm;
   const std::string usage = "usage: stampede coordinator [--listen HOST:PORT] [--results DIR]";

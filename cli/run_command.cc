@@ -116,6 +116,7 @@ int RunCommand(const Args& args) {
   std::string plan_file, coordinator_addr, results_dir, results_root = "results", agent_config;
   std::string listen = "127.0.0.1:0";
   std::string http = "127.0.0.1:0";
+  std::string pushgateway;
   int local_agents = 0;
   TlsOptions tls;
   po::options_description desc("run options");
@@ -128,7 +129,8 @@ int RunCommand(const Args& args) {
       ("results-root", po::value(&results_root)->default_value(results_root), "results/<run-id>/ parent")
       ("agent-config", po::value(&agent_config), "local config of the first local agent: the nodes it may act on")
       ("http", po::value(&http)->default_value("127.0.0.1:0"),
-       "embedded coordinator: dashboard and /metrics on HOST:PORT (port 0: any free port; off: none)");
+       "embedded coordinator: dashboard and /metrics on HOST:PORT (port 0: any free port; off: none)")
+      ("pushgateway", po::value(&pushgateway), "also push metrics to this Pushgateway (http://HOST:PORT)");
   tls.AddTo(&desc);
   po::positional_options_description pos;
   pos.add("plan", 1);
@@ -161,6 +163,7 @@ int RunCommand(const Args& args) {
   co.listen = listen;
   co.results_root = results_root;
   co.http = http == "off" ? "" : http;
+  co.pushgateway = pushgateway;
   auto server_creds = tls.ServerCredentials(listen);
   if (!server_creds.ok()) {
     std::cerr << "stampede: " << server_creds.status().message() << "\n";

@@ -11,6 +11,7 @@
 #include "common/log.h"
 #include "common/strings.h"
 #include "coordinator/live_runs.h"
+#include "metrics/pusher.h"
 #include "web/http_server.h"
 #include "plan/plan_loader.h"
 #include "proto/stampede.grpc.pb.h"
@@ -212,10 +213,21 @@ v1::RunResult Coordinator::RunPlan(const v1::Plan& plan, const std::string& plan
   live_->runs.RunStarting(o.plan_yaml, results_dir.empty() ? options_.results_root
                                                             : results_dir.substr(0, results_dir.rfind('/')));
   o.on_line = [this](const report::Json& line) { live_->runs.OnLine(line); };
+  std::unique_ptr<metrics::Pusher> pusher;
+  if (!options_.pushgateway.empty()) {
+    auto p = metrics::Pusher::Start(options_.pushgateway, "stampede", live_->runs.metrics().registry());
+    if (!p.ok()) {
+      v1::RunResult r;
+      r.set_error(p.status().message());
+      return r;
+    }
+    pusher = std::move(*p);
+  }
   auto controller = std::make_shared<RunController>(std::move(o), &registry_);
   registry_.SetListener(controller);
   v1::RunResult result = controller->Run();
   registry_.SetListener(nullptr);
+  pusher.reset();  // a last push with the final counts
   return result;
 }
 

@@ -25,6 +25,8 @@ struct CoordinatorOptions {
   std::shared_ptr<grpc::ServerCredentials> credentials;  // default: insecure
   // Dashboard, JSON API and /metrics (HOST:PORT; port 0 picks one); empty: off.
   std::string http;
+  // Push the metrics to this Pushgateway (http://HOST:PORT) during runs.
+  std::string pushgateway;
 };
 
 class Coordinator {

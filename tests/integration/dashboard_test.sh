@@ -5,15 +5,19 @@
 # charts, the agents and the fault marker, and a screenshot is kept. A real
 # Prometheus scrapes /metrics; afterwards its HTTP API must return
 # stampede_ops_total summing to summary.json's operations (within 1%) and
-# the latency histogram series.
+# the latency histogram series; a Pushgateway gets the same final counts.
 source "$(dirname "$0")/../lib.sh"
 command -v chromium >/dev/null || fail "chromium is not installed (scripts/install-deps installs it)"
 command -v prometheus >/dev/null || fail "prometheus is not installed (scripts/install-deps installs it)"
 ARTIFACTS=${STAMPEDE_ARTIFACTS:-$ROOT/build/test-artifacts}
 mkdir -p "$ARTIFACTS"
 start_db redis
+# A Pushgateway too (the optional push for short runs).
+push_port=$(free_port)
+prometheus-pushgateway --web.listen-address="127.0.0.1:$push_port" >"$TMP/pushgateway.log" 2>&1 &
+on_exit "kill -9 $!"
 http_port=$(free_port)
-start_coordinator --http "127.0.0.1:$http_port"
+start_coordinator --http "127.0.0.1:$http_port" --pushgateway "http://127.0.0.1:$push_port"
 expect_eq "$COORD_HTTP" "http://127.0.0.1:$http_port/" "dashboard URL in the coordinator's log"
 cat >"$TMP/agent.yaml" <<YAML
 nodes:
@@ -110,6 +114,8 @@ total=$(jq '[.phases[].ops[].count] | add' "$s")
 agent_ops=$(curl -sf "http://127.0.0.1:$agent_http/metrics" | awk '/^stampede_ops_total/ { n += $2 } END { print n + 0 }')
 expect_eq "$agent_ops" "$(jq '[.phases[].agent_ops["client-1"] // 0] | add' "$s")" "client-1's /metrics vs its operations in summary.json"
 sleep 3  # a few more scrapes of the final counts
+pushed=$(curl -sf "http://127.0.0.1:$push_port/metrics" | awk '/^stampede_ops_total/ { n += $2 } END { print n + 0 }')
+expect_eq "$pushed" "$total" "operations pushed to the Pushgateway"
 query() { curl -sf "http://127.0.0.1:$prom_port/api/v1/query" --data-urlencode "query=$1"; }
 scraped=$(query 'sum(stampede_ops_total)' | jq -r '.data.result[0].value[1] // "none"')
 [ "$scraped" != none ] || fail "Prometheus has no stampede_ops_total"
