@@ -504,9 +504,12 @@ void RunController::StartHealthPoller() {
     int last = -1;  // -1 unknown, 0 unhealthy, 1 healthy
     int64_t next = MonoNowNs();
     while (!health_stop_.load()) {
-      auto r = p->Poll();
+      // Stamped when the poll started: a poll that hangs until its timeout
+      // (a paused node) says the cluster was unhealthy from then on.
       const double t = double(MonoNowNs() - run_start_ns_) / 1e9;
-      report::Json line = {{"type", "health"}, {"t", t}};
+      auto r = p->Poll();
+      report::Json line = {{"type", "health"}, {"t", t},
+                           {"poll_s", double(MonoNowNs() - run_start_ns_) / 1e9 - t}};
       bool healthy = r.ok() && r->healthy;
       line["healthy"] = healthy;
       if (r.ok()) {

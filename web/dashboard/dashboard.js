@@ -23,6 +23,17 @@
             const top = u.bbox.top, bottom = u.bbox.top + u.bbox.height;
             ctx.save();
             ctx.font = `${12 * devicePixelRatio}px system-ui, sans-serif`;
+            // Unhealthy stretches of the cluster's own health probe, shaded.
+            const h = view.health || [];
+            for (let i = 0; i < h.length; i++) {
+              if (h[i].healthy) continue;
+              const end = i + 1 < h.length ? h[i + 1].t : h[i].t + 1;
+              const x0 = Math.max(u.bbox.left, u.valToPos(h[i].t, "x", true));
+              const x1 = Math.min(u.bbox.left + u.bbox.width, u.valToPos(end, "x", true));
+              if (x1 <= x0) continue;
+              ctx.fillStyle = "rgba(248,81,73,.10)";
+              ctx.fillRect(x0, top, x1 - x0, bottom - top);
+            }
             for (const p of view.phases || []) {
               const x = u.valToPos(p.start, "x", true);
               if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) continue;
