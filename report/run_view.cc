@@ -1,6 +1,7 @@
 #include "report/run_view.h"
 
 #include <map>
+#include <set>
 
 #include "common/histogram.h"
 #include "report/recovery.h"
@@ -10,8 +11,17 @@ namespace stampede::report {
 
 Json BuildRunView(const std::vector<Json>& journal) {
   Json view = Json::object();
+  // Which ops each phase runs: in a second without any of them (an outage)
+  // they are 0; ops of other phases are null there (a gap, not a dip).
+  std::map<std::string, std::set<std::string>> phase_ops;
+  for (const Json& line : journal) {
+    if (line.value("type", "") != "second") continue;
+    auto& set = phase_ops[line.value("phase", "")];
+    const Json lo = line.value("ops", Json::object());
+    for (auto it = lo.begin(); it != lo.end(); ++it) set.insert(it.key());
+  }
   std::vector<double> t, p50, p99, active;
-  std::map<std::string, std::vector<double>> ops;     // op -> ops/s
+  std::map<std::string, Json> ops;                    // op -> ops/s (null: not this phase's op)
   std::map<std::string, std::vector<double>> errors;  // outcome -> errors/s
   Json phases = Json::array(), health = Json::array(), logs = Json::array();
   std::string status = "running", error, phase;
@@ -37,6 +47,8 @@ Json BuildRunView(const std::vector<Json>& journal) {
       t.push_back(line.value("t", 0.0));
       Histogram merged;
       std::map<std::string, double> errs;
+      std::map<std::string, double> rates;
+      for (const std::string& op : phase_ops[line.value("phase", "")]) rates[op] = 0;
       const Json lo = line.value("ops", Json::object());
       for (auto it = lo.begin(); it != lo.end(); ++it) {
         const Json o = it.value().value("outcomes", Json::array());
@@ -46,10 +58,14 @@ Json BuildRunView(const std::vector<Json>& journal) {
           count += c;
           if (i > 0 && i < size_t(kNumOutcomes) && c) errs[std::string(kOutcomeNames[i])] += double(c) / interval;
         }
-        auto& series = ops[it.key()];
-        series.resize(points, 0.0);
-        series.push_back(double(count) / interval);
+        rates[it.key()] = double(count) / interval;
         MergeHistogramJson(it.value().value("latency", Json::object()), &merged);
+      }
+      for (const auto& [op, rate] : rates) {
+        Json& series = ops[op];
+        if (!series.is_array()) series = Json::array();
+        while (series.size() < points) series.push_back(nullptr);
+        series.push_back(rate);
       }
       for (const auto& [outcome, v] : errs) {
         auto& series = errors[outcome];
@@ -72,7 +88,9 @@ Json BuildRunView(const std::vector<Json>& journal) {
       error = line.value("error", "");
     }
   }
-  for (auto& [name, s] : ops) s.resize(points, 0.0);
+  for (auto& [name, s] : ops) {
+    while (s.size() < points) s.push_back(nullptr);
+  }
   for (auto& [name, s] : errors) s.resize(points, 0.0);
   view["status"] = status;
   view["error"] = error;

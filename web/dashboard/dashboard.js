@@ -34,6 +34,7 @@
               ctx.fillStyle = "rgba(248,81,73,.10)";
               ctx.fillRect(x0, top, x1 - x0, bottom - top);
             }
+            let labelEnd = -Infinity;
             for (const p of view.phases || []) {
               const x = u.valToPos(p.start, "x", true);
               if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) continue;
@@ -41,8 +42,14 @@
               ctx.setLineDash([]);
               ctx.lineWidth = devicePixelRatio;
               ctx.beginPath(); ctx.moveTo(x, top); ctx.lineTo(x, bottom); ctx.stroke();
+              // Steps are labelled by their step name; labels never overlap.
+              const name = p.group ? p.name.slice(p.group.length + 1) : p.name;
+              const w = ctx.measureText(name).width;
+              const short = p.end !== null && p.end !== undefined && p.end - p.start < 1;  // a Count step
+              if (short || x + 4 * devicePixelRatio < labelEnd) continue;
               ctx.fillStyle = "rgba(139,152,165,.8)";
-              ctx.fillText(p.name, x + 4 * devicePixelRatio, bottom - 4 * devicePixelRatio);
+              ctx.fillText(name, x + 4 * devicePixelRatio, bottom - 4 * devicePixelRatio);
+              labelEnd = x + 4 * devicePixelRatio + w + 8 * devicePixelRatio;
             }
             for (const f of view.faults || []) {
               if (f.t_s === null || f.t_s < 0) continue;
