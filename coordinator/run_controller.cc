@@ -232,7 +232,12 @@ v1::RunResult RunController::Run() {
       const v1::Fault& f = plan.faults(i);
       if (f.phase() != scheduled_name) continue;
       if (f.at_percent() > 0) {
-        due_faults_.push_back({i, INT64_MAX, static_cast<uint64_t>(f.at_percent() / 100.0 * double(phase.ops()))});
+        // Of the plan phase's operations: all its steps for a stepped one.
+        uint64_t ops = 0;
+        for (int q = p; q < plan.phases_size() && (q == p || (!phase.group().empty() && plan.phases(q).group() == phase.group())); ++q) {
+          ops += plan.phases(q).ops();
+        }
+        due_faults_.push_back({i, INT64_MAX, std::max<uint64_t>(1, static_cast<uint64_t>(f.at_percent() / 100.0 * double(ops)))});
       } else {
         due_faults_.push_back({i, start_ns + int64_t(f.at_ms()) * kNsPerMs, 0});
       }

@@ -56,5 +56,17 @@ phases:
       << r.errors[0];
 }
 
+TEST(PlanExpanderTest, PercentFaultsOnSteppedPhases) {
+  auto r = LoadPlanText(R"(name: rb
+target: {driver: postgres, endpoints: [127.0.0.1:5432]}
+phases:
+  - {name: insert, workload: rebalance2021, workers: 10, params: {records_per_worker: 10}}
+faults:
+  - {at: insert@50%, action: kill, node: db3}
+)", "p.yaml");
+  ASSERT_TRUE(r.ok()) << r.errors[0];
+  EXPECT_EQ(r.plan.faults(0).at_percent(), 50);
+}
+
 }  // namespace
 }  // namespace stampede::plan

@@ -423,6 +423,20 @@ class Loader {
     if (r["ns_per_op"]) result_.plan.mutable_report()->set_ns_per_op(Bool(r["ns_per_op"], "report.ns_per_op"));
   }
 
+  // A phase's operations: its ops, or the sum of a stepped workload's steps
+  // (0 if some step runs for the phase's duration instead).
+  static uint64_t TotalOps(const v1::Phase& phase) {
+    const workloads::WorkloadInfo* info = workloads::FindWorkload(phase.workload());
+    if (!info || !info->steps) return phase.ops();
+    std::map<std::string, std::string> values(phase.params().begin(), phase.params().end());
+    uint64_t total = 0;
+    for (const auto& st : info->steps(workloads::Params(info->param_specs(), values), phase.workers())) {
+      if (st.ops == 0) return phase.ops() ? phase.ops() : 0;
+      total += st.ops;
+    }
+    return total ? total : phase.ops();
+  }
+
   void LoadTarget(const YAML::Node& root) {
     YAML::Node t = root["target"];
     if (!t) {
@@ -564,7 +578,7 @@ class Loader {
           if (pct.empty() || *end != '\0' || v <= 0 || v >= 100) {
             Error(f["at"], at + ".at", "expected a percentage above 0 and below 100 like insert@50%, found '" +
                                            when + "'");
-          } else if (target->ops() == 0) {
+          } else if (TotalOps(*target) == 0) {
             Error(f["at"], at + ".at", "PHASE@PERCENT needs a phase with an operation count (ops:); " +
                                            phase + " has none");
           } else {

@@ -1,0 +1,71 @@
+#include "report/run_view.h"
+
+#include <gtest/gtest.h>
+
+#include "report/compare.h"
+
+namespace stampede::report {
+namespace {
+
+Json Second(const std::string& phase, const std::string& op, uint64_t ok, double t) {
+  Histogram h;
+  h.RecordN(2'000'000, ok);
+  Json ops = Json::object();
+  if (ok) ops[op] = {{"outcomes", {ok, 0, 0, 0, 0}}, {"latency", HistogramToJson(h)}};
+  return {{"type", "second"}, {"phase", phase}, {"t", t}, {"interval_s", 1.0}, {"active_workers", 4},
+          {"ops", ops}};
+}
+
+TEST(RunViewTest, SeriesFaultsAndGaps) {
+  std::vector<Json> journal = {
+      {{"type", "run"}, {"run_id", "r1"}, {"plan_name", "p"}, {"agents", {"a1"}}},
+      {{"type", "phase_start"}, {"phase", "a"}, {"t", 0.0}},
+      Second("a", "insert", 100, 1.0),
+      Second("a", "insert", 0, 2.0),  // an outage: insert is 0, not a gap
+      {{"type", "fault"}, {"index", 0}, {"action", "kill"}, {"node", "db3"}, {"requested_t", 1.5}},
+      {{"type", "phase_end"}, {"phase", "a"}, {"duration_s", 2.0}, {"completed", true}},
+      {{"type", "phase_start"}, {"phase", "b"}, {"t", 2.5}},
+      Second("b", "select", 50, 3.5),
+  };
+  Json v = BuildRunView(journal);
+  EXPECT_EQ(v["status"], "running");  // no end line yet
+  EXPECT_EQ(v["series"]["t"].size(), 3u);
+  EXPECT_EQ(v["series"]["ops"]["insert"], Json({100.0, 0.0, nullptr}));
+  EXPECT_EQ(v["series"]["ops"]["select"], Json({nullptr, nullptr, 50.0}));
+  EXPECT_NEAR(v["series"]["p99_ms"][0].get<double>(), 2.0, 0.02);
+  ASSERT_EQ(v["faults"].size(), 1u);
+  EXPECT_EQ(v["faults"][0]["node"], "db3");
+  EXPECT_EQ(v["phases"][0]["end"], 2.0);
+  journal.push_back({{"type", "end"}, {"ok", true}});
+  EXPECT_EQ(BuildRunView(journal)["status"], "ok");
+}
+
+TEST(CompareTest, MarksBestAndWorstPerRow) {
+  auto summary = [](const std::string& id, double insert_s, double ops) {
+    return Json{{"run_id", id},
+                {"plan_name", "p"},
+                {"groups", {{{"name", "insert"}, {"total_s", insert_s + 1},
+                             {"steps", {{{"step", "InsertOne"}, {"seconds", insert_s}}}}}}},
+                {"phases", {{{"name", "mixed"},
+                             {"ops", {{{"name", "read"}, {"count", 10}, {"ok", 9}, {"ops_per_s", ops},
+                                       {"latency_us", {{"p99", 1500.0}}}}}}}}}};
+  };
+  Comparison c = Compare({summary("a", 7.1, 100), summary("b", 2.9, 300), summary("c", 11.4, 200)});
+  ASSERT_EQ(c.runs.size(), 3u);
+  const CompareRow* insert = nullptr;
+  const CompareRow* reads = nullptr;
+  for (const auto& r : c.rows) {
+    if (r.label == "insert InsertOne (s)") insert = &r;
+    if (r.label == "mixed read ops/s") reads = &r;
+  }
+  ASSERT_TRUE(insert && reads);
+  EXPECT_EQ(insert->best, 1);  // lower time is better
+  EXPECT_EQ(insert->worst, 2);
+  EXPECT_EQ(reads->best, 1);   // higher ops/s is better
+  EXPECT_EQ(reads->worst, 0);
+  const std::string md = RenderCompareMarkdown(c);
+  EXPECT_NE(md.find("| insert InsertOne (s) | 7.10 | **2.90** best | 11.4 worst |"), std::string::npos) << md;
+}
+
+}  // namespace
+}  // namespace stampede::report
