@@ -15,7 +15,7 @@
 
 namespace stampede::workloads {
 
-class CrudWorkload : public Workload {
+class CrudWorkload : public StatementWorkload {
  public:
   static const std::vector<ParamSpec>& ParamSpecs();
   static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx,
@@ -23,9 +23,6 @@ class CrudWorkload : public Workload {
   // `iter` set: one "step" of iter operations per worker (no plan steps).
   static std::vector<StepSpec> Steps(const Params& params, uint32_t workers);
 
-  const std::vector<std::string>& ops() const override { return ops_; }
-  const std::vector<drivers::StatementSpec>& statements() const override { return statements_; }
-  std::vector<std::string> SetupStatements() const override { return setup_; }
   std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
   int transaction_size() const override { return txn_; }
   int transaction_op() const override { return kTxn; }
@@ -39,9 +36,6 @@ class CrudWorkload : public Workload {
  private:
   CrudWorkload() = default;
   WorkloadContext ctx_;
-  std::vector<std::string> ops_;
-  std::vector<drivers::StatementSpec> statements_;
-  std::vector<std::string> setup_;
   uint64_t weights_[kNumOps] = {};
   uint64_t keys_ = 0;
   int value_size_ = 10;

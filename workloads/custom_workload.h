@@ -16,15 +16,12 @@
 
 namespace stampede::workloads {
 
-class CustomWorkload : public Workload {
+class CustomWorkload : public StatementWorkload {
  public:
   static const std::vector<ParamSpec>& ParamSpecs();
   static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx,
                                                     const Params& params);
 
-  const std::vector<std::string>& ops() const override { return ops_; }
-  const std::vector<drivers::StatementSpec>& statements() const override { return statements_; }
-  std::vector<std::string> SetupStatements() const override { return {}; }
   std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
 
   int FindOp(const std::string& name) const;
@@ -47,8 +44,6 @@ class CustomWorkload : public Workload {
   WorkloadContext ctx_;
   v1::CustomWorkload spec_;
   std::vector<Op> op_info_;
-  std::vector<std::string> ops_;
-  std::vector<drivers::StatementSpec> statements_;
   std::vector<int> statement_op_;  // statement -> op
   // zipfian generators by (statement, param) index.
   std::vector<std::vector<std::shared_ptr<const ZipfianGenerator>>> zipf_;

@@ -16,16 +16,13 @@
 
 namespace stampede::workloads {
 
-class GeoWorkload : public Workload {
+class GeoWorkload : public StatementWorkload {
  public:
   static const std::vector<ParamSpec>& ParamSpecs();
   static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx,
                                                     const Params& params);
   static std::vector<StepSpec> Steps(const Params& params, uint32_t workers);
 
-  const std::vector<std::string>& ops() const override { return ops_; }
-  const std::vector<drivers::StatementSpec>& statements() const override { return statements_; }
-  std::vector<std::string> SetupStatements() const override { return setup_; }
   std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
 
   enum Op { kInsert = 0, kSearch, kMove, kNumOps };
@@ -46,9 +43,6 @@ class GeoWorkload : public Workload {
   GeoWorkload() = default;
   WorkloadContext ctx_;
   Config config_;
-  std::vector<std::string> ops_;
-  std::vector<drivers::StatementSpec> statements_;
-  std::vector<std::string> setup_;
 };
 
 }  // namespace stampede::workloads

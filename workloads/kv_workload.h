@@ -11,23 +11,17 @@
 
 namespace stampede::workloads {
 
-class KvWorkload : public Workload {
+class KvWorkload : public StatementWorkload {
  public:
   static const std::vector<ParamSpec>& ParamSpecs();
   static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx,
                                                     const Params& params);
 
-  const std::vector<std::string>& ops() const override { return ops_; }
-  const std::vector<drivers::StatementSpec>& statements() const override { return statements_; }
-  std::vector<std::string> SetupStatements() const override { return setup_; }
   std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
 
  private:
   KvWorkload() = default;
   WorkloadContext ctx_;
-  std::vector<std::string> ops_;
-  std::vector<drivers::StatementSpec> statements_;
-  std::vector<std::string> setup_;
   uint64_t keys_ = 0;
   double read_fraction_ = 0.5;
   int value_size_ = 100;

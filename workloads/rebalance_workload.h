@@ -20,16 +20,13 @@
 
 namespace stampede::workloads {
 
-class RebalanceWorkload : public Workload {
+class RebalanceWorkload : public StatementWorkload {
  public:
   static const std::vector<ParamSpec>& ParamSpecs();
   static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx,
                                                     const Params& params);
   static std::vector<StepSpec> Steps(const Params& params, uint32_t workers);
 
-  const std::vector<std::string>& ops() const override { return ops_; }
-  const std::vector<drivers::StatementSpec>& statements() const override { return statements_; }
-  std::vector<std::string> SetupStatements() const override { return setup_; }
   std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
 
   enum Op { kInsertOne = 0, kCount, kUpdateOne, kSelectOne };
@@ -38,9 +35,6 @@ class RebalanceWorkload : public Workload {
 
  private:
   RebalanceWorkload() = default;
-  std::vector<std::string> ops_;
-  std::vector<drivers::StatementSpec> statements_;
-  std::vector<std::string> setup_;
   WorkloadContext ctx_;
   Op op_ = kInsertOne;
   uint64_t records_ = 100;

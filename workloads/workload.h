@@ -102,6 +102,20 @@ class Workload {
   virtual int transaction_op() const { return -1; }
 };
 
+// The usual shape: op names, prepared statements and setup statements that
+// the workload's factory fills in.
+class StatementWorkload : public Workload {
+ public:
+  const std::vector<std::string>& ops() const override { return ops_; }
+  const std::vector<drivers::StatementSpec>& statements() const override { return statements_; }
+  std::vector<std::string> SetupStatements() const override { return setup_; }
+
+ protected:
+  std::vector<std::string> ops_;
+  std::vector<drivers::StatementSpec> statements_;
+  std::vector<std::string> setup_;
+};
+
 }  // namespace stampede::workloads
 
 #endif  // STAMPEDE_WORKLOADS_WORKLOAD_H_

@@ -29,16 +29,13 @@
 
 namespace stampede::workloads {
 
-class YcsbWorkload : public Workload {
+class YcsbWorkload : public StatementWorkload {
  public:
   static const std::vector<ParamSpec>& ParamSpecs();
   static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx,
                                                     const Params& params);
   static std::vector<StepSpec> Steps(const Params& params, uint32_t workers);
 
-  const std::vector<std::string>& ops() const override { return ops_; }
-  const std::vector<drivers::StatementSpec>& statements() const override { return statements_; }
-  std::vector<std::string> SetupStatements() const override { return setup_; }
   std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
 
   enum Op { kRead = 0, kUpdate, kInsert, kScan, kReadModifyWrite, kNumOps };
@@ -66,9 +63,6 @@ class YcsbWorkload : public Workload {
   YcsbWorkload() = default;
   WorkloadContext ctx_;
   Config config_;
-  std::vector<std::string> ops_;
-  std::vector<drivers::StatementSpec> statements_;
-  std::vector<std::string> setup_;
   std::shared_ptr<const ZipfianGenerator> zipf_;
 };
 
