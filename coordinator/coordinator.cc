@@ -210,8 +210,7 @@ v1::RunResult Coordinator::RunPlan(const v1::Plan& plan, const std::string& plan
   o.results_root = options_.results_root;
   o.results_dir = results_dir;
   o.observer = observer;
-  live_->runs.RunStarting(o.plan_yaml, results_dir.empty() ? options_.results_root
-                                                            : results_dir.substr(0, results_dir.rfind('/')));
+  live_->runs.RunStarting(o.plan_yaml);
   o.on_line = [this](const report::Json& line) { live_->runs.OnLine(line); };
   std::unique_ptr<metrics::Pusher> pusher;
   if (!options_.pushgateway.empty()) {

@@ -23,11 +23,10 @@ web::HttpResponse NotFound(const std::string& what) {
 LiveRuns::LiveRuns(std::function<std::vector<std::string>()> connected)
     : connected_(std::move(connected)) {}
 
-void LiveRuns::RunStarting(const std::string& plan_yaml, const std::string& results_root) {
+void LiveRuns::RunStarting(const std::string& plan_yaml) {
   std::lock_guard<std::mutex> lock(mu_);
   current_.clear();
   current_plan_yaml_ = plan_yaml;
-  results_root_ = results_root;
 }
 
 void LiveRuns::OnLine(const report::Json& line) {
@@ -40,7 +39,7 @@ void LiveRuns::OnLine(const report::Json& line) {
     r.run_id = line.value("run_id", "");
     r.plan_name = line.value("plan_name", "");
     r.started_at = line.value("started_at", "");
-    r.dir = results_root_ + "/" + r.run_id;
+    r.dir = line.value("results_dir", "");  // as the run controller chose it
     runs_.push_back(r);
   } else if (type == "end" && !runs_.empty()) {
     runs_.back().status = line.value("ok", false) ? "ok" : "failed";

@@ -29,7 +29,7 @@ class LiveRuns {
   // connected(): names of the agents connected now.
   explicit LiveRuns(std::function<std::vector<std::string>()> connected);
 
-  void RunStarting(const std::string& plan_yaml, const std::string& results_root);
+  void RunStarting(const std::string& plan_yaml);
   void OnLine(const report::Json& line);
   web::HttpResponse Handle(const std::string& target);
 
@@ -47,7 +47,6 @@ class LiveRuns {
   std::vector<Run> runs_;                  // guarded by mu_
   std::vector<report::Json> current_;      // guarded by mu_: the latest run's lines
   std::string current_plan_yaml_;          // guarded by mu_
-  std::string results_root_;               // guarded by mu_
 };
 
 }  // namespace stampede::coordinator

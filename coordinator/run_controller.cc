@@ -132,6 +132,7 @@ v1::RunResult RunController::Run() {
   Emit({{"type", "run"},
         {"run_id", run_id_},
         {"plan_name", plan.name()},
+        {"results_dir", dir_},
         {"started_at", started_at},
         {"target", TargetDescription(plan.target())},
         {"recovery",

@@ -94,8 +94,11 @@ wait "$run_pid" || fail "run exited $?"
 # After the run: the API, /metrics, and what Prometheus scraped.
 dir=$(summary_of "$COORD_RESULTS")
 s=$dir/summary.json
-curl -sf "${COORD_HTTP}api/runs" | jq -e --arg id "$(jq -r .run_id "$s")" 'map(select(.run_id == $id and .status == "ok")) | length == 1' \
-  >/dev/null || fail "/api/runs does not list the run as ok"
+curl -sf "${COORD_HTTP}api/runs" | jq -e --arg id "$(jq -r .run_id "$s")" --arg dir "$dir" \
+  'map(select(.run_id == $id and .status == "ok" and .results_dir == $dir)) | length == 1' \
+  >/dev/null || fail "/api/runs does not list the run as ok in $dir: $(curl -sf "${COORD_HTTP}api/runs")"
+curl -sf "${COORD_HTTP}api/runs/$(jq -r .run_id "$s")" | jq -e '.status == "ok" and (.series.t | length) > 10' >/dev/null \
+  || fail "/api/runs/RUN_ID does not return the run's view"
 curl -sf "${COORD_HTTP}metrics" >"$TMP/metrics.txt"
 for m in stampede_ops_total stampede_op_latency_seconds_bucket stampede_active_workers stampede_agents_connected \
          stampede_fault_events_total stampede_cluster_healthy stampede_cluster_underreplicated; do
