@@ -117,12 +117,22 @@ db_pid() {
 }
 
 start_coordinator() {  # [EXTRA FLAGS...]; sets COORD_PORT, COORD_RESULTS, COORD_HTTP (dashboard URL)
-  COORD_PORT=$(free_port)
   COORD_RESULTS=$TMP/results
-  "$STAMPEDE" coordinator --listen "127.0.0.1:$COORD_PORT" --results "$COORD_RESULTS" "$@" \
-    >"$TMP/coordinator.out" 2>"$TMP/coordinator.log" &
-  COORD_PID=$!
-  on_exit "kill -9 $COORD_PID"
+  # A port free_port found can be taken (by another process's outgoing
+  # connection) before the coordinator binds it: then try another.
+  for _ in 1 2 3; do
+    COORD_PORT=$(free_port)
+    "$STAMPEDE" coordinator --listen "127.0.0.1:$COORD_PORT" --results "$COORD_RESULTS" "$@" \
+      >"$TMP/coordinator.out" 2>"$TMP/coordinator.log" &
+    COORD_PID=$!
+    on_exit "kill -9 $COORD_PID"
+    for _ in $(seq 1 100); do
+      grep -q "listening on" "$TMP/coordinator.log" 2>/dev/null && break
+      kill -0 "$COORD_PID" 2>/dev/null || break
+      sleep 0.1
+    done
+    grep -q "cannot listen on 127.0.0.1:$COORD_PORT: Address already in use" "$TMP/coordinator.log" || break
+  done
   wait_for_line "$TMP/coordinator.log" "listening on"
   for _ in $(seq 1 20); do grep -q "dashboard and" "$TMP/coordinator.log" && break; sleep 0.1; done
   COORD_HTTP=$(sed -n 's/.*dashboard and \/metrics on \(http:[^ ]*\).*/\1/p' "$TMP/coordinator.log" | head -n 1)
