@@ -39,7 +39,7 @@ class Agent::Session {
     for (const auto& [k, v] : options_.labels) (*h->mutable_labels())[k] = v;
     h->set_capacity(options_.capacity);
     h->set_version(kVersion);
-    for (const std::string& node : options_.faults.nodes()) h->add_nodes(node);
+    for (const std::string& node : options_.config.faults.nodes()) h->add_nodes(node);
     hello_sent_ns_ = MonoNowNs();
     h->set_agent_time_ns(hello_sent_ns_);
     if (Send(hello)) {
@@ -65,9 +65,12 @@ class Agent::Session {
     return stream_->Write(m);
   }
 
-  void SendEvent(v1::Event::Kind kind, uint32_t phase, const std::string& message) {
+  void SendEvent(v1::Event::Kind kind, uint32_t phase, const std::string& message,
+                 int64_t owed_ops = -1, bool timed_out = false) {
     v1::AgentMessage m;
     auto* e = m.mutable_event();
+    e->set_owed_ops(owed_ops);
+    e->set_timed_out(timed_out);
     e->set_kind(kind);
     e->set_run_id(run_id_);
     e->set_phase_index(phase);
@@ -151,13 +154,13 @@ class Agent::Session {
       v1::FaultCommand f = faults_.front();
       faults_.pop_front();
       lock.unlock();
-      Status s = options_.faults.Check(f.action(), f.node());
+      Status s = options_.config.faults.Check(f.action(), f.node());
       if (!s.ok()) {
         SLOG(kWarn) << "refused fault " << f.action() << " on " << f.node() << " from coordinator "
                     << options_.coordinator << ": " << s.message();
       } else {
         SLOG(kInfo) << "fault: " << f.action() << " " << f.node();
-        s = options_.faults.Run(f.action(), f.node());
+        s = options_.config.faults.Run(f.action(), f.node());
       }
       v1::AgentMessage m;
       auto* e = m.mutable_event();
@@ -231,7 +234,7 @@ class Agent::Session {
       SLOG(kError) << "phase " << plan.phases(phase_index).name() << ": " << s.message();
       SendEvent(v1::Event::ERROR, phase_index, s.message());
     } else {
-      SendEvent(v1::Event::PHASE_READY, phase_index, "");
+      SendEvent(v1::Event::PHASE_READY, phase_index, "", runner->owed_ops());
       int64_t start_ns = 0;
       {
         std::unique_lock<std::mutex> lock(mu_);
@@ -240,7 +243,7 @@ class Agent::Session {
       }
       if (start_ns != 0) {
         runner->Run(start_ns);
-        SendEvent(v1::Event::PHASE_DONE, phase_index, "");
+        SendEvent(v1::Event::PHASE_DONE, phase_index, "", -1, runner->timed_out());
       }
     }
     std::lock_guard<std::mutex> lock(mu_);

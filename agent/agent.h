@@ -14,7 +14,7 @@
 #include <mutex>
 #include <string>
 
-#include "agent/fault_actions.h"
+#include "agent/agent_config.h"
 #include "metrics/metrics_exporter.h"
 #include "common/status.h"
 
@@ -26,8 +26,9 @@ struct AgentOptions {
   std::map<std::string, std::string> labels;
   uint32_t capacity = 0;
   std::shared_ptr<grpc::ChannelCredentials> credentials;
-  // Nodes this agent may act on, from its local config (--config).
-  FaultActions faults;
+  // Its local config (--config): the nodes it may act on, what to do when
+  // the coordinator is gone, where to spool.
+  AgentConfig config;
   // Keep redialling after the coordinator goes away (daemon mode). When
   // false, Run() returns once the first session ends.
   bool reconnect = true;

@@ -7,10 +7,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <thread>
 
 #include "common/strings.h"
 
@@ -36,22 +37,6 @@ StatusOr<std::vector<std::string>> Argv(const YAML::Node& n, const std::string& 
     argv.push_back(a.Scalar());
   }
   return argv;
-}
-
-Status Exec(const std::vector<std::string>& argv) {
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid;
-  int rc = posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), environ);
-  if (rc != 0) return Status::Error(argv[0] + ": " + std::strerror(rc));
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return Status::Ok();
-  return Status::Error(Join(argv, " ") + ": exited with " +
-                       (WIFEXITED(status) ? std::to_string(WEXITSTATUS(status))
-                                          : "signal " + std::to_string(WTERMSIG(status))));
 }
 
 StatusOr<std::vector<pid_t>> FindPids(const NodeActions& n) {
@@ -92,31 +77,44 @@ bool IsFaultAction(const std::string& action) {
   return false;
 }
 
-StatusOr<FaultActions> FaultActions::Load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Status::Error(path + ": " + std::strerror(errno));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return Parse(ss.str(), path);
+Status FaultActions::Exec(const std::vector<std::string>& argv) const {
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  // Its own process group, so a command cut off by the timeout goes with
+  // everything it started.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
+  pid_t pid;
+  int rc = posix_spawnp(&pid, args[0], nullptr, &attr, args.data(), environ);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) return Status::Error(argv[0] + ": " + std::strerror(rc));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms_);
+  int status = 0;
+  while (true) {
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) break;
+    if (r < 0 && errno != EINTR) return Status::Error(Join(argv, " ") + ": " + std::strerror(errno));
+    if (std::chrono::steady_clock::now() >= deadline) {
+      kill(-pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      return Status::Error(Join(argv, " ") + ": cut off after " + std::to_string(timeout_ms_ / 1000) +
+                           " s (fault_timeout in the agent config)");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return Status::Ok();
+  return Status::Error(Join(argv, " ") + ": exited with " +
+                       (WIFEXITED(status) ? std::to_string(WEXITSTATUS(status))
+                                          : "signal " + std::to_string(WTERMSIG(status))));
 }
 
-StatusOr<FaultActions> FaultActions::Parse(const std::string& text, const std::string& file) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    return Status::Error(file + ":" + std::to_string(e.mark.line + 1) + ":" +
-                         std::to_string(e.mark.column + 1) + ": not valid YAML: " + e.msg);
-  }
+StatusOr<FaultActions> FaultActions::FromYaml(const YAML::Node& nodes, const std::string& file) {
   FaultActions fa;
-  if (!root.IsMap()) return Status::Error(file + ": expected a mapping with nodes:");
-  for (auto it = root.begin(); it != root.end(); ++it) {
-    if (it->first.Scalar() != "nodes") {
-      return Status::Error(At(file, it->first) + it->first.Scalar() + ": unknown key (expected nodes)");
-    }
-  }
-  YAML::Node nodes = root["nodes"];
-  if (!nodes || !nodes.IsMap()) return Status::Error(file + ": nodes: expected a mapping of node names");
+  if (!nodes.IsMap()) return Status::Error(At(file, nodes) + "nodes: expected a mapping of node names");
   for (auto it = nodes.begin(); it != nodes.end(); ++it) {
     const std::string name = it->first.Scalar();
     const YAML::Node spec = it->second;

@@ -1,5 +1,5 @@
-// What this agent may do to which node, from its own local configuration
-// (`stampede agent --config agent.yaml`). The network only ever names an
+// What this agent may do to which node, from the `nodes:` section of its own
+// local configuration (agent/agent_config.h). The network only ever names an
 // action and a node; a request for anything not declared here is refused.
 //
 //   nodes:
@@ -11,7 +11,9 @@
 //     db6: {command: {kill: [/usr/local/bin/kill-db], start: [/usr/local/bin/start-db]}}
 //
 // Actions: kill (SIGKILL), stop (graceful), pause / resume (SIGSTOP /
-// SIGCONT), start, restart (stop, then start).
+// SIGCONT), start, restart (stop, then start). A command that has not
+// finished after the timeout (default 60 s) is killed with its process group
+// and the action fails.
 #ifndef STAMPEDE_AGENT_FAULT_ACTIONS_H_
 #define STAMPEDE_AGENT_FAULT_ACTIONS_H_
 
@@ -20,6 +22,10 @@
 #include <vector>
 
 #include "common/status.h"
+
+namespace YAML {
+class Node;
+}
 
 namespace stampede::agent {
 
@@ -39,18 +45,24 @@ struct NodeActions {
 
 class FaultActions {
  public:
-  // Parses the agent config; errors name file:line:col like plans do.
-  static StatusOr<FaultActions> Load(const std::string& path);
-  static StatusOr<FaultActions> Parse(const std::string& text, const std::string& file);
+  // The `nodes:` mapping of an agent config; errors name file:line:col like
+  // plans do.
+  static StatusOr<FaultActions> FromYaml(const YAML::Node& nodes, const std::string& file);
+
+  void set_timeout_ms(int64_t ms) { timeout_ms_ = ms; }
+  int64_t timeout_ms() const { return timeout_ms_; }
 
   std::vector<std::string> nodes() const;
   // Whether (action, node) is declared; the reason if not.
   Status Check(const std::string& action, const std::string& node) const;
-  // Performs it (blocking: run it off the gRPC threads).
+  // Performs it (blocking, up to the timeout: run it off the gRPC threads).
   Status Run(const std::string& action, const std::string& node) const;
 
  private:
+  Status Exec(const std::vector<std::string>& argv) const;
+
   std::map<std::string, NodeActions> nodes_;
+  int64_t timeout_ms_ = 60000;
 };
 
 }  // namespace stampede::agent

@@ -1,17 +1,26 @@
 #include "agent/fault_actions.h"
 
+#include "agent/agent_config.h"
+
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <fstream>
 
 namespace stampede::agent {
 namespace {
 
+StatusOr<FaultActions> Parse(const std::string& text, const std::string& file) {
+  auto c = AgentConfig::Parse(text, file);
+  if (!c.ok()) return c.status();
+  return c->faults;
+}
+
 TEST(FaultActionsTest, RefusesWhatIsNotDeclared) {
-  auto fa = FaultActions::Parse(
+  auto fa = Parse(
       "nodes:\n  db1: {command: {kill: [/bin/true]}}\n  db2: {process: {pidfile: /nonexistent}}\n",
       "agent.yaml");
   ASSERT_TRUE(fa.ok()) << fa.status().message();
@@ -25,7 +34,7 @@ TEST(FaultActionsTest, RefusesWhatIsNotDeclared) {
 }
 
 TEST(FaultActionsTest, ShellStringsAreRejected) {
-  auto fa = FaultActions::Parse("nodes:\n  db1: {command: {kill: \"pkill mysqld\"}}\n", "agent.yaml");
+  auto fa = Parse("nodes:\n  db1: {command: {kill: \"pkill mysqld\"}}\n", "agent.yaml");
   ASSERT_FALSE(fa.ok());
   EXPECT_NE(fa.status().message().find("agent.yaml:2:"), std::string::npos) << fa.status().message();
   EXPECT_NE(fa.status().message().find("never a shell string"), std::string::npos);
@@ -39,7 +48,7 @@ TEST(FaultActionsTest, KillsAndPausesAProcessByPidfile) {
   }
   std::string pidfile = ::testing::TempDir() + "/child.pid";
   std::ofstream(pidfile) << child;
-  auto fa = FaultActions::Parse("nodes:\n  n: {process: {pidfile: " + pidfile + "}}\n", "a.yaml");
+  auto fa = Parse("nodes:\n  n: {process: {pidfile: " + pidfile + "}}\n", "a.yaml");
   ASSERT_TRUE(fa.ok()) << fa.status().message();
   ASSERT_TRUE(fa->Run("pause", "n").ok());
   int status = 0;
@@ -49,6 +58,35 @@ TEST(FaultActionsTest, KillsAndPausesAProcessByPidfile) {
   ASSERT_EQ(waitpid(child, &status, 0), child);
   EXPECT_TRUE(WIFSIGNALED(status));
   EXPECT_EQ(WTERMSIG(status), SIGKILL);
+}
+
+TEST(FaultActionsTest, ACommandThatHangsIsCutOffAfterTheTimeout) {
+  auto c = AgentConfig::Parse("nodes:\n  db1: {command: {start: [/bin/sleep, '30']}}\nfault_timeout: 1s\n", "agent.yaml");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  const auto start = std::chrono::steady_clock::now();
+  Status s = c->faults.Run("start", "db1");
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("cut off after 1 s (fault_timeout"), std::string::npos) << s.message();
+  EXPECT_LT(took, 3.0);
+}
+
+TEST(AgentConfigTest, ReadsTheCoordinatorLossAndSpoolSettings) {
+  auto c = AgentConfig::Parse(
+      "coordinator_lost: {resume_paused_after: 10s, stop_run_after: 5m}\nspool: {dir: /tmp/s, max_size: 64MB}\n",
+      "agent.yaml");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_EQ(c->resume_paused_after_ms, 10000);
+  EXPECT_EQ(c->stop_run_after_ms, 300000);
+  EXPECT_EQ(c->spool_dir, "/tmp/s");
+  EXPECT_EQ(c->spool_max_bytes, 64u << 20);
+  auto bad = AgentConfig::Parse("spool: {max_size: lots}\n", "agent.yaml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("agent.yaml:1:"), std::string::npos) << bad.status().message();
+  auto typo = AgentConfig::Parse("coordinator_lost: {resume_paused: 10s}\n", "agent.yaml");
+  ASSERT_FALSE(typo.ok());
+  EXPECT_NE(typo.status().message().find("coordinator_lost.resume_paused: unknown key"), std::string::npos)
+      << typo.status().message();
 }
 
 }  // namespace

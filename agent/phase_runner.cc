@@ -23,14 +23,17 @@ constexpr int64_t kMaxBackoffNs = 2 * kNsPerSec;
 constexpr int64_t kWatchdogTickNs = 20 * kNsPerMs;
 constexpr int kMaxTxnStatements = 16;
 constexpr int64_t kStageTickNs = 20 * kNsPerMs;  // ramp granularity for waiting workers
+// Missed operations are attributed to ops by drawing them from the
+// workload; past this many per worker the rest is split in proportion.
+constexpr uint64_t kMaxAttributed = uint64_t{1} << 20;
 
 }  // namespace
 
 struct PhaseRunner::Worker {
   uint32_t global = 0;
-  uint64_t budget = 0;  // ops for this worker; 0: unlimited
   int endpoint = 0;     // index into target.endpoints
   std::unique_ptr<WorkerStats> stats;
+  std::unique_ptr<WorkerSchedule> schedule;
   std::thread thread;
   int64_t backoff_ns = kFirstBackoffNs;
   int failures = 0;  // connections lost since the last successful op
@@ -156,13 +159,22 @@ Status PhaseRunner::Prepare() {
     if (!s.ok()) return s;
   }
 
+  op_timeout_ns_ = int64_t(target.op_timeout_ms()) * kNsPerMs;
+  // In a timed phase an operation that could not start within op_timeout of
+  // its due time would have timed out for its user: it is missed, not
+  // started late (and the backlog does not burst onto a recovering cluster).
+  // An ops-bounded phase is there to do its operations: late, if need be.
+  max_lag_ns_ = op_timeout_ns_ > 0 && phase_.duration_ms() > 0 ? op_timeout_ns_ : INT64_MAX;
+  const uint64_t seed = options_.plan.seed();
+  owes_ = WorkerSchedule::Owes(phase_);
+  owed_ops_ = owes_ ? 0 : -1;
   for (uint32_t i = 0; i < share_.count; ++i) {
     auto w = std::make_unique<Worker>();
     w->global = share_.first + i;
-    if (phase_.ops() > 0) {
-      uint64_t W = phase_.workers();
-      w->budget = phase_.ops() / W + (w->global < phase_.ops() % W ? 1 : 0);
-    }
+    const uint64_t budget = WorkerSchedule::BudgetOf(phase_, w->global);
+    w->schedule = std::make_unique<WorkerSchedule>(phase_, seed, options_.phase_index, w->global, budget);
+    const int64_t owed = WorkerSchedule::Owed(phase_, seed, options_.phase_index, w->global, budget);
+    if (owes_) owed_ops_ += owed;
     w->jitter = Rng(MixSeed(options_.plan.seed() ^ 0x6a177e5, w->global));
     if (target.balance() == "random") {
       w->endpoint = static_cast<int>(w->jitter.Uniform(num_endpoints));
@@ -245,78 +257,50 @@ void PhaseRunner::RunLoop(Worker* w, drivers::Driver* driver) {
 }
 
 void PhaseRunner::RunOps(Worker* w, drivers::Driver* driver, workloads::WorkerOps* ops) {
-  const StageSchedule schedule(phase_);
+  WorkerSchedule& schedule = *w->schedule;
+  const StageSchedule& stages = schedule.stages();
   const bool open_loop = schedule.open_loop();
-  const bool poisson = phase_.arrival() == "poisson";
-  const double total_workers = phase_.workers();
   // Ramped worker counts start workers in this order, interleaved across
   // agents so each agent carries its share during the ramp.
   const double rank = double(w->global - share_.first) * options_.agent_count + options_.agent_index;
   const int64_t think_ns = int64_t(phase_.think_time_ms()) * kNsPerMs;
-  double poisson_clock = 0;  // this worker's arrivals, in units of global operations / W
   drivers::OpRequest req;
-  // Multi-statement transactions: the workload fills txn_size requests.
-  const int txn_size = workload_->transaction_size();
-  // Per-op transactions (custom's txn: true) have up to kMaxTxnStatements.
-  std::vector<drivers::OpRequest> calls(static_cast<size_t>(std::max(txn_size, kMaxTxnStatements)));
-  auto* txn_driver = dynamic_cast<drivers::TransactionalDriver*>(driver);
-  drivers::RetryOptions retry;
-  retry.max_attempts = std::max<uint32_t>(1, options_.plan.retry().max_attempts());
-  retry.backoff_ns = int64_t(options_.plan.retry().backoff_ms()) * kNsPerMs;
   std::string error;
   error.reserve(256);
-  for (uint64_t k = 0; !cancelled_.load(std::memory_order_relaxed); ++k) {
-    if (w->budget && k >= w->budget) break;
+  int64_t due;
+  while (schedule.Next(&due)) {
+    if (halt_.load(std::memory_order_relaxed) == kAborted) return;
     int64_t intended;
     if (open_loop) {
-      // Operation n of the phase is due when the rate's integral reaches n.
-      double n;
-      if (poisson) {
-        poisson_clock -= std::log1p(-w->jitter.NextDouble());
-        n = poisson_clock * total_workers;
-      } else {
-        n = double(k) * total_workers + double(w->global);
+      intended = start_mono_ns_ + due;
+      if (intended < join_mono_ns_) {
+        DrawOp(ops, &req);  // another holder's: keep the workload's sequence
+        continue;
       }
-      const double t = schedule.TimeOfOp(n);
-      if (t < 0) break;
-      intended = start_mono_ns_ + static_cast<int64_t>(t * 1e9);
-      if (intended >= deadline_mono_ns_) break;
-      if (!SleepUntil(intended)) break;
+      SleepUntil(std::min(intended, deadline_mono_ns_));
+      const int64_t now = MonoNowNs();
+      if (Halted() || now >= deadline_mono_ns_) return MissRest(w, ops, &req);
+      if (now - intended > max_lag_ns_) {
+        w->stats->Miss(DrawOp(ops, &req));
+        continue;
+      }
     } else {
       intended = MonoNowNs();
-      if (schedule.staged_workers()) {
+      if (stages.staged_workers()) {
         // Wait (not counted as active) until the ramp reaches this worker.
         while (intended < deadline_mono_ns_ &&
-               rank + 0.5 > schedule.ValueAt(double(intended - start_mono_ns_) / 1e9)) {
+               rank + 0.5 > stages.ValueAt(double(intended - start_mono_ns_) / 1e9)) {
           SetActive(w, false);
           if (!SleepUntil(std::min(intended + kStageTickNs, deadline_mono_ns_))) break;
           intended = MonoNowNs();
         }
         SetActive(w, true);
       }
-      if (intended >= deadline_mono_ns_) break;
+      if (Halted() || intended >= deadline_mono_ns_) return MissRest(w, ops, &req);
     }
     int op;
     uint32_t retries = 0;
-    drivers::OpResult r;
-    if (txn_size > 1 && txn_driver) {
-      for (auto& c : calls) ops->Next(&c);
-      op = workload_->transaction_op();
-      r = txn_driver->ExecuteTransaction(calls.data(), txn_size, retry, &retries, &error);
-    } else {
-      op = ops->Next(&req);
-      const int statements = ops->TransactionSize();
-      if (statements > 1 && txn_driver && size_t(statements) <= calls.size()) {
-        calls[0] = req;
-        for (int i = 1; i < statements; ++i) ops->More(&calls[size_t(i)]);
-        r = txn_driver->ExecuteTransaction(calls.data(), statements, retry, &retries, &error);
-      } else {
-        r = ExecuteWithRetries(w, driver, req, &retries, &error);
-        while (r.outcome == Outcome::kOk && ops->More(&req)) {
-          r = ExecuteWithRetries(w, driver, req, &retries, &error);
-        }
-      }
-    }
+    drivers::OpResult r = ExecuteOp(w, driver, ops, &req, &op, &retries, &error);
     w->stats->Record(op, r.outcome, static_cast<uint64_t>(MonoNowNs() - intended), retries);
     ops->Observe(op, r);
     if (r.outcome == Outcome::kOk) {
@@ -332,7 +316,8 @@ void PhaseRunner::RunOps(Worker* w, drivers::Driver* driver, workloads::WorkerOp
       // outside the primary component) must not be hammered: back off from
       // the second loss in a row.
       if (++w->failures > 1) BackOff(w);
-      while (!cancelled_.load(std::memory_order_relaxed) && MonoNowNs() < deadline_mono_ns_) {
+      while (!Halted() && MonoNowNs() < deadline_mono_ns_) {
+        MissOverdue(w, ops, &req);
         Status s = Reconnect(w, driver);
         if (s.ok()) break;
         ReportError(op, Outcome::kUnavailable, "reconnect: " + s.message());
@@ -343,31 +328,122 @@ void PhaseRunner::RunOps(Worker* w, drivers::Driver* driver, workloads::WorkerOp
   }
 }
 
+drivers::OpResult PhaseRunner::ExecuteOp(Worker* w, drivers::Driver* driver,
+                                         workloads::WorkerOps* ops, drivers::OpRequest* req,
+                                         int* op, uint32_t* retries, std::string* error) {
+  // Multi-statement transactions: the workload fills txn_size requests;
+  // per-op transactions (custom's txn: true) have up to kMaxTxnStatements.
+  const int txn_size = workload_->transaction_size();
+  auto* txn_driver = dynamic_cast<drivers::TransactionalDriver*>(driver);
+  drivers::RetryOptions retry;
+  retry.max_attempts = std::max<uint32_t>(1, options_.plan.retry().max_attempts());
+  retry.backoff_ns = int64_t(options_.plan.retry().backoff_ms()) * kNsPerMs;
+  std::array<drivers::OpRequest, kMaxTxnStatements> calls;
+  int statements = 0;
+  if (txn_size > 1 && txn_driver) {
+    statements = std::min(txn_size, kMaxTxnStatements);
+    for (int i = 0; i < statements; ++i) ops->Next(&calls[size_t(i)]);
+    *op = workload_->transaction_op();
+  } else {
+    *op = ops->Next(req);
+    const int n = ops->TransactionSize();
+    if (n > 1 && txn_driver && n <= kMaxTxnStatements) {
+      statements = n;
+      calls[0] = *req;
+      for (int i = 1; i < n; ++i) ops->More(&calls[size_t(i)]);
+    }
+  }
+  if (statements > 0) {
+    // The whole transaction, its retries included, is one operation.
+    Arm(w, driver, op_timeout_ns_);
+    drivers::OpResult r = txn_driver->ExecuteTransaction(calls.data(), statements, retry, retries, error);
+    if (Disarm(w)) *error = "timed out after " + std::to_string(op_timeout_ns_ / kNsPerMs) + " ms (op_timeout); " + *error;
+    return r;
+  }
+  drivers::OpResult r = ExecuteWithRetries(w, driver, *req, retries, error);
+  while (r.outcome == Outcome::kOk && ops->More(req)) {
+    r = ExecuteWithRetries(w, driver, *req, retries, error);
+  }
+  return r;
+}
+
+int PhaseRunner::DrawOp(workloads::WorkerOps* ops, drivers::OpRequest* req) {
+  const int txn_size = workload_->transaction_size();
+  if (txn_size <= 1) return ops->Next(req);
+  for (int i = 0; i < txn_size; ++i) ops->Next(req);
+  return workload_->transaction_op();
+}
+
+void PhaseRunner::MissOverdue(Worker* w, workloads::WorkerOps* ops, drivers::OpRequest* req) {
+  if (!w->schedule->open_loop() || max_lag_ns_ == INT64_MAX) return;
+  const int64_t now = MonoNowNs();
+  int64_t due;
+  while (w->schedule->Peek(&due) && now - (start_mono_ns_ + due) > max_lag_ns_ &&
+         start_mono_ns_ + due >= join_mono_ns_) {
+    w->schedule->Next(&due);
+    w->stats->Miss(DrawOp(ops, req));
+  }
+}
+
+void PhaseRunner::MissRest(Worker* w, workloads::WorkerOps* ops, drivers::OpRequest* req) {
+  if (halt_.load() == kAborted) return;
+  if (!owes_) return;
+  if (phase_.duration_ms() == 0 && phase_.timeout_ms() > 0) timed_out_.store(true);
+  // The operation drawn last was not started either.
+  std::vector<uint64_t> missed(w->stats->num_ops(), 0);
+  uint64_t drawn = 1;
+  missed[size_t(DrawOp(ops, req))]++;
+  int64_t due;
+  while (drawn < kMaxAttributed && w->schedule->Next(&due)) {
+    missed[size_t(DrawOp(ops, req))]++;
+    ++drawn;
+  }
+  // Past kMaxAttributed the ops are not drawn: split the rest as the drawn.
+  const uint64_t owed = uint64_t(std::max<int64_t>(0, WorkerSchedule::Owed(
+      phase_, options_.plan.seed(), options_.phase_index, w->global, WorkerSchedule::BudgetOf(phase_, w->global))));
+  uint64_t rest = owed > w->schedule->issued() ? owed - w->schedule->issued() : 0;
+  if (drawn < kMaxAttributed) rest = 0;
+  uint64_t given = 0;
+  for (size_t i = 0; i < missed.size(); ++i) {
+    uint64_t share = static_cast<uint64_t>(double(rest) * double(missed[i]) / double(drawn));
+    if (i + 1 == missed.size()) share = rest - given;
+    given += share;
+    if (missed[i] + share) w->stats->Miss(int(i), missed[i] + share);
+  }
+}
+
+void PhaseRunner::Arm(Worker* w, drivers::Driver* driver, int64_t timeout_ns) {
+  const int fd = driver->socket_fd();
+  if (fd < 0) return;
+  w->fd.store(fd, std::memory_order_relaxed);
+  // Without op_timeout the operation is still armed, for the hard stop.
+  w->op_deadline_ns.store(timeout_ns > 0 ? MonoNowNs() + timeout_ns : INT64_MAX,
+                          std::memory_order_release);
+}
+
+bool PhaseRunner::Disarm(Worker* w) {
+  w->op_deadline_ns.store(0, std::memory_order_release);
+  return w->timed_out.load(std::memory_order_relaxed) && w->timed_out.exchange(false);
+}
+
 drivers::OpResult PhaseRunner::ExecuteWithRetries(Worker* w, drivers::Driver* driver,
                                                   const drivers::OpRequest& req,
                                                   uint32_t* retries, std::string* error) {
   const uint32_t max_attempts = std::max<uint32_t>(1, options_.plan.retry().max_attempts());
-  const int64_t timeout_ns = int64_t(options_.plan.target().op_timeout_ms()) * kNsPerMs;
   int64_t backoff_ns = int64_t(options_.plan.retry().backoff_ms()) * kNsPerMs;
   drivers::OpResult r;
   for (uint32_t attempt = 1;; ++attempt) {
-    const int fd = driver->socket_fd();
-    if (fd >= 0 && timeout_ns > 0) {
-      w->fd.store(fd, std::memory_order_relaxed);
-      w->op_deadline_ns.store(MonoNowNs() + timeout_ns, std::memory_order_release);
-    }
+    Arm(w, driver, op_timeout_ns_);
     r = driver->Execute(req, error);
-    if (fd >= 0 && timeout_ns > 0) {
-      w->op_deadline_ns.store(0, std::memory_order_release);
-      if (w->timed_out.load(std::memory_order_relaxed) && w->timed_out.exchange(false)) {
-        *error = "timed out after " + std::to_string(timeout_ns / kNsPerMs) + " ms (op_timeout); " + *error;
-      }
+    if (Disarm(w)) {
+      *error = "timed out after " + std::to_string(op_timeout_ns_ / kNsPerMs) + " ms (op_timeout); " + *error;
     }
     if (r.outcome != Outcome::kRetryable || attempt >= max_attempts || !driver->connected()) break;
+    if (MonoNowNs() >= deadline_mono_ns_) break;  // no retry past the deadline
     ++*retries;
     // Exponential back-off with full jitter.
     int64_t sleep_ns = backoff_ns / 2 + static_cast<int64_t>(w->jitter.Uniform(uint64_t(backoff_ns / 2 + 1)));
-    if (!SleepUntil(MonoNowNs() + sleep_ns)) break;
+    if (!SleepUntil(std::min(MonoNowNs() + sleep_ns, deadline_mono_ns_))) break;
     backoff_ns *= 2;
   }
   return r;
@@ -376,31 +452,40 @@ drivers::OpResult PhaseRunner::ExecuteWithRetries(Worker* w, drivers::Driver* dr
 Status PhaseRunner::Reconnect(Worker* w, drivers::Driver* driver) {
   const int n = options_.plan.target().endpoints_size();
   Status last;
-  for (int i = 1; i <= n && !cancelled_.load(std::memory_order_relaxed); ++i) {
+  for (int i = 1; i <= n && !Halted(); ++i) {
     const int e = (w->endpoint + i) % n;
-    Status s = driver->Connect(OptionsFor(e));
-    if (s.ok()) s = driver->Prepare(workload_->statements());
+    drivers::ConnectOptions co = OptionsFor(e);
+    // A connection attempt never outlasts the phase's hard stop.
+    const int64_t left_ms = (hard_stop_mono_ns_ - MonoNowNs()) / kNsPerMs;
+    if (left_ms <= 0) break;
+    co.connect_timeout_ms = int(std::min<int64_t>(co.connect_timeout_ms, left_ms));
+    Status s = driver->Connect(co);
+    if (s.ok()) {
+      w->fd.store(driver->socket_fd());
+      s = driver->Prepare(workload_->statements());
+    }
     if (s.ok()) {
       w->endpoint = e;
       w->stats->endpoint(e).reconnects.fetch_add(1, std::memory_order_relaxed);
       return s;
     }
     w->stats->endpoint(e).connect_failures.fetch_add(1, std::memory_order_relaxed);
+    w->fd.store(-1);
     driver->Close();
     last = s;
   }
-  return last.ok() ? Status::Error("cancelled") : last;
+  return last.ok() ? Status::Error("stopped") : last;
 }
 
 void PhaseRunner::BackOff(Worker* w) {
   // Full jitter between half and all of the current back-off.
   int64_t sleep_ns = w->backoff_ns / 2 + static_cast<int64_t>(w->jitter.Uniform(uint64_t(w->backoff_ns / 2)));
   w->backoff_ns = std::min(w->backoff_ns * 2, kMaxBackoffNs);
-  SleepUntil(MonoNowNs() + sleep_ns);
+  SleepUntil(std::min(MonoNowNs() + sleep_ns, deadline_mono_ns_));
 }
 
 bool PhaseRunner::SleepUntil(int64_t mono_ns) {
-  while (!cancelled_.load(std::memory_order_relaxed)) {
+  while (!Halted()) {
     int64_t now = MonoNowNs();
     if (now >= mono_ns) return true;
     SleepUntilMonoNs(std::min(mono_ns, now + kMaxSleepSliceNs));
@@ -411,16 +496,30 @@ bool PhaseRunner::SleepUntil(int64_t mono_ns) {
 bool PhaseRunner::WaitForGate() {
   std::unique_lock<std::mutex> lock(mu_);
   cv_.wait(lock, [&] { return gate_open_; });
-  return !cancelled_.load();
+  return halt_.load() != kAborted;
 }
 
 void PhaseRunner::WatchdogMain() {
-  while (!cancelled_.load()) {
+  bool stopped = false;
+  while (halt_.load() != kAborted) {
     {
       std::unique_lock<std::mutex> lock(mu_);
       if (std::all_of(workers_.begin(), workers_.end(), [](const auto& w) { return w->finished; })) return;
     }
     const int64_t now = MonoNowNs();
+    if (!stopped && now >= hard_stop_mono_ns_) {
+      // Past deadline + op_timeout: whatever is still in flight is cut.
+      stopped = true;
+      int expected = kRunning;
+      halt_.compare_exchange_strong(expected, kStopping);
+      for (auto& w : workers_) {
+        int fd = w->fd.load();
+        if (fd >= 0 && w->op_deadline_ns.exchange(0) != 0) {
+          w->timed_out.store(true);
+          ::shutdown(fd, SHUT_RDWR);
+        }
+      }
+    }
     for (auto& w : workers_) {
       int64_t deadline = w->op_deadline_ns.load(std::memory_order_acquire);
       if (deadline == 0 || now < deadline) continue;
@@ -444,19 +543,27 @@ void PhaseRunner::ReportError(int op, Outcome outcome, const std::string& messag
   if (options_.on_log) options_.on_log(line);
 }
 
-void PhaseRunner::Run(int64_t start_coord_ns) {
+void PhaseRunner::Run(int64_t start_coord_ns, int64_t join_coord_ns) {
   const int64_t offset = options_.clock_offset_ns ? options_.clock_offset_ns() : 0;
   {
     std::lock_guard<std::mutex> lock(mu_);
     start_mono_ns_ = start_coord_ns - offset;
-    deadline_mono_ns_ = phase_.duration_ms()
-                            ? start_mono_ns_ + static_cast<int64_t>(phase_.duration_ms()) * kNsPerMs
-                            : INT64_MAX;
+    join_mono_ns_ = join_coord_ns ? join_coord_ns - offset : 0;
+    uint64_t limit_ms = phase_.duration_ms() ? phase_.duration_ms() : phase_.timeout_ms();
+    deadline_mono_ns_ = limit_ms ? start_mono_ns_ + int64_t(limit_ms) * kNsPerMs : INT64_MAX;
+    hard_stop_mono_ns_ = deadline_mono_ns_ == INT64_MAX
+                             ? INT64_MAX
+                             : deadline_mono_ns_ + (op_timeout_ns_ > 0 ? op_timeout_ns_ : kNsPerSec);
     gate_open_ = true;
   }
   cv_.notify_all();
-  if (options_.plan.target().op_timeout_ms() > 0) watchdog_ = std::thread([this] { WatchdogMain(); });
-  for (uint32_t seq = 0;; ++seq) {
+  if (op_timeout_ns_ > 0 || hard_stop_mono_ns_ != INT64_MAX) {
+    watchdog_ = std::thread([this] { WatchdogMain(); });
+  }
+  // A rejoining share's seconds are numbered from the phase start too.
+  const uint32_t first_seq =
+      join_mono_ns_ > start_mono_ns_ ? uint32_t((join_mono_ns_ - start_mono_ns_) / kNsPerSec) : 0;
+  for (uint32_t seq = first_seq;; ++seq) {
     const int64_t boundary = start_mono_ns_ + int64_t(seq + 1) * kNsPerSec;
     std::unique_lock<std::mutex> lock(mu_);
     bool all_done = cv_.wait_for(
@@ -471,6 +578,10 @@ void PhaseRunner::Run(int64_t start_coord_ns) {
     }
     Collect(seq, start_coord_ns + int64_t(seq) * kNsPerSec,
             start_coord_ns + int64_t(seq + 1) * kNsPerSec, false);
+    if (hard_stop_mono_ns_ != INT64_MAX && MonoNowNs() > hard_stop_mono_ns_ + 2 * kNsPerSec) {
+      SLOG(kWarn) << "phase " << phase_.name() << ": workers still busy "
+                  << (MonoNowNs() - hard_stop_mono_ns_) / kNsPerSec << " s past the hard stop";
+    }
   }
   for (auto& w : workers_) {
     if (w->thread.joinable()) w->thread.join();
@@ -479,7 +590,7 @@ void PhaseRunner::Run(int64_t start_coord_ns) {
 }
 
 void PhaseRunner::Cancel() {
-  cancelled_.store(true);
+  halt_.store(kAborted);
   {
     std::lock_guard<std::mutex> lock(mu_);
     gate_open_ = true;
@@ -504,11 +615,12 @@ void PhaseRunner::Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool f
   for (size_t i = 0; i < acc_ops_.size(); ++i) {
     uint64_t total = 0;
     for (uint64_t c : acc_ops_[i].outcomes) total += c;
-    if (total == 0 && acc_latency_[i].count() == 0) continue;
+    if (total == 0 && acc_latency_[i].count() == 0 && acc_ops_[i].missed == 0) continue;
     v1::OpStats* op = snap.add_ops();
     op->set_op(workload_->ops()[i]);
     for (uint64_t c : acc_ops_[i].outcomes) op->add_outcomes(c);
     op->set_retries(acc_ops_[i].retries);
+    op->set_missed(acc_ops_[i].missed);
     HistogramToProto(acc_latency_[i], op->mutable_latency());
   }
   for (size_t i = 0; i < acc_endpoints_.size(); ++i) {

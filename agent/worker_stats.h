@@ -16,6 +16,7 @@ namespace stampede::agent {
 struct OpCounters {
   std::array<std::atomic<uint64_t>, kNumOutcomes> outcomes{};
   std::atomic<uint64_t> retries{0};
+  std::atomic<uint64_t> missed{0};
   HistogramRecorder latency;
 };
 
@@ -30,6 +31,7 @@ struct EndpointCounters {
 struct OpTotals {
   std::array<uint64_t, kNumOutcomes> outcomes{};
   uint64_t retries = 0;
+  uint64_t missed = 0;
 };
 struct EndpointTotals {
   uint64_t lost = 0;
@@ -57,6 +59,9 @@ class WorkerStats {
     if (retries) c.retries.fetch_add(retries, std::memory_order_relaxed);
     c.latency.Record(latency_ns);
   }
+  // Worker thread only: n operations of kind op were due but not started.
+  void Miss(int op, uint64_t n = 1) { ops_[op]->missed.fetch_add(n, std::memory_order_relaxed); }
+  size_t num_ops() const { return ops_.size(); }
   EndpointCounters& endpoint(size_t i) { return *endpoints_[i]; }
 
   // Collector thread only: moves counts into the accumulators.
@@ -65,6 +70,7 @@ class WorkerStats {
     for (size_t i = 0; i < ops_.size(); ++i) {
       for (int o = 0; o < kNumOutcomes; ++o) (*ops)[i].outcomes[o] += Take(ops_[i]->outcomes[o]);
       (*ops)[i].retries += Take(ops_[i]->retries);
+      (*ops)[i].missed += Take(ops_[i]->missed);
       ops_[i]->latency.DrainInto(&(*latency)[i]);
     }
     for (size_t i = 0; i < endpoints_.size(); ++i) {

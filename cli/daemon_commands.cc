@@ -96,12 +96,12 @@ int AgentCommand(const Args& args) {
   }
   options.credentials = *creds;
   if (!config.empty()) {
-    auto faults = agent::FaultActions::Load(config);
-    if (!faults.ok()) {
-      std::cerr << "stampede: " << faults.status().message() << "\n";
+    auto loaded = agent::AgentConfig::Load(config);
+    if (!loaded.ok()) {
+      std::cerr << "stampede: " << loaded.status().message() << "\n";
       return kExitBadInput;
     }
-    options.faults = std::move(*faults);
+    options.config = std::move(*loaded);
   }
   SetLogPrefix("agent " + options.name);
   metrics::MetricsExporter metrics;

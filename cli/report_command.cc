@@ -22,7 +22,9 @@ int ReportCommand(const Args& args) {
     std::cerr << usage << "\n";
     return kExitBadInput;
   }
-  auto journal = report::ReadJournal(dir + "/journal.jsonl");
+  std::vector<std::string> warnings;
+  auto journal = report::ReadJournal(dir + "/journal.jsonl", &warnings);
+  for (const std::string& w : warnings) std::cerr << "stampede: warning: " << w << "\n";
   if (!journal.ok()) {
     std::cerr << "stampede: " << journal.status().message() << "\n";
     return kExitFailed;

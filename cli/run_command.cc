@@ -41,10 +41,10 @@ std::string HumanLatency(double us) {
 }
 
 void PrintProgress(const v1::Progress& p) {
-  std::printf("[%7.1fs] %-12s ops/s %9s  p99 %10s  errors %6llu  agents %u  workers %u\n",
+  std::printf("[%7.1fs] %-12s ops/s %9s  p99 %10s  errors %6llu  missed %5llu  agents %u  workers %u\n",
               p.elapsed_s(), p.phase().c_str(), Thousands(p.ops_per_s()).c_str(),
               HumanLatency(p.p99_us()).c_str(), static_cast<unsigned long long>(p.errors()),
-              p.agents(), p.active_workers());
+              static_cast<unsigned long long>(p.missed()), p.agents(), p.active_workers());
   std::fflush(stdout);
 }
 
@@ -184,14 +184,14 @@ int RunCommand(const Args& args) {
     std::cerr << "stampede: " << channel_creds.status().message() << "\n";
     return kExitBadInput;
   }
-  agent::FaultActions faults;
+  agent::AgentConfig first_config;
   if (!agent_config.empty()) {
-    auto loaded_faults = agent::FaultActions::Load(agent_config);
-    if (!loaded_faults.ok()) {
-      std::cerr << "stampede: " << loaded_faults.status().message() << "\n";
+    auto loaded_config = agent::AgentConfig::Load(agent_config);
+    if (!loaded_config.ok()) {
+      std::cerr << "stampede: " << loaded_config.status().message() << "\n";
       return kExitBadInput;
     }
-    faults = std::move(*loaded_faults);
+    first_config = std::move(*loaded_config);
   }
   std::vector<std::unique_ptr<agent::Agent>> agents;
   std::vector<std::thread> threads;
@@ -200,7 +200,7 @@ int RunCommand(const Args& args) {
     ao.coordinator = "127.0.0.1:" + std::to_string(coord.port());
     ao.name = "local-" + std::to_string(i + 1);
     ao.credentials = *channel_creds;
-    if (i == 0) ao.faults = faults;
+    if (i == 0) ao.config = first_config;
     agents.push_back(std::make_unique<agent::Agent>(ao));
     threads.emplace_back([a = agents.back().get()] { (void)a->Run(); });
   }

@@ -82,7 +82,7 @@ web::HttpResponse LiveRuns::Handle(const std::string& raw_target) {
   if (target.rfind(prefix, 0) == 0) {
     const std::string id = target.substr(prefix.size());
     std::vector<report::Json> lines;
-    std::string plan_yaml;
+    std::string plan_yaml, dir;
     {
       std::lock_guard<std::mutex> lock(mu_);
       const bool current = id == "current" || (!runs_.empty() && runs_.back().run_id == id);
@@ -90,19 +90,21 @@ web::HttpResponse LiveRuns::Handle(const std::string& raw_target) {
         lines = current_;
         plan_yaml = current_plan_yaml_;
       } else {
-        std::string dir;
         for (const Run& r : runs_) {
           if (r.run_id == id) dir = r.dir;
         }
         if (dir.empty()) return NotFound("run " + id);
-        auto journal = report::ReadJournal(dir + "/journal.jsonl");
-        if (!journal.ok()) return NotFound("journal of run " + id);
-        lines = std::move(*journal);
-        std::ifstream in(dir + "/plan.yaml");
-        std::stringstream ss;
-        ss << in.rdbuf();
-        plan_yaml = ss.str();
       }
+    }
+    if (!dir.empty()) {
+      // An earlier run is read from disk without holding the live run's lock.
+      auto journal = report::ReadJournal(dir + "/journal.jsonl");
+      if (!journal.ok()) return NotFound("journal of run " + id);
+      lines = std::move(*journal);
+      std::ifstream in(dir + "/plan.yaml");
+      std::stringstream ss;
+      ss << in.rdbuf();
+      plan_yaml = ss.str();
     }
     return JsonResponse(ViewOf(lines, plan_yaml));
   }

@@ -27,6 +27,7 @@ void PhaseMerger::Merge(const v1::Snapshot& s, Pending* p) {
       agent_ops += o.outcomes(i);
     }
     op.retries += o.retries();
+    op.missed += o.missed();
     MergeHistogramProto(o.latency(), &op.latency);
   }
   for (const v1::EndpointStats& e : s.endpoints()) {
@@ -81,6 +82,7 @@ report::Json PhaseMerger::ToLine(uint32_t seq, const Pending& p, bool late) cons
     ops[name] = {{"outcomes", op.outcomes},
                  {"retries", op.retries},
                  {"latency", report::HistogramToJson(op.latency)}};
+    if (op.missed) ops[name]["missed"] = op.missed;
   }
   report::Json line = {
       {"type", "second"},

@@ -39,6 +39,7 @@ class PhaseMerger {
   struct Op {
     std::array<uint64_t, kNumOutcomes> outcomes{};
     uint64_t retries = 0;
+    uint64_t missed = 0;
     Histogram latency;
   };
   struct Endpoint {

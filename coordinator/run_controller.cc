@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "common/clock.h"
+#include "common/duration.h"
 #include "common/log.h"
 #include "common/strings.h"
 #include "health/health_probe.h"
@@ -46,8 +47,19 @@ void RunController::Log(const std::string& line) {
 }
 
 void RunController::Emit(const report::Json& line) {
-  journal_.Append(line);
+  Status s = journal_.Append(line);
   if (options_.on_line) options_.on_line(line);
+  if (s.ok() || journal_failed_.exchange(true)) return;
+  // A journal that cannot be written (a full disk) ends the run: what it
+  // holds so far stays readable.
+  const std::string why = "results: " + s.message() +
+                          "; the run was stopped and the journal keeps what was written before";
+  SLOG(kError) << why;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!error_) error_ = why;
+  }
+  cv_.notify_all();
 }
 
 void RunController::Broadcast(const v1::CoordinatorMessage& m, const std::set<std::string>& to) {
@@ -62,6 +74,7 @@ v1::RunResult RunController::Run() {
   options_.plan = plan::ExpandSteps(options_.plan);
   const v1::Plan& plan = options_.plan;
   run_start_ns_ = MonoNowNs();
+  if (plan.timeout_ms()) run_deadline_ns_ = run_start_ns_ + int64_t(plan.timeout_ms()) * kNsPerMs;
   const std::string started_at = UtcNow("%Y-%m-%dT%H:%M:%SZ");
   run_id_ = UtcNow("%Y%m%d-%H%M%S") + "-" + plan.name();
   namespace fs = std::filesystem;
@@ -199,9 +212,20 @@ v1::RunResult RunController::Run() {
     }
 
     const int64_t start_ns = MonoNowNs() + kStartLeadNs;
+    int64_t owed = 0;
     {
       std::lock_guard<std::mutex> lock(mu_);
       active = active_;
+      for (const std::string& a : active) {
+        auto it = owed_.find(a);
+        if (it == owed_.end() || it->second < 0 || owed < 0) {
+          owed = -1;
+        } else {
+          owed += it->second;
+        }
+      }
+      owed_.clear();
+      phase_timed_out_ = false;
       merger_ = std::make_unique<PhaseMerger>(phase.name(), index, start_ns, run_start_ns_, active, kGraceNs);
       events_.clear();
       events_kind_ = v1::Event::PHASE_DONE;
@@ -213,6 +237,9 @@ v1::RunResult RunController::Run() {
                                 {"workload", phase.workload()},
                                 {"workers", phase.workers()},
                                 {"t", double(start_ns - run_start_ns_) / 1e9}};
+    if (owed >= 0) phase_start["owed"] = owed;
+    phase_done_ = 0;
+    phase_missed_ = 0;
     if (!phase.group().empty()) {
       phase_start["group"] = phase.group();
       phase_start["step"] = phase.step();
@@ -279,11 +306,31 @@ v1::RunResult RunController::Run() {
         for (const auto& [agent, t] : events_) end_ns = std::max(end_ns, t);
       }
     }
-    Emit({{"type", "phase_end"},
-          {"phase", phase.name()},
-          {"index", index},
-          {"duration_s", double(end_ns - start_ns) / 1e9},
-          {"completed", w == Wait::kDone}});
+    bool timed_out;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      timed_out = phase_timed_out_;
+    }
+    report::Json phase_end = {{"type", "phase_end"},
+                              {"phase", phase.name()},
+                              {"index", index},
+                              {"duration_s", double(end_ns - start_ns) / 1e9},
+                              {"completed", w == Wait::kDone && !timed_out}};
+    if (owed >= 0 && w == Wait::kDone) {
+      // What no agent reported, done or missed: the shares of agents lost
+      // on the way.
+      const uint64_t reported = phase_done_ + phase_missed_;
+      phase_end["owed"] = owed;
+      phase_end["unaccounted"] = uint64_t(owed) > reported ? uint64_t(owed) - reported : 0;
+    }
+    if (timed_out) phase_end["timed_out"] = true;
+    Emit(phase_end);
+    if (timed_out && w == Wait::kDone) {
+      const std::string why = "phase " + phase.name() + " timed out after " +
+                              FormatDurationNs(int64_t(phase.timeout_ms()) * kNsPerMs) +
+                              " (its timeout); what it did not do is counted as missed";
+      return Finish(false, why);
+    }
     if (w != Wait::kDone) {
       std::string error;
       {
@@ -337,6 +384,14 @@ RunController::Wait RunController::WaitForEvents(v1::Event::Kind kind, uint32_t 
         if (active_.count(a) && !events_.count(a)) all = false;
       }
       if (all) return Wait::kDone;
+      if (run_deadline_ns_ && MonoNowNs() >= run_deadline_ns_) {
+        if (!error_) {
+          error_ = "the run timed out after " +
+                   FormatDurationNs(int64_t(options_.plan.timeout_ms()) * kNsPerMs) +
+                   " (its timeout) in phase " + phase_name_ + "; results so far are kept";
+        }
+        return Wait::kError;
+      }
     }
     if (Cancelled()) return Wait::kCancelled;
     SendDueFaults();  // also between the steps of a plan phase
@@ -392,9 +447,10 @@ void RunController::FlushSeconds(bool all) {
   }
   for (const report::Json& line : lines) {
     Emit(line);
-    uint64_t count = 0, errors = 0;
+    uint64_t count = 0, errors = 0, missed = 0;
     Histogram merged;
     for (const auto& [name, op] : line["ops"].items()) {
+      missed += op.value("missed", uint64_t{0});
       const auto& outcomes = op["outcomes"];
       for (size_t i = 0; i < outcomes.size(); ++i) {
         count += outcomes[i].get<uint64_t>();
@@ -403,6 +459,8 @@ void RunController::FlushSeconds(bool all) {
       report::MergeHistogramJson(op["latency"], &merged);
     }
     phase_ops_ += count;
+    phase_done_ += count;
+    phase_missed_ += missed;
     // Late lines and the sliver after a phase's deadline say little live.
     if (!options_.observer || line.value("late", false) || line.value("interval_s", 0.0) < 0.5) {
       continue;
@@ -414,6 +472,7 @@ void RunController::FlushSeconds(bool all) {
     p.set_ops_per_s(interval > 0 ? double(count) / interval : 0);
     p.set_p99_us(double(merged.ValueAtQuantile(0.99)) / 1000.0);
     p.set_errors(errors);
+    p.set_missed(missed);
     p.set_agents(line.value("agents", 0u));
     p.set_active_workers(line.value("active_workers", 0u));
     options_.observer->OnProgress(p);
@@ -456,6 +515,8 @@ void RunController::OnEvent(const std::string& agent, const v1::Event& event) {
       std::lock_guard<std::mutex> lock(mu_);
       if (event.kind() == events_kind_ && event.phase_index() == events_phase_) {
         events_[agent] = event.time_ns();
+        if (event.kind() == v1::Event::PHASE_READY) owed_[agent] = event.owed_ops();
+        if (event.kind() == v1::Event::PHASE_DONE && event.timed_out()) phase_timed_out_ = true;
       }
       break;
     }
@@ -555,7 +616,9 @@ v1::RunResult RunController::Finish(bool ok, const std::string& error) {
   result.set_ok(ok);
   result.set_error(error);
   result.set_results_dir(dir_);
-  auto journal = report::ReadJournal(dir_ + "/journal.jsonl");
+  std::vector<std::string> warnings;
+  auto journal = report::ReadJournal(dir_ + "/journal.jsonl", &warnings);
+  for (const std::string& w : warnings) SLOG(kWarn) << w;
   if (!journal.ok()) {
     result.set_ok(false);
     result.set_error(error.empty() ? journal.status().message() : error);

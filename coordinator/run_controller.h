@@ -79,7 +79,9 @@ class RunController : public SessionListener {
   std::string run_id_;
   std::string dir_;
   report::JournalWriter journal_;
+  std::atomic<bool> journal_failed_{false};
   int64_t run_start_ns_ = 0;
+  int64_t run_deadline_ns_ = 0;  // 0: none
   std::vector<std::shared_ptr<AgentSession>> agents_;
   std::map<std::string, std::shared_ptr<AgentSession>> node_owner_;
   struct DueFault {
@@ -88,6 +90,9 @@ class RunController : public SessionListener {
     uint64_t at_ops = 0;   // operations done in the phase (PHASE@PERCENT)
   };
   std::atomic<uint64_t> phase_ops_{0};  // operations in the current phase's flushed lines
+  // The current (expanded) phase's flushed operations: done and missed.
+  std::atomic<uint64_t> phase_done_{0};
+  std::atomic<uint64_t> phase_missed_{0};
   std::vector<DueFault> due_faults_;  // run thread only; current phase
   std::thread health_thread_;
   std::atomic<bool> health_stop_{false};
@@ -100,6 +105,8 @@ class RunController : public SessionListener {
   uint32_t events_phase_ = 0;                                   // guarded by mu_
   v1::Event::Kind events_kind_ = v1::Event::UNKNOWN;            // guarded by mu_
   std::optional<std::string> error_;                            // guarded by mu_
+  std::map<std::string, int64_t> owed_;                         // guarded by mu_ (PHASE_READY)
+  bool phase_timed_out_ = false;                                // guarded by mu_
   std::unique_ptr<PhaseMerger> merger_;                         // guarded by mu_
   uint32_t phase_index_ = 0;                                    // guarded by mu_
   std::string phase_name_;                                      // guarded by mu_

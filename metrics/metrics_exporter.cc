@@ -11,6 +11,15 @@ MetricsExporter::MetricsExporter() : registry_(std::make_shared<prometheus::Regi
               .Name("stampede_ops_total")
               .Help("Operations finished, by phase, op and outcome (ok, retryable, unavailable, ambiguous, fatal)")
               .Register(*registry_);
+  missed_ = &prometheus::BuildCounter()
+                 .Name("stampede_ops_missed_total")
+                 .Help("Operations the schedule owed that were never started (the backlog at a deadline, or "
+                       "due more than op_timeout before their worker got to them), by phase and op")
+                 .Register(*registry_);
+  unaccounted_ = &prometheus::BuildCounter()
+                      .Name("stampede_ops_unaccounted_total")
+                      .Help("Operations a phase owed that no agent reported: the shares of agents lost on the way")
+                      .Register(*registry_);
   latency_ = &prometheus::BuildHistogram()
                   .Name("stampede_op_latency_seconds")
                   .Help("Operation latency including retries (open loop: from the intended start)")
@@ -46,8 +55,9 @@ const prometheus::Histogram::BucketBoundaries& MetricsExporter::Buckets() {
 }
 
 void MetricsExporter::AddOp(const std::string& phase, const std::string& op,
-                            const std::array<uint64_t, kNumOutcomes>& outcomes,
+                            const std::array<uint64_t, kNumOutcomes>& outcomes, uint64_t missed,
                             const Histogram& latency) {
+  if (missed) missed_->Add({{"phase", phase}, {"op", op}}).Increment(double(missed));
   for (int i = 0; i < kNumOutcomes; ++i) {
     if (!outcomes[size_t(i)]) continue;
     ops_->Add({{"phase", phase}, {"op", op}, {"outcome", std::string(kOutcomeNames[i])}})
@@ -78,7 +88,7 @@ void MetricsExporter::OnJournalLine(const report::Json& line) {
       for (size_t i = 0; i < o.size() && i < outcomes.size(); ++i) outcomes[i] = o[i].get<uint64_t>();
       Histogram h;
       report::MergeHistogramJson(it.value().value("latency", report::Json::object()), &h);
-      AddOp(phase, it.key(), outcomes, h);
+      AddOp(phase, it.key(), outcomes, it.value().value("missed", uint64_t{0}), h);
     }
     if (!line.value("late", false)) {
       active_->Add({{"phase", phase}}).Set(line.value("active_workers", 0.0));
@@ -88,6 +98,8 @@ void MetricsExporter::OnJournalLine(const report::Json& line) {
     active_->Add({{"phase", line.value("phase", "")}}).Set(0);
   } else if (type == "phase_end") {
     active_->Add({{"phase", line.value("phase", "")}}).Set(0);
+    const uint64_t unaccounted = line.value("unaccounted", uint64_t{0});
+    if (unaccounted) unaccounted_->Add({{"phase", line.value("phase", "")}}).Increment(double(unaccounted));
   } else if (type == "fault") {
     faults_->Add({{"action", line.value("action", "")}, {"node", line.value("node", "")}}).Increment();
   } else if (type == "health") {
@@ -105,7 +117,7 @@ void MetricsExporter::OnSnapshot(const std::string& phase, const v1::Snapshot& s
     for (int i = 0; i < op.outcomes_size() && i < kNumOutcomes; ++i) outcomes[size_t(i)] = op.outcomes(i);
     Histogram h;
     MergeHistogramProto(op.latency(), &h);
-    AddOp(phase, op.op(), outcomes, h);
+    AddOp(phase, op.op(), outcomes, op.missed(), h);
   }
   active_->Add({{"phase", phase}}).Set(snapshot.final() ? 0 : double(snapshot.active_workers()));
 }

@@ -2,6 +2,8 @@
 // one agent, in the names and labels of DESIGN.md section 6:
 //
 //   stampede_ops_total{phase,op,outcome}          counter
+//   stampede_ops_missed_total{phase,op}           counter (due, never started)
+//   stampede_ops_unaccounted_total{phase}         counter (lost agents' shares)
 //   stampede_op_latency_seconds{phase,op}         histogram
 //   stampede_active_workers{phase}                gauge
 //   stampede_agents_connected                     gauge
@@ -54,10 +56,13 @@ class MetricsExporter {
 
  private:
   void AddOp(const std::string& phase, const std::string& op,
-             const std::array<uint64_t, kNumOutcomes>& outcomes, const Histogram& latency);
+             const std::array<uint64_t, kNumOutcomes>& outcomes, uint64_t missed,
+             const Histogram& latency);
 
   std::shared_ptr<prometheus::Registry> registry_;
   prometheus::Family<prometheus::Counter>* ops_;
+  prometheus::Family<prometheus::Counter>* missed_;
+  prometheus::Family<prometheus::Counter>* unaccounted_;
   prometheus::Family<prometheus::Histogram>* latency_;
   prometheus::Family<prometheus::Gauge>* active_;
   prometheus::Gauge* agents_;

@@ -31,6 +31,9 @@ std::string Found(const YAML::Node& n) {
   return "something else";
 }
 
+// The run's default timeout beyond its timed phases.
+constexpr uint64_t kDefaultRunSlackMs = 3600 * 1000;
+
 class Loader {
  public:
   explicit Loader(std::string file) : file_(std::move(file)) {}
@@ -49,7 +52,7 @@ class Loader {
       return Finish();
     }
     CheckKeys(root, "", {"name", "seed", "target", "agents", "phases", "retry", "faults", "recovery",
-                         "setup", "cleanup", "report"});
+                         "setup", "cleanup", "report", "timeout"});
     auto& plan = result_.plan;
     plan.set_name(RequiredString(root, "name", "name"));
     if (!plan.name().empty() && !std::regex_match(plan.name(), std::regex("[A-Za-z0-9_.-]+"))) {
@@ -65,6 +68,7 @@ class Loader {
     if (root["cleanup"]) LoadStatements(root["cleanup"], "cleanup", result_.plan.mutable_cleanup());
     if (root["report"]) LoadReportOptions(root["report"]);
     LoadRecovery(root);
+    LoadRunTimeout(root);
     return Finish();
   }
 
@@ -693,6 +697,24 @@ class Loader {
     if (r["backoff"]) retry->set_backoff_ms(static_cast<uint32_t>(DurationMs(r["backoff"], "retry.backoff")));
   }
 
+  // timeout: the whole run ends there at the latest. By default an hour
+  // beyond the timed phases' durations.
+  void LoadRunTimeout(const YAML::Node& root) {
+    uint64_t timed_ms = 0;
+    for (const v1::Phase& p : result_.plan.phases()) timed_ms += p.duration_ms();
+    if (!root["timeout"]) {
+      result_.plan.set_timeout_ms(timed_ms + kDefaultRunSlackMs);
+      return;
+    }
+    const uint64_t ms = uint64_t(DurationMs(root["timeout"], "timeout"));
+    result_.plan.set_timeout_ms(ms);
+    if (ms > 0 && ms < timed_ms) {
+      Error(root["timeout"], "timeout",
+            "expected at least the phases' durations (" + FormatDurationNs(int64_t(timed_ms) * 1000000) +
+                "), found '" + root["timeout"].Scalar() + "'");
+    }
+  }
+
   void LoadAgents(const YAML::Node& root) {
     auto* agents = result_.plan.mutable_agents();
     agents->set_min(1);
@@ -709,8 +731,9 @@ class Loader {
     if (a["wait"]) agents->set_wait_ms(static_cast<uint32_t>(DurationMs(a["wait"], "agents.wait")));
     if (a["on_loss"]) {
       std::string v = String(a["on_loss"], "agents.on_loss");
-      if (v != "abort" && v != "continue") {
-        Error(a["on_loss"], "agents.on_loss", "expected abort or continue, found '" + v + "'");
+      if (v != "abort" && v != "continue" && v != "redistribute") {
+        Error(a["on_loss"], "agents.on_loss",
+              "expected abort, continue or redistribute, found '" + v + "'");
       }
       agents->set_on_loss(v);
     }
@@ -739,7 +762,7 @@ class Loader {
       return;
     }
     CheckKeys(p, at, {"name", "workload", "workers", "duration", "ops", "rate", "params", "stages",
-                      "think_time", "arrival", "setup", "cleanup", "custom"});
+                      "think_time", "arrival", "setup", "cleanup", "custom", "timeout"});
     v1::Phase* phase = result_.plan.add_phases();
     phase->set_name(RequiredString(p, "name", at + ".name"));
     if (!phase->name().empty()) {
@@ -798,6 +821,14 @@ class Loader {
         Error(p["arrival"], at + ".arrival", "needs an open-loop phase (rate: or stages with rate:)");
       } else {
         phase->set_arrival(a);
+      }
+    }
+    if (p["timeout"]) {
+      phase->set_timeout_ms(uint64_t(DurationMs(p["timeout"], at + ".timeout")));
+      if (phase->duration_ms() > 0) {
+        Error(p["timeout"], at + ".timeout",
+              "not allowed with a duration (a timed phase ends at its duration; timeout: bounds a "
+              "phase that runs a number of operations)");
       }
     }
     LoadPhaseParams(p, at, info, phase);
@@ -1099,6 +1130,9 @@ std::string PlanToYaml(const v1::Plan& plan) {
   out << YAML::Key << "recovered_fraction" << YAML::Value << rec.recovered_fraction();
   out << YAML::Key << "hold" << YAML::Value << FormatDurationNs(int64_t(rec.hold_ms()) * 1000000);
   out << YAML::EndMap;
+  if (plan.timeout_ms()) {
+    out << YAML::Key << "timeout" << YAML::Value << FormatDurationNs(int64_t(plan.timeout_ms()) * 1000000);
+  }
   EmitStatements(out, "setup", plan.setup());
   EmitStatements(out, "cleanup", plan.cleanup());
   if (plan.report().ns_per_op()) {
@@ -1116,6 +1150,9 @@ std::string PlanToYaml(const v1::Plan& plan) {
           << FormatDurationNs(int64_t(p.duration_ms()) * 1000000);
     }
     if (p.ops()) out << YAML::Key << "ops" << YAML::Value << p.ops();
+    if (p.timeout_ms()) {
+      out << YAML::Key << "timeout" << YAML::Value << FormatDurationNs(int64_t(p.timeout_ms()) * 1000000);
+    }
     if (p.rate() > 0) out << YAML::Key << "rate" << YAML::Value << p.rate();
     if (p.stages_size() > 0) {
       out << YAML::Key << "stages" << YAML::Value << YAML::BeginSeq;

@@ -1,5 +1,7 @@
-// journal.jsonl: one JSON object per line, appended and flushed as it
-// arrives, so a crash loses at most the line being written. Everything else
+// journal.jsonl: one JSON object per line, appended and flushed to the OS as
+// it arrives (a crash of the process loses at most the line being written)
+// and fsync'ed at most a second later (a crash of the machine loses at most
+// a second). Everything else
 // in a results directory (summary.json, timeline.csv, report.md) is derived
 // from the journal by run_summary.h, which is how `stampede report DIR`
 // rebuilds them.
@@ -27,16 +29,30 @@ class JournalWriter {
   JournalWriter() = default;
   ~JournalWriter();
   Status Open(const std::string& path);
-  // Thread-safe. Writes one line and flushes it to the OS.
-  void Append(const Json& line);
+  // Thread-safe. Writes one line and flushes it to the OS; fsyncs when the
+  // last fsync is a second old. After a failed write (a full disk) nothing
+  // more is written and every call returns that first error, so the file
+  // ends with at most one torn line.
+  Status Append(const Json& line);
+  // Flushes and fsyncs; thread-safe.
+  Status Sync();
   void Close();
 
  private:
+  Status SyncLocked();
+
   std::mutex mu_;
   std::FILE* file_ = nullptr;  // guarded by mu_
+  std::string path_;           // guarded by mu_
+  Status error_;               // guarded by mu_: the first write error
+  int64_t last_sync_ns_ = 0;   // guarded by mu_
 };
 
-StatusOr<std::vector<Json>> ReadJournal(const std::string& path);
+// Reads a journal. A line that is not a JSON object (torn by a crash or a
+// full disk, or corrupted) is skipped; each skip adds "PATH:LINE: ..." to
+// *warnings when given.
+StatusOr<std::vector<Json>> ReadJournal(const std::string& path,
+                                        std::vector<std::string>* warnings = nullptr);
 
 // Histogram <-> journal form {"sum_ns", "max_ns", "b": [[index, count], ...]}.
 Json HistogramToJson(const Histogram& h);

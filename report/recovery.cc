@@ -31,6 +31,13 @@ std::string Fmt(double v, const char* unit) {
   return buf;
 }
 
+// A recovery time: n/a when nothing was observed after the fault, "not
+// within the run" when the run went on without it happening.
+std::string Recovered(double v, bool observed) {
+  if (v >= 0) return Fmt(v, " s");
+  return observed ? "not recovered within the run" : "n/a";
+}
+
 std::string Lat(const LatencyWindow& w) {
   if (w.count == 0) return "n/a";
   char buf[64];
@@ -115,6 +122,7 @@ std::vector<FaultRecovery> ComputeRecovery(const std::vector<Json>& journal) {
     bool dipped = false;
     for (const Second& s : seconds) {
       if (s.end <= f.t || s.start >= next) continue;
+      f.observed = true;
       for (int i = 0; i < kNumOutcomes; ++i) f.outcomes[i] += s.outcomes[i];
       if (s.errors > 0) {
         if (first_err < 0) first_err = s.start;
@@ -146,7 +154,10 @@ std::vector<FaultRecovery> ComputeRecovery(const std::vector<Json>& journal) {
     // follows an unhealthy poll (or, if the probe never saw ill health, the
     // first such run after the fault).
     bool saw_unhealthy = false;
-    for (const auto& [t, ok] : health) saw_unhealthy |= t > f.t && t < next && !ok;
+    for (const auto& [t, ok] : health) {
+      saw_unhealthy |= t > f.t && t < next && !ok;
+      f.probed |= t > f.t;
+    }
     int streak = 0;
     double streak_start = -1;
     bool after_unhealthy = !saw_unhealthy;
@@ -193,6 +204,8 @@ Json RecoveryToJson(const FaultRecovery& f) {
           {"throughput_dip", num(f.dip)},
           {"time_to_recovered_s", num(f.recovered_s)},
           {"time_to_healthy_s", num(f.healthy_s)},
+          {"recovered", f.recovered_s >= 0 ? Json(true) : f.observed ? Json(false) : Json(nullptr)},
+          {"healthy", f.healthy_s >= 0 ? Json(true) : f.probed ? Json(false) : Json(nullptr)},
           {"latency_before", lat(f.before)},
           {"latency_during", lat(f.during)},
           {"latency_after", lat(f.after)}};
@@ -219,8 +232,9 @@ std::string RenderRecoveryMarkdown(const std::vector<FaultRecovery>& faults) {
        << "| first-to-last error window | " << Fmt(f.error_window_s, " s") << " |\n"
        << "| errors after the fault | " << (errors.empty() ? "0" : errors) << " |\n"
        << "| throughput dip (lowest 1 s / baseline) | " << dip << " |\n"
-       << "| time to recovered throughput | " << Fmt(f.recovered_s, " s") << " |\n"
-       << "| time to healthy (health probe) | " << Fmt(f.healthy_s, " s") << " |\n"
+       << "| time to recovered throughput | " << Recovered(f.recovered_s, f.observed) << " |\n"
+       << "| time to healthy (health probe) | "
+       << (f.probed ? Recovered(f.healthy_s, true) : std::string("n/a (no probe)")) << " |\n"
        << "| p99 / max before | " << Lat(f.before) << " |\n"
        << "| p99 / max during | " << Lat(f.during) << " |\n"
        << "| p99 / max after | " << Lat(f.after) << " |\n";

@@ -32,6 +32,10 @@ struct FaultRecovery {
   double dip = -1;                        // lowest successful ops/s / baseline
   double recovered_s = -1;                // fault -> throughput >= fraction x baseline, held
   double healthy_s = -1;                  // fault -> health probe healthy, held (not yet probed)
+  bool probed = false;                    // the health probe polled after the fault
+  // The journal went on after the fault without the throughput recovering
+  // (or the probe reporting healthy): "not recovered within the run".
+  bool observed = false;                  // any second after the fault was journalled
   LatencyWindow before, during, after;
 };
 

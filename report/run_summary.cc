@@ -36,6 +36,7 @@ void AddOps(const Json& ops, PhaseSummary* phase) {
       op->outcomes[i] += outcomes[i].get<uint64_t>();
     }
     op->retries += it.value().value("retries", uint64_t{0});
+    op->missed += it.value().value("missed", uint64_t{0});
     MergeHistogramJson(it.value().value("latency", Json::object()), &op->latency);
   }
 }
@@ -90,8 +91,20 @@ OpSummary* PhaseSummary::FindOrAdd(const std::string& op) {
   for (auto& o : ops) {
     if (o.name == op) return &o;
   }
-  ops.push_back(OpSummary{op, {}, 0, Histogram()});
+  ops.push_back(OpSummary{op, {}, 0, 0, Histogram()});
   return &ops.back();
+}
+
+uint64_t PhaseSummary::done() const {
+  uint64_t n = 0;
+  for (const OpSummary& o : ops) n += o.count();
+  return n;
+}
+
+uint64_t PhaseSummary::missed() const {
+  uint64_t n = 0;
+  for (const OpSummary& o : ops) n += o.missed;
+  return n;
 }
 
 RunSummary BuildSummary(const std::vector<Json>& journal) {
@@ -112,6 +125,7 @@ RunSummary BuildSummary(const std::vector<Json>& journal) {
       p.workload = line.value("workload", "");
       p.group = line.value("group", "");
       p.step = line.value("step", "");
+      p.owed = line.value("owed", int64_t{-1});
       s.phases.push_back(std::move(p));
     } else if (type == "second" && !s.phases.empty()) {
       AddOps(line.value("ops", Json::object()), &s.phases.back());
@@ -131,6 +145,8 @@ RunSummary BuildSummary(const std::vector<Json>& journal) {
     } else if (type == "phase_end" && !s.phases.empty()) {
       s.phases.back().duration_s = line.value("duration_s", 0.0);
       s.phases.back().completed = line.value("completed", false);
+      s.phases.back().timed_out = line.value("timed_out", false);
+      s.phases.back().unaccounted = line.value("unaccounted", uint64_t{0});
     } else if (type == "log") {
       std::string agent = line.value("agent", "");
       s.logs.push_back((agent.empty() ? "" : agent + ": ") + line.value("message", ""));
@@ -159,6 +175,7 @@ Json SummaryToJson(const RunSummary& s) {
           {"ok", o.outcomes[0]},
           {"errors", errors},
           {"retries", o.retries},
+          {"missed", o.missed},
           {"ops_per_s", p.duration_s > 0 ? double(o.count()) / p.duration_s : 0.0},
           {"ns_per_op", o.count() > 0 ? p.duration_s * 1e9 / double(o.count()) : 0.0},
           {"latency_us",
@@ -175,12 +192,17 @@ Json SummaryToJson(const RunSummary& s) {
       endpoints[name] = {{"lost", e.lost}, {"reconnects", e.reconnects}, {"connect_failures", e.connect_failures}};
     }
     Json phase = {{"name", p.name},
-                      {"endpoints", endpoints},
-                      {"workers", p.workers},
-                      {"duration_s", p.duration_s},
-                      {"completed", p.completed},
-                      {"agent_ops", p.agent_ops},
-                      {"ops", ops}};
+                  {"endpoints", endpoints},
+                  {"workers", p.workers},
+                  {"duration_s", p.duration_s},
+                  {"completed", p.completed},
+                  {"agent_ops", p.agent_ops},
+                  {"ops", ops},
+                  {"done", p.done()},
+                  {"missed", p.missed()},
+                  {"unaccounted", p.unaccounted},
+                  {"owed", p.owed >= 0 ? Json(p.owed) : Json(nullptr)}};
+    if (p.timed_out) phase["timed_out"] = true;
     if (!p.group.empty()) {
       phase["group"] = p.group;
       phase["step"] = p.step;
@@ -223,10 +245,10 @@ std::string RenderReportMarkdown(const RunSummary& s) {
   md << "- result: " << (s.ok ? "ok" : "FAILED: " + s.error) << "\n";
   for (const PhaseSummary& p : s.phases) {
     md << "\n## Phase " << p.name << " (" << Fixed(p.duration_s, 2) << " s, " << p.workers
-       << " workers" << (p.completed ? "" : ", incomplete") << ")\n\n";
+       << " workers" << (p.timed_out ? ", timed out" : p.completed ? "" : ", incomplete") << ")\n\n";
     md << "| op | count | total time | ops/s | µs/op | " << (s.ns_per_op ? "ns/op | " : "")
-       << "p50 | p99 | p99.9 | max | errors | retries |\n";
-    md << "|---|---:|---:|---:|---:|" << (s.ns_per_op ? "---:|" : "") << "---:|---:|---:|---:|---|---:|\n";
+       << "p50 | p99 | p99.9 | max | errors | retries | missed |\n";
+    md << "|---|---:|---:|---:|---:|" << (s.ns_per_op ? "---:|" : "") << "---:|---:|---:|---:|---|---:|---:|\n";
     for (const OpSummary& o : p.ops) {
       const Histogram& h = o.latency;
       std::string errors;
@@ -242,9 +264,16 @@ std::string RenderReportMarkdown(const RunSummary& s) {
          << HumanUs(Us(h.ValueAtQuantile(0.5)))
          << " | " << HumanUs(Us(h.ValueAtQuantile(0.99))) << " | "
          << HumanUs(Us(h.ValueAtQuantile(0.999))) << " | " << HumanUs(Us(h.max_ns())) << " | "
-         << (errors.empty() ? "0" : errors) << " | " << o.retries << " |\n";
+         << (errors.empty() ? "0" : errors) << " | " << o.retries << " | " << o.missed << " |\n";
     }
-    if (p.ops.empty()) md << "| (no operations) | | | | | | | | | | |\n";
+    if (p.ops.empty()) md << "| (no operations) | | | | | | | | | | | |\n";
+    if (p.owed >= 0) {
+      // Every operation the schedule owed is done, missed, or unaccounted for.
+      md << "\nOwed " << p.owed << " operations: " << p.done() << " done, " << p.missed()
+         << " missed (due but never started)";
+      if (p.unaccounted) md << ", " << p.unaccounted << " unaccounted (shares of lost agents)";
+      md << ".\n";
+    }
     if (!p.endpoints.empty()) {
       md << "\n| endpoint | connections lost | reconnects to | failed connects |\n|---|---:|---:|---:|\n";
       for (const auto& [name, e] : p.endpoints) {

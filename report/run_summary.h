@@ -20,6 +20,7 @@ struct OpSummary {
   std::string name;
   std::array<uint64_t, kNumOutcomes> outcomes{};
   uint64_t retries = 0;
+  uint64_t missed = 0;  // due but never started (not in count())
   Histogram latency;
 
   uint64_t count() const;
@@ -34,6 +35,11 @@ struct PhaseSummary {
   uint32_t workers = 0;
   double duration_s = 0;
   bool completed = false;
+  bool timed_out = false;
+  // Operations the phase's schedule owed (-1: none, closed loop with a
+  // duration); of those, the ones no agent reported (lost agents' shares).
+  int64_t owed = -1;
+  uint64_t unaccounted = 0;
   std::vector<OpSummary> ops;  // in order of first appearance
   std::map<std::string, uint64_t> agent_ops;  // operations per agent
   struct Endpoint {
@@ -42,6 +48,8 @@ struct PhaseSummary {
   std::map<std::string, Endpoint> endpoints;
 
   OpSummary* FindOrAdd(const std::string& op);
+  uint64_t done() const;    // ok + errors
+  uint64_t missed() const;
 };
 
 struct RunSummary {

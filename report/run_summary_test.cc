@@ -73,5 +73,34 @@ TEST(RunSummaryTest, TornLastLineIsSkippedAndUnfinishedRunIsFlagged) {
   std::remove(path.c_str());
 }
 
+TEST(RunSummaryTest, CorruptMiddleLineIsSkippedWithItsLineNumber) {
+  std::string path = ::testing::TempDir() + "/journal-corrupt.jsonl";
+  auto j = Journal();
+  {
+    std::ofstream out(path);
+    for (size_t i = 0; i < j.size(); ++i) {
+      out << (i == 2 ? std::string("{\"type\":\"sec\x01garbage") : j[i].dump()) << "\n";
+    }
+  }
+  std::vector<std::string> warnings;
+  auto lines = ReadJournal(path, &warnings);
+  ASSERT_TRUE(lines.ok()) << lines.status().message();
+  EXPECT_EQ(lines->size(), j.size() - 1);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("journal-corrupt.jsonl:3: skipped"), std::string::npos) << warnings[0];
+  RunSummary s = BuildSummary(*lines);
+  EXPECT_TRUE(s.finished);
+  std::remove(path.c_str());
+}
+
+TEST(JournalWriterTest, AFullDiskStopsWritingAndReportsTheFirstError) {
+  JournalWriter w;
+  ASSERT_TRUE(w.Open("/dev/full").ok());
+  Status s = w.Append(Json{{"type", "run"}});
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("/dev/full: No space left on device"), std::string::npos) << s.message();
+  EXPECT_EQ(w.Append(Json{{"type", "end"}}).message(), s.message());
+}
+
 }  // namespace
 }  // namespace stampede::report

@@ -59,6 +59,8 @@ Json BuildRunView(const std::vector<Json>& journal) {
           if (i > 0 && i < size_t(kNumOutcomes) && c) errs[std::string(kOutcomeNames[i])] += double(c) / interval;
         }
         rates[it.key()] = double(count) / interval;
+        const uint64_t missed = it.value().value("missed", uint64_t{0});
+        if (missed) errs["missed"] += double(missed) / interval;
         MergeHistogramJson(it.value().value("latency", Json::object()), &merged);
       }
       for (const auto& [op, rate] : rates) {

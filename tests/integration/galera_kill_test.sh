@@ -2,7 +2,10 @@
 # A crud insert run through all three endpoints of a real 3-node Galera
 # cluster; node 3 is SIGKILLed out-of-band mid-run. The run finishes (exit 0),
 # the report shows the errors and the reconnects away from node 3, and every
-# insert reported ok is in the table.
+# insert reported ok is in the table. Then the cluster loses its primary
+# component: a plan kills node 2 of the two left, node 1 alone is
+# non-primary and refuses every write; the run still ends on time, counts
+# what it missed, and reports the fault as not recovered within the run.
 source "$(dirname "$0")/../lib.sh"
 start_galera
 node3=127.0.0.1:$((GA_BASE + 2))
@@ -36,3 +39,49 @@ reconn=$(jq '[.phases[0].endpoints[].reconnects] | add' "$s")
 grep -q "| $node3 | $lost |" "$TMP/res/report.md" || fail "report has no endpoint row for $node3"
 cat "$TMP/res/report.md"
 pass "galera node 3 killed: $ok ok, $amb ambiguous, $unav unavailable, $rows rows; $lost connections lost on node 3, $reconn reconnects"
+
+# --- quorum loss: 2 nodes left, the plan kills node 2 -----------------------
+cat >"$TMP/node2.yaml" <<YAML
+nodes:
+  node2: {process: {pidfile: $GA_DIR/node2/mysqld.pid}}
+YAML
+cat >"$TMP/quorum.yaml" <<YAML
+name: galera-quorum-loss
+target: {driver: mysql, flavor: galera, endpoints: [127.0.0.1:$GA_BASE, 127.0.0.1:$((GA_BASE + 1))],
+         user: stampede, password_env: STAMPEDE_PASSWORD, database: bench, op_timeout: 3s, connect_timeout: 2s,
+         health: {kind: galera, nodes: 2, consecutive: 2}}
+recovery: {baseline: 2s, hold: 2s}
+phases:
+  - {name: insert, workload: crud, workers: 12, duration: 12s, rate: 600, params: {reset: true, table: gq}}
+faults:
+  - {at: insert+3s, action: kill, node: node2}
+YAML
+start=$(date +%s%N)
+rc=0
+"$STAMPEDE" run "$TMP/quorum.yaml" --agent-config "$TMP/node2.yaml" --results "$TMP/quorum" \
+  >"$TMP/quorum.out" 2>"$TMP/quorum.err" || rc=$?
+elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+expect_eq "$rc" 0 "quorum-loss run exit code (the run itself went as planned)"
+# 12 s phase + 3 s op_timeout + 1 s, plus connecting and the start lead.
+[ "$elapsed_ms" -le 20000 ] || fail "the 12 s phase ended after $elapsed_ms ms"
+q=$TMP/quorum/summary.json
+done_=$(jq '.phases[0].done' "$q")
+missed=$(jq '.phases[0].missed' "$q")
+qok=$(jq '.phases[0].ops[0].ok' "$q")
+qamb=$(jq '.phases[0].ops[0].errors.ambiguous' "$q")
+expect_eq "$((done_ + missed))" 7200 "ok + errors + missed (600/s x 12 s)"
+expect_eq "$(jq '.faults[0].ok' "$q")" true "node2 killed"
+expect_eq "$(jq '.faults[0].recovered' "$q")" false "throughput recovered after losing quorum"
+expect_eq "$(jq '.faults[0].healthy' "$q")" false "cluster healthy after losing quorum"
+grep -q "time to healthy (health probe) | not recovered within the run" "$TMP/quorum/report.md" \
+  || fail "report.md does not say the cluster did not recover: $(grep 'time to' "$TMP/quorum/report.md")"
+grep -qi "non-primary\|Primary" "$TMP/quorum.err" || fail "the run did not say the cluster lost its primary component"
+qrows=$(mariadb -uroot --socket="$GA_DIR/node1/mysqld.sock" bench -N -e "SELECT count(*) FROM gq" 2>/dev/null) \
+  || qrows=$(mariadb -uroot --socket="$GA_DIR/node1/mysqld.sock" -N -e "SET SESSION wsrep_dirty_reads=1; SELECT count(*) FROM bench.gq")
+[ "$qrows" -ge "$qok" ] || fail "acknowledged inserts missing: $qrows rows < $qok ok"
+[ "$qrows" -le $((qok + qamb)) ] || fail "$qrows rows > $qok ok + $qamb ambiguous"
+sed -n "/## Faults and recovery/,\$p" "$TMP/quorum/report.md"
+"$ROOT/deploy/local/galera.sh" stop "$GA_DIR"
+left=$(pgrep -f "$GA_DIR" || true)
+[ -z "$left" ] || fail "processes left after stopping the cluster: $left"
+pass "quorum lost at 3 s: run ended after $elapsed_ms ms; $qok ok, $((done_ - qok)) errors, $missed missed of 7200; $qrows rows; not recovered within the run"

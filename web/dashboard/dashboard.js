@@ -4,7 +4,7 @@
 (function () {
   "use strict";
   const palette = ["#58a6ff", "#3fb950", "#d2a8ff", "#ffa657", "#79c0ff", "#56d364", "#ff7b72", "#e3b341"];
-  const outcomeColor = { retryable: "#e3b341", unavailable: "#f85149", ambiguous: "#d2a8ff", fatal: "#ff7b72" };
+  const outcomeColor = { retryable: "#e3b341", unavailable: "#f85149", ambiguous: "#d2a8ff", fatal: "#ff7b72", missed: "#8b949e" };
   const charts = {};
   let view = null;
 
@@ -141,6 +141,12 @@
     }
   }
 
+  // A recovery time; false: not (yet) recovered; null: nothing observed.
+  function recovered(v, flag) {
+    if (flag === false) return view.status === "running" ? "not yet" : "not within the run";
+    return fmt(v, 1, " s");
+  }
+
   function drawFaults() {
     const faults = view.faults || [];
     if (!faults.length) { $("faults").innerHTML = '<p class="muted">no faults</p>'; return; }
@@ -153,8 +159,8 @@
       ["first-to-last error", (f) => fmt(f.error_window_s, 1, " s")],
       ["errors", (f) => Object.entries(f.errors || {}).filter(([, v]) => v).map(([k, v]) => `${k} ${v}`).join(", ") || "0"],
       ["throughput dip", (f) => (f.throughput_dip === null ? "n/a" : Math.round(f.throughput_dip * 100) + "%")],
-      ["time to recovered", (f) => fmt(f.time_to_recovered_s, 1, " s")],
-      ["time to healthy", (f) => fmt(f.time_to_healthy_s, 1, " s")],
+      ["time to recovered", (f) => recovered(f.time_to_recovered_s, f.recovered)],
+      ["time to healthy", (f) => recovered(f.time_to_healthy_s, f.healthy)],
       ["p99 before / during / after", (f) => [f.latency_before, f.latency_during, f.latency_after]
         .map((w) => (w && w.count ? fmt(w.p99_us / 1000, 1) + " ms" : "n/a")).join(" / ")],
     ];
@@ -174,16 +180,20 @@
       html += `<tr><td><b>Total</b></td><td><b>${fmt(g.total_s, 2)} s</b></td><td></td><td></td></tr></table>`;
     }
     for (const p of sum.phases || []) {
-      html += `<h3>${esc(p.name)} <span class="muted">${fmt(p.duration_s, 2)} s, ${p.workers} workers${p.completed ? "" : ", incomplete"}</span></h3>`;
-      html += "<table><tr><th>op</th><th>count</th><th>ops/s</th><th>mean</th><th>p50</th><th>p99</th><th>p99.9</th><th>max</th><th>errors</th><th>retries</th></tr>";
+      html += `<h3>${esc(p.name)} <span class="muted">${fmt(p.duration_s, 2)} s, ${p.workers} workers${p.timed_out ? ", timed out" : p.completed ? "" : ", incomplete"}</span></h3>`;
+      html += "<table><tr><th>op</th><th>count</th><th>ops/s</th><th>mean</th><th>p50</th><th>p99</th><th>p99.9</th><th>max</th><th>errors</th><th>retries</th><th>missed</th></tr>";
       for (const o of p.ops) {
         const l = o.latency_us;
         const ms = (v) => (v >= 1000 ? fmt(v / 1000, 2) + " ms" : fmt(v, 0) + " µs");
         const errs = Object.entries(o.errors).filter(([, v]) => v).map(([k, v]) => `${k} ${v}`).join(", ") || "0";
         html += `<tr><td>${esc(o.name)}</td><td>${o.count}</td><td>${fmt(o.ops_per_s, 1)}</td><td>${ms(l.mean)}</td><td>${ms(l.p50)}</td>` +
-          `<td>${ms(l.p99)}</td><td>${ms(l.p999)}</td><td>${ms(l.max)}</td><td>${errs}</td><td>${o.retries}</td></tr>`;
+          `<td>${ms(l.p99)}</td><td>${ms(l.p999)}</td><td>${ms(l.max)}</td><td>${errs}</td><td>${o.retries}</td><td>${o.missed || 0}</td></tr>`;
       }
       html += "</table>";
+      if (p.owed !== null && p.owed !== undefined) {
+        html += `<p class="muted schedule">owed ${p.owed}: ${p.done} done, ${p.missed} missed` +
+          (p.unaccounted ? `, ${p.unaccounted} unaccounted (lost agents)` : "") + "</p>";
+      }
     }
     $("tables").innerHTML = html || '<p class="muted">no phase yet</p>';
     if (view.plan_yaml) {

@@ -1,0 +1,37 @@
+// An agent's own local configuration (`stampede agent --config agent.yaml`):
+// what it may do to which node, and how it behaves when its coordinator is
+// gone. Nothing here ever comes over the network.
+//
+//   nodes:                          # agent/fault_actions.h
+//     db3: {process: {pidfile: /var/run/mysqld/mysqld.pid, start: [systemctl, start, mariadb]}}
+//   fault_timeout: 60s              # a fault command still running then is killed
+//   coordinator_lost:
+//     resume_paused_after: 30s      # resume the nodes this agent paused
+//     stop_run_after: 120s          # stop the run, undo its faults, keep the spool
+//   spool: {dir: /var/lib/stampede/spool, max_size: 256MB}
+#ifndef STAMPEDE_AGENT_AGENT_CONFIG_H_
+#define STAMPEDE_AGENT_AGENT_CONFIG_H_
+
+#include <cstdint>
+#include <string>
+
+#include "agent/fault_actions.h"
+#include "common/status.h"
+
+namespace stampede::agent {
+
+struct AgentConfig {
+  FaultActions faults;
+  int64_t resume_paused_after_ms = 30000;
+  int64_t stop_run_after_ms = 120000;
+  std::string spool_dir;  // empty: the agent's default
+  uint64_t spool_max_bytes = 256ull << 20;
+
+  // Errors name file:line:col like plans do.
+  static StatusOr<AgentConfig> Load(const std::string& path);
+  static StatusOr<AgentConfig> Parse(const std::string& text, const std::string& file);
+};
+
+}  // namespace stampede::agent
+
+#endif  // STAMPEDE_AGENT_AGENT_CONFIG_H_
