@@ -1,5 +1,8 @@
-// The agent: dials the coordinator, keeps one Session stream, and runs the
-// phases it is assigned. Reconnects with backoff until Shutdown().
+// The agent: dials the coordinator, keeps one Session stream open at a time,
+// and takes part in the runs it is assigned (agent/agent_run.h). Sessions
+// come and go (redialled with back-off until Shutdown()); the run outlives
+// them. Heartbeats go both ways once a second: a coordinator silent for 3 s
+// is lost, and the session is redialled.
 //
 // Thread-safety: Run() blocks on its own thread; Shutdown() may be called
 // from any thread (e.g. a signal handler thread).
@@ -15,8 +18,8 @@
 #include <string>
 
 #include "agent/agent_config.h"
-#include "metrics/metrics_exporter.h"
 #include "common/status.h"
+#include "metrics/metrics_exporter.h"
 
 namespace stampede::agent {
 
@@ -27,7 +30,8 @@ struct AgentOptions {
   uint32_t capacity = 0;
   std::shared_ptr<grpc::ChannelCredentials> credentials;
   // Its local config (--config): the nodes it may act on, what to do when
-  // the coordinator is gone, where to spool.
+  // the coordinator is gone, where to spool (config.spool_dir; empty: in
+  // memory only).
   AgentConfig config;
   // Keep redialling after the coordinator goes away (daemon mode). When
   // false, Run() returns once the first session ends.
@@ -49,7 +53,9 @@ class Agent {
 
  private:
   class Session;
+  struct State;
   AgentOptions options_;
+  std::unique_ptr<State> state_;
   std::atomic<bool> shutdown_{false};
   std::mutex mu_;
   std::shared_ptr<Session> current_;  // guarded by mu_

@@ -141,8 +141,8 @@ Status PhaseRunner::Prepare() {
   acc_latency_.assign(num_ops, Histogram());
   acc_endpoints_.assign(num_endpoints, {});
 
-  if (options_.agent_index == 0) {
-    // Agent 0 alone, before any agent prepares: the previous phase's cleanup
+  if (options_.lead) {
+    // The lead alone, before any agent prepares: the previous phase's cleanup
     // (every agent has finished it), the plan's setup before the first
     // phase, this phase's setup, the workload's own.
     const v1::Plan& plan = options_.plan;
@@ -501,7 +501,15 @@ bool PhaseRunner::WaitForGate() {
 
 void PhaseRunner::WatchdogMain() {
   bool stopped = false;
-  while (halt_.load() != kAborted) {
+  while (true) {
+    if (halt_.load() == kAborted) {
+      // Aborted: what is in flight is cut now, not at its timeout.
+      for (auto& w : workers_) {
+        int fd = w->fd.load();
+        if (fd >= 0 && w->op_deadline_ns.exchange(0) != 0) ::shutdown(fd, SHUT_RDWR);
+      }
+      return;
+    }
     {
       std::unique_lock<std::mutex> lock(mu_);
       if (std::all_of(workers_.begin(), workers_.end(), [](const auto& w) { return w->finished; })) return;

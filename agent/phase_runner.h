@@ -44,8 +44,12 @@ struct PhaseRunnerOptions {
   std::string run_id;
   std::string agent_name;
   uint32_t phase_index = 0;
+  // This runner's share of the phase's workers: share agent_index of
+  // agent_count.
   uint32_t agent_index = 0;
   uint32_t agent_count = 1;
+  // Runs the setup before the phase (and the previous phase's cleanup).
+  bool lead = false;
   std::string password;  // resolved from the agent's own environment
   // Coordinator clock minus local monotonic clock.
   std::function<int64_t()> clock_offset_ns;

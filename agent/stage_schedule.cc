@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "plan/phase_shape.h"
+
 namespace stampede::agent {
 
 StageSchedule::StageSchedule(const v1::Phase& phase) {
@@ -10,7 +12,7 @@ StageSchedule::StageSchedule(const v1::Phase& phase) {
     constant_rate_ = phase.rate();
     return;
   }
-  open_loop_ = phase.stages(0).rate() > 0 || phase.stages(0).workers() == 0;
+  open_loop_ = plan::IsOpenLoop(phase);
   points_.push_back({0, 0});
   double t = 0;
   for (const v1::Stage& s : phase.stages()) {

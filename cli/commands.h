@@ -13,6 +13,9 @@ using Args = std::vector<std::string>;
 constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;
 constexpr int kExitBadInput = 2;
+// The run completed, but stampede could not measure all of it (an agent was
+// lost): the report says what is missing.
+constexpr int kExitDegraded = 3;
 
 int ValidateCommand(const Args& args);
 int WorkloadsCommand(const Args& args);

@@ -1,5 +1,8 @@
 // `stampede coordinator` and `stampede agent`: long-lived daemons that log to
 // stderr and shut down cleanly on SIGTERM/SIGINT.
+#include <unistd.h>
+
+#include <cstdlib>
 #include <iostream>
 
 #include "agent/agent.h"
@@ -14,6 +17,19 @@
 
 namespace stampede::cli {
 namespace po = boost::program_options;
+namespace {
+
+// Where an agent daemon keeps its spool unless told: systemd's
+// StateDirectory, the system's state directory as root, the user's otherwise.
+std::string DefaultSpoolDir() {
+  if (const char* d = std::getenv("STATE_DIRECTORY")) return std::string(d) + "/spool";
+  if (geteuid() == 0) return "/var/lib/stampede/spool";
+  if (const char* d = std::getenv("XDG_STATE_HOME")) return std::string(d) + "/stampede/spool";
+  if (const char* h = std::getenv("HOME")) return std::string(h) + "/.local/state/stampede/spool";
+  return "stampede-spool";
+}
+
+}  // namespace
 
 int CoordinatorCommand(const Args& args) {
   coordinator::CoordinatorOptions options;
@@ -36,6 +52,9 @@ int CoordinatorCommand(const Args& args) {
   }
   options.credentials = *creds;
   if (options.http == "off") options.http.clear();
+  // A daemon's runs can be taken back by its successor, and it takes back
+  // one its predecessor left unfinished.
+  options.resume = true;
   SetLogPrefix("coordinator");
   coordinator::Coordinator coord(options);
   Status s = coord.Start();
@@ -67,11 +86,13 @@ int CoordinatorCommand(const Args& args) {
 int AgentCommand(const Args& args) {
   agent::AgentOptions options;
   std::vector<std::string> labels;
-  std::string config, http;
+  std::string config, http, spool;
   TlsOptions tls;
   po::options_description desc("agent options");
   desc.add_options()
-      ("config", po::value(&config), "local config: the nodes this agent may act on (faults)")
+      ("config", po::value(&config), "local config: the nodes this agent may act on, coordinator loss, spool")
+      ("spool", po::value(&spool), "spool directory (default: the config's spool.dir, else "
+       "$STATE_DIRECTORY, /var/lib/stampede/spool as root, ~/.local/state/stampede/spool)")
       ("coordinator", po::value(&options.coordinator)->required(), "coordinator HOST:PORT")
       ("name", po::value(&options.name)->required(), "this agent's unique name")
       ("label", po::value(&labels)->composing(), "KEY=VALUE label (repeatable)")
@@ -103,6 +124,8 @@ int AgentCommand(const Args& args) {
     }
     options.config = std::move(*loaded);
   }
+  if (!spool.empty()) options.config.spool_dir = spool;
+  if (options.config.spool_dir.empty()) options.config.spool_dir = DefaultSpoolDir();
   SetLogPrefix("agent " + options.name);
   metrics::MetricsExporter metrics;
   web::HttpServer server;

@@ -2,6 +2,7 @@
 
 #include "cli/commands.h"
 #include "cli/flags.h"
+#include "cli/spool_merge.h"
 #include "report/run_summary.h"
 
 namespace stampede::cli {
@@ -9,13 +10,16 @@ namespace po = boost::program_options;
 
 int ReportCommand(const Args& args) {
   std::string dir;
+  std::vector<std::string> spools;
   po::options_description desc("report options");
-  desc.add_options()("dir", po::value(&dir), "results directory of a run");
+  desc.add_options()("dir", po::value(&dir), "results directory of a run")
+      ("spool", po::value(&spools)->multitoken(),
+       "merge what these agent spools kept (a run its coordinator never took back) into the journal first");
   po::positional_options_description pos;
   pos.add("dir", 1);
   po::variables_map vm;
   const std::string usage =
-      "usage: stampede report RESULTS_DIR\n"
+      "usage: stampede report RESULTS_DIR [--spool FILE...]\n"
       "Rebuilds summary.json, timeline.csv, report.md and report.html from journal.jsonl and prints the report.";
   if (auto code = ParseFlags(usage, desc, pos, args, &vm)) return *code;
   if (dir.empty()) {
@@ -28,6 +32,30 @@ int ReportCommand(const Args& args) {
   if (!journal.ok()) {
     std::cerr << "stampede: " << journal.status().message() << "\n";
     return kExitFailed;
+  }
+  if (!spools.empty()) {
+    report::JournalWriter writer;
+    Status opened = writer.Open(dir + "/journal.jsonl");
+    if (!opened.ok()) {
+      std::cerr << "stampede: " << opened.message() << "\n";
+      return kExitFailed;
+    }
+    for (const std::string& spool : spools) {
+      auto added = MergeSpool(spool, &*journal);
+      if (!added.ok()) {
+        std::cerr << "stampede: " << added.status().message() << "\n";
+        return kExitFailed;
+      }
+      for (const report::Json& line : *added) {
+        Status w = writer.Append(line);
+        if (!w.ok()) {
+          std::cerr << "stampede: " << w.message() << "\n";
+          return kExitFailed;
+        }
+      }
+      std::cerr << "stampede: " << spool << ": " << added->size() << " line(s) merged into the journal\n";
+    }
+    writer.Close();
   }
   report::RunSummary summary;
   Status s = report::WriteReports(dir, *journal, &summary);

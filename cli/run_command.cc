@@ -2,13 +2,18 @@
 // local agents over real gRPC on loopback), or submit to --coordinator.
 #include <cstdio>
 #include <iostream>
+#include <atomic>
+#include <mutex>
 #include <thread>
+#include <tuple>
 
 #include "agent/agent.h"
 #include "cli/commands.h"
 #include "cli/flags.h"
 #include "cli/signals.h"
 #include "cli/tls_options.h"
+#include "common/clock.h"
+#include "common/duration.h"
 #include "common/log.h"
 #include "coordinator/coordinator.h"
 #include "plan/plan_loader.h"
@@ -59,6 +64,10 @@ int Conclude(const v1::RunResult& result, bool remote) {
     std::cerr << "stampede: " << result.error() << "\n";
     return kExitFailed;
   }
+  if (!result.degraded().empty()) {
+    std::cerr << "stampede: degraded: " << result.degraded() << "\n";
+    return kExitDegraded;
+  }
   return kExitOk;
 }
 
@@ -73,41 +82,93 @@ class CliObserver : public coordinator::RunObserver {
   const SignalWatcher* signals_;
 };
 
+// Reads one SubmitRun or Follow call until it ends; true if the result came.
+bool ReadUpdates(grpc::ClientReaderInterface<v1::RunUpdate>* reader, std::string* run_id, v1::RunResult* result) {
+  v1::RunUpdate u;
+  bool got_result = false;
+  while (reader->Read(&u)) {
+    if (!u.run_id().empty()) *run_id = u.run_id();
+    if (u.has_progress()) PrintProgress(u.progress());
+    if (u.has_log()) std::cerr << u.log() << "\n";
+    if (u.has_result()) {
+      *result = u.result();
+      got_result = true;
+    }
+  }
+  return got_result;
+}
+
+// Submits the plan and follows the run. If the coordinator goes away, the
+// run goes on without it (its agents spool) and a restarted coordinator
+// takes it back: this follows it again when it is back.
 int RunRemote(const std::string& address, const TlsOptions& tls, const v1::Plan& plan,
-              const std::string& yaml) {
+              const std::string& yaml, int64_t follow_for_ms) {
   auto creds = tls.ChannelCredentials(address);
   if (!creds.ok()) {
     std::cerr << "stampede: " << creds.status().message() << "\n";
     return kExitBadInput;
   }
   auto stub = v1::Coordinator::NewStub(grpc::CreateChannel(address, *creds));
-  grpc::ClientContext ctx;
-  SignalWatcher signals([&](int) { ctx.TryCancel(); });
+  std::mutex mu;
+  grpc::ClientContext* current = nullptr;
+  std::atomic<bool> interrupted{false};
+  SignalWatcher signals([&](int) {
+    interrupted = true;
+    std::lock_guard<std::mutex> lock(mu);
+    if (current) current->TryCancel();
+  });
+  auto call = [&](auto&& start) {
+    grpc::ClientContext ctx;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      current = &ctx;
+      if (interrupted) ctx.TryCancel();
+    }
+    auto reader = start(&ctx);
+    v1::RunResult result;
+    std::string id;
+    bool got = ReadUpdates(reader.get(), &id, &result);
+    grpc::Status status = reader->Finish();
+    std::lock_guard<std::mutex> lock(mu);
+    current = nullptr;
+    return std::make_tuple(got, result, status, id);
+  };
   v1::SubmitRunRequest req;
   *req.mutable_plan() = plan;
   req.set_plan_yaml(yaml);
-  auto reader = stub->SubmitRun(&ctx, req);
-  v1::RunUpdate u;
-  v1::RunResult result;
-  bool got_result = false;
-  while (reader->Read(&u)) {
-    if (u.has_progress()) PrintProgress(u.progress());
-    if (u.has_log()) std::cerr << u.log() << "\n";
-    if (u.has_result()) {
-      result = u.result();
-      got_result = true;
-    }
-  }
-  grpc::Status status = reader->Finish();
-  if (!status.ok()) {
+  auto [got, result, status, run_id] = call([&](grpc::ClientContext* ctx) { return stub->SubmitRun(ctx, req); });
+  if (got) return Conclude(result, true);
+  if (status.error_code() == grpc::StatusCode::INVALID_ARGUMENT) {
     std::cerr << "stampede: coordinator " << address << ": " << status.error_message() << "\n";
-    return status.error_code() == grpc::StatusCode::INVALID_ARGUMENT ? kExitBadInput : kExitFailed;
+    return kExitBadInput;
   }
-  if (!got_result) {
-    std::cerr << "stampede: coordinator " << address << " ended the run without a result\n";
+  if (interrupted || run_id.empty() || follow_for_ms <= 0) {
+    std::cerr << "stampede: coordinator " << address << ": "
+              << (interrupted ? "interrupted: the coordinator aborts the run and keeps its results"
+                              : status.ok() ? "ended the run without a result" : status.error_message())
+              << "\n";
     return kExitFailed;
   }
-  return Conclude(result, true);
+  std::cerr << "stampede: lost coordinator " << address << " (" << status.error_message() << "); run " << run_id
+            << " goes on with its agents: following it again when the coordinator is back\n";
+  const int64_t until = MonoNowNs() + follow_for_ms * kNsPerMs;
+  v1::FollowRequest follow;
+  follow.set_run_id(run_id);
+  follow.set_abort_on_cancel(true);
+  while (!interrupted && MonoNowNs() < until) {
+    for (int i = 0; i < 10 && !interrupted; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    auto [again, r, st, id] = call([&](grpc::ClientContext* ctx) { return stub->Follow(ctx, follow); });
+    (void)id;
+    if (again) return Conclude(r, true);
+    if (st.error_code() == grpc::StatusCode::NOT_FOUND) {
+      std::cerr << "stampede: coordinator " << address << " does not know run " << run_id
+                << " (any more): its results stay where it wrote them\n";
+      return kExitFailed;
+    }
+  }
+  std::cerr << "stampede: " << (interrupted ? "interrupted" : "the coordinator did not come back") << " while following run "
+            << run_id << "\n";
+  return kExitFailed;
 }
 
 }  // namespace
@@ -117,6 +178,7 @@ int RunCommand(const Args& args) {
   std::string listen = "127.0.0.1:0";
   std::string http = "127.0.0.1:0";
   std::string pushgateway;
+  std::string follow_for = "10m";
   int local_agents = 0;
   TlsOptions tls;
   po::options_description desc("run options");
@@ -130,7 +192,9 @@ int RunCommand(const Args& args) {
       ("agent-config", po::value(&agent_config), "local config of the first local agent: the nodes it may act on")
       ("http", po::value(&http)->default_value("127.0.0.1:0"),
        "embedded coordinator: dashboard and /metrics on HOST:PORT (port 0: any free port; off: none)")
-      ("pushgateway", po::value(&pushgateway), "also push metrics to this Pushgateway (http://HOST:PORT)");
+      ("pushgateway", po::value(&pushgateway), "also push metrics to this Pushgateway (http://HOST:PORT)")
+      ("follow-for", po::value(&follow_for)->default_value(follow_for),
+       "with --coordinator: how long to wait for a lost coordinator to come back and follow the run again");
   tls.AddTo(&desc);
   po::positional_options_description pos;
   pos.add("plan", 1);
@@ -147,7 +211,12 @@ int RunCommand(const Args& args) {
     return kExitBadInput;
   }
   if (!coordinator_addr.empty()) {
-    return RunRemote(coordinator_addr, tls, loaded.plan, plan::PlanToYaml(loaded.plan));
+    auto follow = ParseDurationNs(follow_for);
+    if (!follow.ok()) {
+      std::cerr << "stampede: --follow-for: " << follow.status().message() << "\n";
+      return kExitBadInput;
+    }
+    return RunRemote(coordinator_addr, tls, loaded.plan, plan::PlanToYaml(loaded.plan), *follow / kNsPerMs);
   }
 
   if (vm.count("local-agents") && local_agents < 0) {

@@ -2,10 +2,29 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 #include "common/clock.h"
 
 namespace stampede::coordinator {
+
+AgentSession::AgentSession(v1::Hello hello, AgentStream* stream, grpc::ServerContext* context)
+    : hello_(std::move(hello)), context_(context), last_heard_ns_(MonoNowNs()), stream_(stream) {}
+
+void AgentSession::Touch() { last_heard_ns_.store(MonoNowNs()); }
+
+void AgentSession::Cancel(const std::string& reason) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (cancel_reason_.empty()) cancel_reason_ = reason;
+  }
+  if (context_) context_->TryCancel();
+}
+
+std::string AgentSession::cancel_reason() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return cancel_reason_;
+}
 
 bool AgentSession::Send(const v1::CoordinatorMessage& message) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -23,10 +42,16 @@ void AgentSession::Close() {
 }
 
 bool AgentRegistry::Add(std::shared_ptr<AgentSession> session) {
+  constexpr int64_t kReplaceAfterNs = 2 * kNsPerSec;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    for (const auto& s : sessions_) {
-      if (s->name() == session->name()) return false;
+    for (auto it = sessions_.begin(); it != sessions_.end(); ++it) {
+      if ((*it)->name() != session->name()) continue;
+      if (MonoNowNs() - (*it)->last_heard_ns() < kReplaceAfterNs) return false;
+      // The agent came back before its old, silent session was noticed.
+      (*it)->Cancel("replaced by a new session of the same agent");
+      sessions_.erase(it);
+      break;
     }
     sessions_.push_back(std::move(session));
     std::sort(sessions_.begin(), sessions_.end(),
@@ -36,31 +61,61 @@ bool AgentRegistry::Add(std::shared_ptr<AgentSession> session) {
   return true;
 }
 
-void AgentRegistry::Remove(const std::shared_ptr<AgentSession>& session) {
+bool AgentRegistry::Remove(const std::shared_ptr<AgentSession>& session) {
+  bool removed;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    sessions_.erase(std::remove(sessions_.begin(), sessions_.end(), session), sessions_.end());
+    auto it = std::remove(sessions_.begin(), sessions_.end(), session);
+    removed = it != sessions_.end();
+    sessions_.erase(it, sessions_.end());
   }
   cv_.notify_all();
+  return removed;
+}
+
+void AgentRegistry::CancelSilent(int64_t now_ns) {
+  std::vector<std::shared_ptr<AgentSession>> silent;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& s : sessions_) {
+      if (now_ns - s->last_heard_ns() >= kSilenceNs) silent.push_back(s);
+    }
+  }
+  for (const auto& s : silent) {
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "silent for %.1f s", double(now_ns - s->last_heard_ns()) / 1e9);
+    s->Cancel(buf);
+  }
 }
 
 std::vector<std::shared_ptr<AgentSession>> AgentRegistry::Connected() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return sessions_;
+  std::vector<std::shared_ptr<AgentSession>> out;
+  for (const auto& s : sessions_) {
+    if (s->welcomed()) out.push_back(s);
+  }
+  return out;
 }
 
-size_t AgentRegistry::size() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return sessions_.size();
+size_t AgentRegistry::size() const { return Connected().size(); }
+
+void AgentRegistry::Welcomed(const std::shared_ptr<AgentSession>& session) {
+  session->SetWelcomed();
+  cv_.notify_all();
 }
 
 size_t AgentRegistry::WaitForAgents(size_t n, int64_t deadline_ns,
                                     const std::function<bool()>& stop) {
   std::unique_lock<std::mutex> lock(mu_);
-  while (sessions_.size() < n && MonoNowNs() < deadline_ns && !(stop && stop())) {
+  auto welcomed = [&] {
+    size_t k = 0;
+    for (const auto& s : sessions_) k += s->welcomed() ? 1 : 0;
+    return k;
+  };
+  while (welcomed() < n && MonoNowNs() < deadline_ns && !(stop && stop())) {
     cv_.wait_for(lock, std::chrono::milliseconds(100));
   }
-  return sessions_.size();
+  return welcomed();
 }
 
 void AgentRegistry::SetListener(std::shared_ptr<SessionListener> listener) {

@@ -9,6 +9,7 @@
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/support/sync_stream.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -25,7 +26,7 @@ using AgentStream = grpc::ServerReaderWriter<v1::CoordinatorMessage, v1::AgentMe
 // One connected agent. Send() may be called from any thread.
 class AgentSession {
  public:
-  AgentSession(v1::Hello hello, AgentStream* stream) : hello_(std::move(hello)), stream_(stream) {}
+  AgentSession(v1::Hello hello, AgentStream* stream, grpc::ServerContext* context);
 
   const std::string& name() const { return hello_.name(); }
   const v1::Hello& hello() const { return hello_; }
@@ -34,10 +35,26 @@ class AgentSession {
   // Called by the stream's handler before it returns.
   void Close();
 
+  // Set once the welcome went out: nothing else may be sent before it.
+  void SetWelcomed() { welcomed_.store(true); }
+  bool welcomed() const { return welcomed_.load(); }
+
+  // Heartbeats: every message from the agent counts as one.
+  void Touch();
+  int64_t last_heard_ns() const { return last_heard_ns_.load(); }
+  // Ends the session from the coordinator's side (a silent agent): the
+  // stream's handler then returns and reports the loss with this reason.
+  void Cancel(const std::string& reason);
+  std::string cancel_reason() const;
+
  private:
   const v1::Hello hello_;
-  std::mutex mu_;
-  AgentStream* stream_;  // guarded by mu_; null once closed
+  grpc::ServerContext* const context_;
+  std::atomic<int64_t> last_heard_ns_;
+  std::atomic<bool> welcomed_{false};
+  mutable std::mutex mu_;
+  AgentStream* stream_;        // guarded by mu_; null once closed
+  std::string cancel_reason_;  // guarded by mu_
 };
 
 class SessionListener {
@@ -45,15 +62,29 @@ class SessionListener {
   virtual ~SessionListener() = default;
   virtual void OnSnapshot(const std::string& agent, const v1::Snapshot& snapshot) = 0;
   virtual void OnEvent(const std::string& agent, const v1::Event& event) = 0;
-  virtual void OnAgentLost(const std::string& agent) = 0;
+  virtual void OnAgentLost(const std::string& agent, const std::string& reason) = 0;
+  // A session opened (before its welcome is sent): the listener fills what
+  // the welcome says about the agent's run, and may take the agent back.
+  virtual void OnAgentJoined(const std::shared_ptr<AgentSession>& session, v1::Welcome* welcome) = 0;
 };
 
 class AgentRegistry {
  public:
-  // False if an agent of that name is already connected.
+  // An agent silent this long is lost: its session is cancelled.
+  static constexpr int64_t kSilenceNs = 3'000'000'000;
+
+  // False if an agent of that name is connected and heard from within the
+  // last 2 s; an older session of that name is cancelled and replaced.
   bool Add(std::shared_ptr<AgentSession> session);
-  void Remove(const std::shared_ptr<AgentSession>& session);
-  std::vector<std::shared_ptr<AgentSession>> Connected() const;  // sorted by name
+  // True if the session was the registered one for its name.
+  bool Remove(const std::shared_ptr<AgentSession>& session);
+  // Cancels the sessions silent for kSilenceNs at now_ns.
+  void CancelSilent(int64_t now_ns);
+  // The welcomed sessions (nothing may be sent to one before its welcome),
+  // sorted by name.
+  std::vector<std::shared_ptr<AgentSession>> Connected() const;
+  // The session's welcome went out.
+  void Welcomed(const std::shared_ptr<AgentSession>& session);
   size_t size() const;
 
   // Waits until at least n agents are connected, the deadline (monotonic ns)

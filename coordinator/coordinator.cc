@@ -6,6 +6,9 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "common/clock.h"
 #include "common/log.h"
@@ -54,25 +57,28 @@ class Coordinator::Service final : public v1::Coordinator::Service {
   explicit Service(Coordinator* owner) : owner_(owner) {}
 
   grpc::Status Session(grpc::ServerContext* context, AgentStream* stream) override {
-    (void)context;
     v1::AgentMessage first;
     if (!stream->Read(&first)) return grpc::Status::OK;
     if (!first.has_hello() || first.hello().name().empty()) {
       return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "first message must be a hello with a name");
     }
-    auto session = std::make_shared<AgentSession>(first.hello(), stream);
+    auto session = std::make_shared<AgentSession>(first.hello(), stream, context);
     if (!owner_->registry_.Add(session)) {
       SLOG(kWarn) << "refused a second agent named " << session->name();
       return grpc::Status(grpc::StatusCode::ALREADY_EXISTS,
                           "an agent named " + session->name() + " is already connected");
     }
-    SLOG(kInfo) << "agent " << session->name() << " connected (" << context->peer() << ")";
+    SLOG(kInfo) << "agent " << session->name() << " connected (" << context->peer() << ")"
+                << (first.hello().has_run() ? " in run " + first.hello().run().run_id() : "");
     v1::CoordinatorMessage welcome;
     welcome.mutable_welcome()->set_coordinator_version("0.1.0");
     welcome.mutable_welcome()->set_coord_time_ns(MonoNowNs());
+    if (auto l = owner_->registry_.listener()) l->OnAgentJoined(session, welcome.mutable_welcome());
     session->Send(welcome);
+    owner_->registry_.Welcomed(session);
     v1::AgentMessage m;
     while (stream->Read(&m)) {
+      session->Touch();
       switch (m.msg_case()) {
         case v1::AgentMessage::kHeartbeat: {
           v1::CoordinatorMessage ack;
@@ -92,9 +98,13 @@ class Coordinator::Service final : public v1::Coordinator::Service {
       }
     }
     session->Close();
-    owner_->registry_.Remove(session);
-    SLOG(kInfo) << "agent " << session->name() << " disconnected";
-    if (auto l = owner_->registry_.listener()) l->OnAgentLost(session->name());
+    const bool current = owner_->registry_.Remove(session);
+    std::string reason = session->cancel_reason();
+    if (reason.empty()) reason = "its connection closed";
+    SLOG(kInfo) << "agent " << session->name() << " disconnected (" << reason << ")";
+    if (current) {
+      if (auto l = owner_->registry_.listener()) l->OnAgentLost(session->name(), reason);
+    }
     return grpc::Status::OK;
   }
 
@@ -105,40 +115,42 @@ class Coordinator::Service final : public v1::Coordinator::Service {
     if (!check.ok()) {
       return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, Join(check.errors, "\n"));
     }
-    class StreamObserver : public RunObserver {
-     public:
-      StreamObserver(grpc::ServerContext* c, grpc::ServerWriter<v1::RunUpdate>* w, Coordinator* o)
-          : context_(c), writer_(w), owner_(o) {}
-      void OnProgress(const v1::Progress& p) override {
-        v1::RunUpdate u;
-        *u.mutable_progress() = p;
-        Write(u);
-      }
-      void OnLog(const std::string& line) override {
-        v1::RunUpdate u;
-        u.set_log(line);
-        Write(u);
-      }
-      bool Cancelled() override { return context_->IsCancelled() || owner_->shutting_down(); }
-      void Write(const v1::RunUpdate& u) {
-        std::lock_guard<std::mutex> lock(mu_);
-        writer_->Write(u);
-      }
+    auto feed = owner_->SubmitPlan(request->plan(), request->plan_yaml());
+    if (!feed) {
+      v1::RunUpdate u;
+      u.mutable_result()->set_error("the coordinator is already running a plan");
+      writer->Write(u);
+      return grpc::Status::OK;
+    }
+    FollowFeed(context, writer, feed, true, true);
+    return grpc::Status::OK;
+  }
 
-     private:
-      grpc::ServerContext* context_;
-      grpc::ServerWriter<v1::RunUpdate>* writer_;
-      Coordinator* owner_;
-      std::mutex mu_;
-    } observer(context, writer, owner_);
-    v1::RunResult result = owner_->RunPlan(request->plan(), request->plan_yaml(), "", &observer);
-    v1::RunUpdate last;
-    *last.mutable_result() = result;
-    observer.Write(last);
+  grpc::Status Follow(grpc::ServerContext* context, const v1::FollowRequest* request,
+                      grpc::ServerWriter<v1::RunUpdate>* writer) override {
+    auto feed = owner_->Feed(request->run_id());
+    if (!feed) {
+      return grpc::Status(grpc::StatusCode::NOT_FOUND,
+                          request->run_id().empty() ? "no run here" : "run " + request->run_id() + " is not here");
+    }
+    FollowFeed(context, writer, feed, request->abort_on_cancel(), false);
     return grpc::Status::OK;
   }
 
  private:
+  // Until the run's result is written. A caller who may abort (the
+  // submitter) and cancels its call aborts the run, as Ctrl-C does.
+  static void FollowFeed(grpc::ServerContext* context, grpc::ServerWriter<v1::RunUpdate>* writer,
+                         const std::shared_ptr<RunFeed>& feed, bool abort_on_cancel, bool from_start) {
+    feed->Follow([&](const v1::RunUpdate& u) { return writer->Write(u); },
+                 [&] {
+                   if (!context->IsCancelled()) return false;
+                   if (abort_on_cancel) feed->Abort();
+                   return true;
+                 },
+                 from_start);
+  }
+
   Coordinator* owner_;
 };
 
@@ -170,6 +182,34 @@ std::string Coordinator::address() const {
 Status Coordinator::Start() {
   Status probe = ProbeListen(options_.listen);
   if (!probe.ok()) return probe.WithContext("cannot listen on " + options_.listen);
+  // A run this coordinator's predecessor did not finish: its agents are
+  // welcomed back in it from the first moment the server answers.
+  std::shared_ptr<RunController> resumed;
+  std::shared_ptr<RunFeed> resumed_feed;
+  if (options_.resume) {
+    std::string run_id;
+    const std::string dir = FindUnfinishedRun(&run_id);
+    if (!dir.empty()) {
+      RunOptions o;
+      o.results_root = options_.results_root;
+      o.resume_dir = dir;
+      o.resumable = true;
+      resumed_feed = std::make_shared<RunFeed>(&shutdown_observer_);
+      o.observer = resumed_feed.get();
+      o.on_line = [this](const report::Json& line) { live_->runs.OnLine(line); };
+      resumed = std::make_shared<RunController>(std::move(o), &registry_);
+      Status s = resumed->LoadForResume();
+      if (!s.ok()) {
+        SLOG(kWarn) << "cannot take back run " << run_id << ": " << s.message();
+        resumed.reset();
+      } else {
+        SLOG(kInfo) << "taking back run " << run_id << " from " << dir;
+        resumed_feed->OnStarted(run_id, dir);
+        TryBegin(resumed_feed);
+        registry_.SetListener(resumed);
+      }
+    }
+  }
   service_ = std::make_unique<Service>(this);
   grpc::ServerBuilder builder;
   builder.AddListeningPort(options_.listen, options_.credentials, &port_);
@@ -183,6 +223,25 @@ Status Coordinator::Start() {
     server_.reset();
     return Status::Error("cannot listen on " + options_.listen);
   }
+  if (resumed) {
+    std::lock_guard<std::mutex> lock(run_mu_);
+    run_thread_ = std::thread([this, resumed, resumed_feed] {
+      std::ifstream in(resumed_feed->results_dir() + "/plan.yaml");
+      std::stringstream yaml;
+      yaml << in.rdbuf();
+      live_->runs.RunStarting(yaml.str());
+      v1::RunResult result = resumed->Run();
+      registry_.SetListener(nullptr);
+      resumed_feed->End(result);
+      EndRun();
+    });
+  }
+  monitor_ = std::thread([this] {
+    while (!shutting_down_.load()) {
+      registry_.CancelSilent(MonoNowNs());
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  });
   if (!options_.http.empty()) {
     Status s = live_->server.Start(options_.http, [this](const std::string& target) {
       return live_->runs.Handle(target);
@@ -196,10 +255,62 @@ Status Coordinator::Start() {
   return Status::Ok();
 }
 
+std::string Coordinator::FindUnfinishedRun(std::string* run_id) const {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::string best;
+  fs::file_time_type best_time;
+  for (const auto& entry : fs::directory_iterator(options_.results_root, ec)) {
+    const std::string journal = entry.path().string() + "/journal.jsonl";
+    std::ifstream in(journal);
+    std::string first;
+    if (!in || !std::getline(in, first)) continue;
+    const report::Json run = report::Json::parse(first, nullptr, false);
+    if (!run.is_object() || run.value("type", "") != "run" || !run.value("resumable", false)) continue;
+    // Finished runs end with an end line (or a torn line after one).
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    const std::streamoff tail = std::min<std::streamoff>(size, 1 << 16);
+    std::string end(size_t(tail), '\0');
+    in.seekg(size - tail);
+    in.read(end.data(), tail);
+    if (end.find("\"type\":\"end\"") != std::string::npos) continue;
+    const auto t = fs::last_write_time(journal, ec);
+    if (best.empty() || t > best_time) {
+      best = entry.path().string();
+      best_time = t;
+      *run_id = run.value("run_id", "");
+    }
+  }
+  return best;
+}
+
+bool Coordinator::TryBegin(const std::shared_ptr<RunFeed>& feed) {
+  std::lock_guard<std::mutex> lock(run_mu_);
+  if (busy_ || shutting_down_.load()) return false;
+  busy_ = true;
+  feed_ = feed;
+  return true;
+}
+
+void Coordinator::EndRun() {
+  {
+    std::lock_guard<std::mutex> lock(run_mu_);
+    busy_ = false;
+  }
+  run_cv_.notify_all();
+}
+
+std::shared_ptr<RunFeed> Coordinator::Feed(const std::string& run_id) {
+  std::lock_guard<std::mutex> lock(run_mu_);
+  if (!feed_ || (!run_id.empty() && feed_->run_id() != run_id)) return nullptr;
+  return feed_;
+}
+
 v1::RunResult Coordinator::RunPlan(const v1::Plan& plan, const std::string& plan_yaml,
                                    const std::string& results_dir, RunObserver* observer) {
-  std::unique_lock<std::mutex> lock(run_mu_, std::try_to_lock);
-  if (!lock.owns_lock()) {
+  auto feed = std::make_shared<RunFeed>(observer);
+  if (!TryBegin(feed)) {
     v1::RunResult r;
     r.set_error("the coordinator is already running a plan");
     return r;
@@ -209,7 +320,30 @@ v1::RunResult Coordinator::RunPlan(const v1::Plan& plan, const std::string& plan
   o.plan_yaml = plan_yaml.empty() ? plan::PlanToYaml(plan) : plan_yaml;
   o.results_root = options_.results_root;
   o.results_dir = results_dir;
-  o.observer = observer;
+  v1::RunResult result = RunWithFeed(std::move(o), feed);
+  EndRun();
+  return result;
+}
+
+std::shared_ptr<RunFeed> Coordinator::SubmitPlan(const v1::Plan& plan, const std::string& plan_yaml) {
+  auto feed = std::make_shared<RunFeed>(&shutdown_observer_);
+  if (!TryBegin(feed)) return nullptr;
+  RunOptions o;
+  o.plan = plan;
+  o.plan_yaml = plan_yaml.empty() ? plan::PlanToYaml(plan) : plan_yaml;
+  o.results_root = options_.results_root;
+  std::lock_guard<std::mutex> lock(run_mu_);
+  if (run_thread_.joinable()) run_thread_.join();  // the previous run's, over
+  run_thread_ = std::thread([this, o = std::move(o), feed]() mutable {
+    RunWithFeed(std::move(o), feed);
+    EndRun();
+  });
+  return feed;
+}
+
+v1::RunResult Coordinator::RunWithFeed(RunOptions o, const std::shared_ptr<RunFeed>& feed) {
+  o.observer = feed.get();
+  o.resumable = options_.resume;
   live_->runs.RunStarting(o.plan_yaml);
   o.on_line = [this](const report::Json& line) { live_->runs.OnLine(line); };
   std::unique_ptr<metrics::Pusher> pusher;
@@ -218,6 +352,7 @@ v1::RunResult Coordinator::RunPlan(const v1::Plan& plan, const std::string& plan
     if (!p.ok()) {
       v1::RunResult r;
       r.set_error(p.status().message());
+      feed->End(r);
       return r;
     }
     pusher = std::move(*p);
@@ -227,17 +362,27 @@ v1::RunResult Coordinator::RunPlan(const v1::Plan& plan, const std::string& plan
   v1::RunResult result = controller->Run();
   registry_.SetListener(nullptr);
   pusher.reset();  // a last push with the final counts
+  feed->End(result);
   return result;
 }
 
 void Coordinator::Shutdown() {
   if (shutting_down_.exchange(true)) return;
+  if (monitor_.joinable()) monitor_.join();
   live_->server.Stop();
-  if (server_) {
-    // Wait for a run in progress to abort and write its results.
-    std::lock_guard<std::mutex> lock(run_mu_);
-    server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  {
+    // Wait for a run in progress to abort and write its results (the agents
+    // are still connected: they undo its faults).
+    std::unique_lock<std::mutex> lock(run_mu_);
+    run_cv_.wait(lock, [&] { return !busy_; });
   }
+  if (server_) server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  std::thread t;
+  {
+    std::lock_guard<std::mutex> lock(run_mu_);
+    t = std::move(run_thread_);
+  }
+  if (t.joinable()) t.join();
 }
 
 }  // namespace stampede::coordinator

@@ -1,20 +1,28 @@
 // The coordinator: the gRPC server agents dial, and the runner of plans.
 //
-// Start() binds and serves; RunPlan() runs one plan at a time (a second
-// concurrent call is refused). Thread-safe.
+// Start() binds and serves; runs go one at a time (RunPlan from the
+// embedded CLI, SubmitRun over gRPC; a second concurrent one is refused).
+// A daemon (options.resume) takes back the unfinished run it finds in its
+// results root, from the run's journal, when it starts: the run's agents
+// dial in again and hand in what they spooled meanwhile. Followers (the
+// submitter, or a Follow call) see every run through its RunFeed.
+// Thread-safe.
 #ifndef STAMPEDE_COORDINATOR_COORDINATOR_H_
 #define STAMPEDE_COORDINATOR_COORDINATOR_H_
 
 #include <grpcpp/grpcpp.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 
 #include "common/status.h"
 #include "coordinator/agent_registry.h"
 #include "coordinator/run_controller.h"
+#include "coordinator/run_feed.h"
 #include "proto/stampede.pb.h"
 
 namespace stampede::coordinator {
@@ -27,6 +35,9 @@ struct CoordinatorOptions {
   std::string http;
   // Push the metrics to this Pushgateway (http://HOST:PORT) during runs.
   std::string pushgateway;
+  // A daemon: its runs can be taken back by a restarted coordinator, and it
+  // takes back an unfinished one when it starts.
+  bool resume = false;
 };
 
 class Coordinator {
@@ -35,18 +46,26 @@ class Coordinator {
   ~Coordinator();
 
   // Binds the listen address. "cannot listen on ADDR: <reason>" on failure.
+  // With options.resume, also takes back an unfinished run (in the
+  // background).
   Status Start();
   int port() const { return port_; }
   int http_port() const;
   std::string address() const;
 
-  // Runs a validated plan to completion (or abort) and writes its results.
-  // results_dir overrides results_root/<run-id> when not empty.
+  // Runs a validated plan to completion (or abort) and writes its results,
+  // on the calling thread. results_dir overrides results_root/<run-id> when
+  // not empty.
   v1::RunResult RunPlan(const v1::Plan& plan, const std::string& plan_yaml,
                         const std::string& results_dir, RunObserver* observer);
+  // Starts a run on a thread of the coordinator's and returns its feed;
+  // null if a run is in progress.
+  std::shared_ptr<RunFeed> SubmitPlan(const v1::Plan& plan, const std::string& plan_yaml);
+  // The feed of run_id ("": the latest run); null if not here.
+  std::shared_ptr<RunFeed> Feed(const std::string& run_id);
 
-  // Aborts a run in progress (its results are still written) and stops
-  // serving.
+  // Aborts a run in progress (its results are still written, its faults
+  // undone) and stops serving.
   void Shutdown();
   bool shutting_down() const { return shutting_down_.load(); }
 
@@ -54,15 +73,36 @@ class Coordinator {
 
  private:
   class Service;
+  class ShutdownObserver : public RunObserver {
+   public:
+    explicit ShutdownObserver(const Coordinator* owner) : owner_(owner) {}
+    bool Cancelled() override { return owner_->shutting_down(); }
+
+   private:
+    const Coordinator* owner_;
+  };
   struct Live;  // the dashboard's and /metrics' view of the runs
+  bool TryBegin(const std::shared_ptr<RunFeed>& feed);
+  void EndRun();
+  v1::RunResult RunWithFeed(RunOptions options, const std::shared_ptr<RunFeed>& feed);
+  // An unfinished resumable run in the results root: its directory.
+  std::string FindUnfinishedRun(std::string* run_id) const;
+
   CoordinatorOptions options_;
   AgentRegistry registry_;
   std::unique_ptr<Service> service_;
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
-  std::mutex run_mu_;  // one run at a time
   std::atomic<bool> shutting_down_{false};
+  ShutdownObserver shutdown_observer_{this};
   std::unique_ptr<Live> live_;  // after registry_: its server reads the registry
+  std::thread monitor_;         // cancels the sessions of silent agents
+
+  std::mutex run_mu_;
+  std::condition_variable run_cv_;
+  bool busy_ = false;              // guarded by run_mu_: a run is in progress
+  std::shared_ptr<RunFeed> feed_;  // guarded by run_mu_: the latest run's
+  std::thread run_thread_;         // guarded by run_mu_: submitted or resumed runs
 };
 
 }  // namespace stampede::coordinator

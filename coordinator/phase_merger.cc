@@ -76,6 +76,13 @@ std::vector<report::Json> PhaseMerger::Flush(int64_t now_ns, bool all) {
 
 void PhaseMerger::DropAgent(const std::string& agent) { expected_.erase(agent); }
 
+void PhaseMerger::AddAgent(const std::string& agent) {
+  expected_.insert(agent);
+  final_seq_.erase(agent);
+}
+
+void PhaseMerger::MarkJournalled(const std::string& agent, uint32_t seq) { seen_.insert({agent, seq}); }
+
 report::Json PhaseMerger::ToLine(uint32_t seq, const Pending& p, bool late) const {
   report::Json ops = report::Json::object();
   for (const auto& [name, op] : p.ops) {
@@ -96,6 +103,7 @@ report::Json PhaseMerger::ToLine(uint32_t seq, const Pending& p, bool late) cons
       {"active_workers", p.active_workers},
       {"ops", ops},
       {"agent_ops", p.agent_ops},
+      {"from", p.agents},  // which agents' snapshot `seq` this line holds
   };
   if (late) line["late"] = true;
   if (!p.endpoints.empty()) {

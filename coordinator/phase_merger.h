@@ -34,6 +34,13 @@ class PhaseMerger {
   std::vector<report::Json> Flush(int64_t now_ns, bool all);
   // An agent that will send nothing more (lost).
   void DropAgent(const std::string& agent);
+  // An agent (back, or a share taken up by another) whose snapshots are
+  // expected from now on.
+  void AddAgent(const std::string& agent);
+  // A resumed run: (agent, seq) already in the journal; lines below
+  // next_seq were written.
+  void MarkJournalled(const std::string& agent, uint32_t seq);
+  void SetNextSeq(int64_t next_seq) { next_seq_ = next_seq; }
 
  private:
   struct Op {

@@ -2,6 +2,14 @@
 // assignments, prepares and aligns the start of each phase, merges and
 // journals their snapshots, and writes the results directory.
 //
+// It holds up when its own parts fail: an agent silent for 3 s is lost
+// (agents.on_loss: abort ends the run; continue goes on without its share;
+// redistribute hands its share of a timed open-loop phase to another agent
+// at once), and one that comes back under the same name rejoins (its runner
+// still going, or from the next second of a timed open-loop phase, or from
+// the next phase). Whatever the run's faults stopped, paused or killed is
+// undone when the run ends before its plan did (plan/fault_ledger.h).
+//
 // Run() blocks the calling thread. Session callbacks arrive on gRPC threads;
 // all shared state is under mu_.
 #ifndef STAMPEDE_COORDINATOR_RUN_CONTROLLER_H_
@@ -10,7 +18,6 @@
 #include <atomic>
 #include <condition_variable>
 #include <functional>
-#include <thread>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -20,7 +27,10 @@
 #include <vector>
 
 #include "coordinator/agent_registry.h"
+#include "coordinator/fault_schedule.h"
+#include "coordinator/health_poller.h"
 #include "coordinator/phase_merger.h"
+#include "plan/fault_ledger.h"
 #include "proto/stampede.pb.h"
 #include "report/journal.h"
 
@@ -30,6 +40,11 @@ namespace stampede::coordinator {
 class RunObserver {
  public:
   virtual ~RunObserver() = default;
+  // The run has its id and results directory (its run line is journalled).
+  virtual void OnStarted(const std::string& run_id, const std::string& results_dir) {
+    (void)run_id;
+    (void)results_dir;
+  }
   virtual void OnProgress(const v1::Progress& progress) { (void)progress; }
   virtual void OnLog(const std::string& line) { (void)line; }
   // Polled; true aborts the run (results are still written).
@@ -45,72 +60,122 @@ struct RunOptions {
   // Every journal line, as it is written (any thread): the dashboard and
   // /metrics. Must be thread-safe.
   std::function<void(const report::Json&)> on_line;
+  // A coordinator daemon (not `stampede run`'s embedded one): a restarted
+  // coordinator may take the run back from its journal.
+  bool resumable = false;
+  // Take back the unfinished run in this results directory instead of
+  // starting the plan (a restarted coordinator).
+  std::string resume_dir;
 };
 
 class RunController : public SessionListener {
  public:
   RunController(RunOptions options, AgentRegistry* registry);
+  ~RunController() override;
 
   v1::RunResult Run();
+  // A restarted coordinator, before it serves: reads the run's journal
+  // (options.resume_dir) so that the run's agents are welcomed back in it.
+  Status LoadForResume();
+  const std::string& run_id() const { return run_id_; }
 
   void OnSnapshot(const std::string& agent, const v1::Snapshot& snapshot) override;
   void OnEvent(const std::string& agent, const v1::Event& event) override;
-  void OnAgentLost(const std::string& agent) override;
+  void OnAgentLost(const std::string& agent, const std::string& reason) override;
+  void OnAgentJoined(const std::shared_ptr<AgentSession>& session, v1::Welcome* welcome) override;
 
  private:
+  // One agent of the run, by name.
+  struct Agent {
+    uint32_t index = 0;                     // in the assignment
+    std::shared_ptr<AgentSession> session;  // null while lost
+    bool active = false;                    // its results are awaited in the current phase
+    bool lost = false;                      // lost and not back (yet)
+    bool join_pending = false;              // back, waiting for the run thread to take it in
+    bool joining = false;                   // preparing to join the phase in progress
+  };
+  // What an agent said about a phase.
+  struct Marks {
+    int64_t ready_ns = 0, done_ns = 0;
+    int64_t owed = -1;
+    bool timed_out = false;
+  };
+  enum class Mark { kReady, kDone };
   enum class Wait { kDone, kError, kCancelled };
-  // Waits until every agent in `waiting` has sent event kind for phase, or
-  // an error/loss/cancel happens.
-  Wait WaitForEvents(v1::Event::Kind kind, uint32_t phase, const std::set<std::string>& agents,
-                     bool flush_seconds);
-  void Broadcast(const v1::CoordinatorMessage& m, const std::set<std::string>& to);
-  // Sends the current phase's faults whose time has come.
+
+  Status Begin();
+  Status Resume(int* first_phase, bool* in_progress);
+  Status WaitForAgents();
+  Status CheckFaultOwners();
+  void SendAssignment(const std::string& name);
+  Status RunPhase(int p);
+  Status PreparePhase(int p);
+  void StartPhase(int p);
+  Status EndPhase(int p, Wait w);
+  Status RunFinalCleanup();
+  // Waits until every agent in `names` that is still active has the mark
+  // for phase p (all active agents if names is empty). Runs the run's
+  // housekeeping in between: due faults, journal flushes, rejoining agents,
+  // the run's timeout.
+  Wait WaitFor(Mark mark, uint32_t p, const std::vector<std::string>& names);
+  void Tick(bool phase_running);
   void SendDueFaults();
-  void StartHealthPoller();
-  void StopHealthPoller();
+  void TakeInJoins();
+  void TakeIn(const std::string& name);
+  void StartJoiners();
+  void Redistribute(const std::string& lost);
+  void Send(const std::string& name, const v1::CoordinatorMessage& m);
+  void SendToActive(const v1::CoordinatorMessage& m);
   void FlushSeconds(bool all);
   void Emit(const report::Json& line);
   void Log(const std::string& line);
+  void UndoFaults();
   v1::RunResult Finish(bool ok, const std::string& error);
   bool Cancelled();
+  double Since(int64_t mono_ns) const { return double(mono_ns - run_start_ns_) / 1e9; }
+  std::vector<std::string> ActiveNamesLocked() const;
 
   RunOptions options_;
   AgentRegistry* registry_;
   std::string run_id_;
   std::string dir_;
   report::JournalWriter journal_;
+  bool journal_open_ = false;
   std::atomic<bool> journal_failed_{false};
   int64_t run_start_ns_ = 0;
   int64_t run_deadline_ns_ = 0;  // 0: none
-  std::vector<std::shared_ptr<AgentSession>> agents_;
-  std::map<std::string, std::shared_ptr<AgentSession>> node_owner_;
-  struct DueFault {
-    int index;
-    int64_t at_ns;         // coordinator clock (PHASE+DURATION)
-    uint64_t at_ops = 0;   // operations done in the phase (PHASE@PERCENT)
-  };
-  std::atomic<uint64_t> phase_ops_{0};  // operations in the current phase's flushed lines
-  // The current (expanded) phase's flushed operations: done and missed.
-  std::atomic<uint64_t> phase_done_{0};
-  std::atomic<uint64_t> phase_missed_{0};
-  std::vector<DueFault> due_faults_;  // run thread only; current phase
-  std::thread health_thread_;
-  std::atomic<bool> health_stop_{false};
+  std::vector<std::string> names_;                    // assignment order
+  std::map<std::string, std::string> node_owner_;     // node -> agent name
+  FaultSchedule faults_{options_.plan};
+  HealthPoller health_;
+  std::atomic<uint64_t> group_ops_{0};  // operations of the plan phase in progress (PHASE@PERCENT)
+  std::atomic<uint64_t> phase_done_{0};    // the phase's flushed operations: done
+  std::atomic<uint64_t> phase_missed_{0};  // and missed
 
   std::mutex mu_;
   std::condition_variable cv_;
-  std::set<std::string> active_;                                // guarded by mu_
-  std::set<std::string> lost_;                                  // guarded by mu_
-  std::map<std::string, int64_t> events_;                       // guarded by mu_ (agent -> time)
-  uint32_t events_phase_ = 0;                                   // guarded by mu_
-  v1::Event::Kind events_kind_ = v1::Event::UNKNOWN;            // guarded by mu_
+  std::map<std::string, Agent> agents_;                         // guarded by mu_
+  std::map<std::pair<uint32_t, std::string>, Marks> marks_;     // guarded by mu_
   std::optional<std::string> error_;                            // guarded by mu_
-  std::map<std::string, int64_t> owed_;                         // guarded by mu_ (PHASE_READY)
-  bool phase_timed_out_ = false;                                // guarded by mu_
-  std::unique_ptr<PhaseMerger> merger_;                         // guarded by mu_
-  uint32_t phase_index_ = 0;                                    // guarded by mu_
-  std::string phase_name_;                                      // guarded by mu_
+  std::vector<std::unique_ptr<PhaseMerger>> mergers_;           // guarded by mu_ (by phase)
+  int phase_ = -1;                                              // guarded by mu_: in progress
+  bool phase_running_ = false;                                  // guarded by mu_: started
+  int64_t phase_start_ns_ = 0;                                  // guarded by mu_
+  int64_t phase_owed_ = -1;                                     // guarded by mu_
+  std::map<std::string, std::string> adopted_;                  // guarded by mu_: lost -> adopter
+  std::vector<std::string> redistribute_;                       // guarded by mu_: lost, to hand over
+  std::map<std::string, uint32_t> slots_;                       // guarded by mu_: this phase's
+  uint32_t slot_count_ = 0;                                     // guarded by mu_
   std::vector<report::Json> lines_;                             // guarded by mu_ (to journal)
+  plan::FaultLedger ledger_{options_.plan};                     // guarded by mu_
+  std::map<uint32_t, std::optional<bool>> undo_results_;        // guarded by mu_
+  std::map<uint32_t, plan::FaultLedger::Undo> undo_actions_;    // guarded by mu_
+  std::vector<std::string> losses_;                             // guarded by mu_: for the result
+  // What is journalled already, so an agent's spool handed in again is not
+  // counted twice.
+  std::set<uint32_t> fault_results_;                            // guarded by mu_
+  std::set<std::pair<std::string, std::string>> logged_;        // guarded by mu_
+  std::vector<report::Json> resume_journal_;                    // LoadForResume -> Resume
 };
 
 }  // namespace stampede::coordinator

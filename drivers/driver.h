@@ -96,9 +96,10 @@ class Driver {
   virtual Status ExecuteOnce(std::string_view statement) = 0;
   // False once the connection is known to be lost.
   virtual bool connected() const = 0;
-  // The connection's socket, for a watchdog that shuts it down when an
-  // operation overruns op_timeout_ms; -1 if the driver enforces the timeout
-  // itself (or is not connected).
+  // The connection's socket, for the runner's watchdog, which shuts it down
+  // when an operation overruns op_timeout_ms, passes the phase's hard stop,
+  // or the phase is aborted; -1 if the driver cannot say (or is not
+  // connected): then only its own timeouts bound an operation.
   virtual int socket_fd() const { return -1; }
   virtual void Close() = 0;
 };

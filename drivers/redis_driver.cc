@@ -159,6 +159,8 @@ Status RedisDriver::ExecuteOnce(std::string_view statement) {
 
 bool RedisDriver::connected() const { return ctx_ != nullptr; }
 
+int RedisDriver::socket_fd() const { return ctx_ ? ctx_->fd : -1; }
+
 void RedisDriver::Close() {
   if (ctx_) redisFree(ctx_);
   ctx_ = nullptr;

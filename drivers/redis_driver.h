@@ -29,6 +29,9 @@ class RedisDriver : public Driver {
   OpResult Execute(const OpRequest& request, std::string* error) override;
   Status ExecuteOnce(std::string_view statement) override;
   bool connected() const override;
+  // For the runner's watchdog (a hard stop, an abort); hiredis enforces
+  // op_timeout itself too.
+  int socket_fd() const override;
   void Close() override;
 
   // Sends args[0..argc) as one command. On an error reply, *error gets

@@ -79,7 +79,7 @@ std::vector<FaultRecovery> ComputeRecovery(const std::vector<Json>& journal) {
       s.ok = s.outcomes[0];
       for (int i = 1; i < kNumOutcomes; ++i) s.errors += s.outcomes[i];
       seconds.push_back(std::move(s));
-    } else if (type == "fault") {
+    } else if (type == "fault" && !line.value("undo", false)) {
       FaultRecovery f;
       f.index = line.value("index", 0);
       f.phase = line.value("phase", "");

@@ -5,6 +5,7 @@
 #include "report/run_view.h"
 
 #include <cerrno>
+#include <map>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -109,6 +110,12 @@ uint64_t PhaseSummary::missed() const {
 
 RunSummary BuildSummary(const std::vector<Json>& journal) {
   RunSummary s;
+  std::map<uint32_t, size_t> by_index;  // phase index -> s.phases
+  auto phase_of = [&](const Json& line) -> PhaseSummary* {
+    auto it = by_index.find(line.value("index", 0u));
+    return it == by_index.end() ? nullptr : &s.phases[it->second];
+  };
+  std::map<int, UndoneFault> undone;
   for (const Json& line : journal) {
     const std::string type = line.value("type", "");
     if (type == "run") {
@@ -126,36 +133,61 @@ RunSummary BuildSummary(const std::vector<Json>& journal) {
       p.group = line.value("group", "");
       p.step = line.value("step", "");
       p.owed = line.value("owed", int64_t{-1});
+      by_index[line.value("index", 0u)] = s.phases.size();
       s.phases.push_back(std::move(p));
-    } else if (type == "second" && !s.phases.empty()) {
-      AddOps(line.value("ops", Json::object()), &s.phases.back());
+    } else if (type == "second") {
+      // By index: a late line (an agent's spool handed in after a loss) may
+      // come after later phases started.
+      PhaseSummary* p = phase_of(line);
+      if (!p) continue;
+      AddOps(line.value("ops", Json::object()), p);
       const Json agent_ops = line.value("agent_ops", Json::object());
-      for (const auto& [agent, n] : agent_ops.items()) {
-        s.phases.back().agent_ops[agent] += n.get<uint64_t>();
-      }
+      for (const auto& [agent, n] : agent_ops.items()) p->agent_ops[agent] += n.get<uint64_t>();
       const Json endpoints = line.value("endpoints", Json::object());
       for (const auto& [name, e] : endpoints.items()) {
-        auto& ep = s.phases.back().endpoints[name];
+        auto& ep = p->endpoints[name];
         ep.lost += e.value("lost", uint64_t{0});
         ep.reconnects += e.value("reconnects", uint64_t{0});
         ep.connect_failures += e.value("connect_failures", uint64_t{0});
       }
-      s.phases.back().duration_s = std::max(
-          s.phases.back().duration_s, line.value("phase_t", 0.0));
-    } else if (type == "phase_end" && !s.phases.empty()) {
-      s.phases.back().duration_s = line.value("duration_s", 0.0);
-      s.phases.back().completed = line.value("completed", false);
-      s.phases.back().timed_out = line.value("timed_out", false);
-      s.phases.back().unaccounted = line.value("unaccounted", uint64_t{0});
+      if (!p->ended) p->duration_s = std::max(p->duration_s, line.value("phase_t", 0.0));
+    } else if (type == "phase_end") {
+      PhaseSummary* p = phase_of(line);
+      if (!p) continue;
+      p->ended = true;
+      p->duration_s = line.value("duration_s", 0.0);
+      p->completed = line.value("completed", false);
+      p->timed_out = line.value("timed_out", false);
+      p->unaccounted = line.value("unaccounted", uint64_t{0});
     } else if (type == "log") {
       std::string agent = line.value("agent", "");
       s.logs.push_back((agent.empty() ? "" : agent + ": ") + line.value("message", ""));
+    } else if (type == "agent" || type == "coordinator") {
+      RunEvent e;
+      e.t = line.value("t", 0.0);
+      e.who = type == "agent" ? line.value("agent", "") : "coordinator";
+      e.event = line.value("event", "");
+      e.detail = line.value("reason", line.value("how", line.value("detail", "")));
+      if (e.event == "adopted") e.detail = "took over " + line.value("source", "") + "'s share";
+      s.events.push_back(std::move(e));
+    } else if (type == "fault" && line.value("undo", false)) {
+      UndoneFault& u = undone[line.value("index", 0)];
+      u.action = line.value("action", "");
+      u.node = line.value("node", "");
+      u.agent = line.value("agent", "");
+      u.t = line.value("requested_t", 0.0);
+    } else if (type == "fault_result" && undone.count(line.value("index", -1))) {
+      UndoneFault& u = undone[line.value("index", 0)];
+      u.ok = line.value("ok", false);
+      u.message = line.value("message", "");
     } else if (type == "end") {
       s.finished = true;
       s.ok = line.value("ok", false);
       s.error = line.value("error", "");
+      s.degraded = line.value("degraded", "");
     }
   }
+  for (auto& [i, u] : undone) s.undone.push_back(std::move(u));
   s.faults = ComputeRecovery(journal);
   if (!s.finished) s.error = "run did not finish (journal ends early)";
   return s;
@@ -226,11 +258,22 @@ Json SummaryToJson(const RunSummary& s) {
     if (g.steps.front()->workload == "hugedb2019") group["cru"] = HugedbCruLine(g);
     groups.push_back(std::move(group));
   }
+  Json events = Json::array();
+  for (const RunEvent& e : s.events) {
+    events.push_back({{"t", e.t}, {"who", e.who}, {"event", e.event}, {"detail", e.detail}});
+  }
+  Json undone = Json::array();
+  for (const UndoneFault& u : s.undone) {
+    undone.push_back({{"action", u.action}, {"node", u.node}, {"agent", u.agent}, {"ok", u.ok},
+                      {"message", u.message}, {"t", u.t}});
+  }
   Json j = {{"run_id", s.run_id},         {"plan_name", s.plan_name},
             {"started_at", s.started_at}, {"target", s.target},
             {"agents", s.agents},         {"ok", s.ok},
-            {"phases", phases}, {"groups", groups}, {"notes", s.logs}};
+            {"phases", phases}, {"groups", groups}, {"notes", s.logs},
+            {"events", events}, {"undone", undone}};
   j["error"] = s.error.empty() ? Json(nullptr) : Json(s.error);
+  j["degraded"] = s.degraded.empty() ? Json(nullptr) : Json(s.degraded);
   return j;
 }
 
@@ -242,7 +285,9 @@ std::string RenderReportMarkdown(const RunSummary& s) {
   md << "- agents: ";
   for (size_t i = 0; i < s.agents.size(); ++i) md << (i ? ", " : "") << s.agents[i];
   md << "\n- started: " << s.started_at << "\n";
-  md << "- result: " << (s.ok ? "ok" : "FAILED: " + s.error) << "\n";
+  md << "- result: "
+     << (!s.ok ? "FAILED: " + s.error : s.degraded.empty() ? std::string("ok") : "DEGRADED: " + s.degraded)
+     << "\n";
   for (const PhaseSummary& p : s.phases) {
     md << "\n## Phase " << p.name << " (" << Fixed(p.duration_s, 2) << " s, " << p.workers
        << " workers" << (p.timed_out ? ", timed out" : p.completed ? "" : ", incomplete") << ")\n\n";
@@ -303,6 +348,19 @@ std::string RenderReportMarkdown(const RunSummary& s) {
     if (g.steps.front()->workload == "hugedb2019") md << "\n" << HugedbCruLine(g) << "\n";
   }
   md << RenderRecoveryMarkdown(s.faults);
+  if (!s.undone.empty()) {
+    md << "\n## Undone when the run ended\n\nThe run ended before its plan put these nodes back:\n\n";
+    for (const UndoneFault& u : s.undone) {
+      md << "- " << u.action << " " << u.node << " (agent " << u.agent << ") at " << Fixed(u.t, 1)
+         << " s: " << (u.ok ? "done" : "FAILED: " + u.message) << "\n";
+    }
+  }
+  if (!s.events.empty()) {
+    md << "\n## Agents and coordinator\n\n| t | who | what | detail |\n|---:|---|---|---|\n";
+    for (const RunEvent& e : s.events) {
+      md << "| " << Fixed(e.t, 1) << " s | " << e.who << " | " << e.event << " | " << e.detail << " |\n";
+    }
+  }
   if (!s.logs.empty()) {
     md << "\n## Notes\n\n";
     for (const std::string& l : s.logs) md << "- " << l << "\n";

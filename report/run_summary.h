@@ -34,6 +34,7 @@ struct PhaseSummary {
   std::string step;   // and this step ("InsertOne")
   uint32_t workers = 0;
   double duration_s = 0;
+  bool ended = false;  // a phase_end line was read
   bool completed = false;
   bool timed_out = false;
   // Operations the phase's schedule owed (-1: none, closed loop with a
@@ -52,6 +53,20 @@ struct PhaseSummary {
   uint64_t missed() const;
 };
 
+// What happened to stampede's own parts: an agent lost, back, taking over
+// another's share; the coordinator restarted.
+struct RunEvent {
+  double t = 0;
+  std::string who, event, detail;
+};
+
+// A node put back when the run ended before its plan did.
+struct UndoneFault {
+  std::string action, node, agent, message;
+  bool ok = false;
+  double t = 0;
+};
+
 struct RunSummary {
   std::string run_id;
   std::string plan_name;
@@ -65,6 +80,9 @@ struct RunSummary {
   bool finished = false;  // an "end" line was written
   bool ok = false;
   std::string error;
+  std::string degraded;  // the run completed, but not all of it was measured: why
+  std::vector<RunEvent> events;
+  std::vector<UndoneFault> undone;
 };
 
 RunSummary BuildSummary(const std::vector<Json>& journal);

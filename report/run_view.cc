@@ -86,7 +86,7 @@ Json BuildRunView(const std::vector<Json>& journal) {
       const std::string agent = line.value("agent", "");
       logs.push_back((agent.empty() ? "" : agent + ": ") + line.value("message", ""));
     } else if (type == "end") {
-      status = line.value("ok", false) ? "ok" : "failed";
+      status = !line.value("ok", false) ? "failed" : line.contains("degraded") ? "degraded" : "ok";
       error = line.value("error", "");
     }
   }
@@ -108,6 +108,9 @@ Json BuildRunView(const std::vector<Json>& journal) {
   RunSummary summary = BuildSummary(journal);
   Json s = SummaryToJson(summary);
   view["summary"] = {{"phases", s["phases"]}, {"groups", s["groups"]}};
+  view["events"] = s["events"];
+  view["undone"] = s["undone"];
+  view["degraded"] = s["degraded"];
   return view;
 }
 

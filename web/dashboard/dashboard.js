@@ -116,7 +116,7 @@
     $("plan").textContent = view.plan_name || "-";
     $("run").textContent = view.run_id || "";
     const st = $("status");
-    st.textContent = view.status === "failed" ? "failed" : view.status || "waiting";
+    st.textContent = view.status || "waiting";
     st.className = "badge " + (view.status || "");
     if (view.error) st.title = view.error;
     $("phase").textContent = view.phase || "-";
@@ -202,12 +202,29 @@
     }
   }
 
+  function drawEvents() {
+    const events = view.events || [], undone = view.undone || [];
+    $("events-section").hidden = !events.length && !undone.length && !view.degraded;
+    let html = view.degraded ? `<p class="degraded">degraded: ${esc(view.degraded)}</p>` : "";
+    if (events.length) {
+      html += "<table><tr><th>t</th><th>who</th><th>what</th><th>detail</th></tr>" +
+        events.map((e) => `<tr class="event ${esc(e.event)}"><td>${fmt(e.t, 1, " s")}</td><td>${esc(e.who)}</td>` +
+          `<td>${esc(e.event)}</td><td>${esc(e.detail)}</td></tr>`).join("") + "</table>";
+    }
+    if (undone.length) {
+      html += "<p>put back when the run ended: " + undone.map((u) =>
+        `${esc(u.action)} ${esc(u.node)} (${u.ok ? "done" : "FAILED: " + esc(u.message)})`).join(", ") + "</p>";
+    }
+    $("events").innerHTML = html;
+  }
+
   function render(v) {
     view = v;
     document.body.dataset.status = v.status || "waiting";
     drawHeader();
     drawCharts();
     drawFaults();
+    drawEvents();
     drawTables();
   }
 

@@ -1,0 +1,411 @@
+#include "agent/agent_run.h"
+
+#include <cstdlib>
+
+#include "common/clock.h"
+#include "common/log.h"
+
+namespace stampede::agent {
+
+AgentRun::AgentRun(std::string name, const AgentConfig* config, Spool* spool, ClockSync* clock,
+                   Outbox* outbox, metrics::MetricsExporter* metrics)
+    : name_(std::move(name)), config_(config), spool_(spool), clock_(clock), outbox_(outbox), metrics_(metrics) {}
+
+AgentRun::~AgentRun() { Shutdown(); }
+
+void AgentRun::LoadPrevious() {
+  std::string run_id;
+  if (!spool_->LoadPrevious(&run_id)) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  run_id_ = run_id;
+  restarted_ = true;
+  SLOG(kInfo) << "found the spool of run " << run_id << " (" << spool_->path()
+              << "): it goes to the coordinator if it knows the run";
+}
+
+bool AgentRun::Position(v1::RunPosition* pos) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (run_id_.empty()) return false;
+  pos->set_run_id(run_id_);
+  pos->set_phase_index(phase_ ? phase_->index : spool_->last_phase());
+  pos->set_running(phase_ && phase_->running);
+  pos->set_restarted(restarted_);
+  return true;
+}
+
+void AgentRun::Record(uint32_t phase, const v1::AgentMessage& m) {
+  spool_->Append(phase, m);
+  outbox_->Push(m);
+}
+
+void AgentRun::Event(v1::Event::Kind kind, uint32_t phase, const std::string& message, int64_t owed,
+                     bool timed_out) {
+  v1::AgentMessage m;
+  auto* e = m.mutable_event();
+  e->set_kind(kind);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    e->set_run_id(run_id_);
+  }
+  e->set_phase_index(phase);
+  e->set_time_ns(MonoNowNs() + clock_->OffsetNs());
+  e->set_message(message);
+  e->set_owed_ops(owed);
+  e->set_timed_out(timed_out);
+  Record(phase, m);
+}
+
+void AgentRun::OnWelcome(const v1::Welcome& welcome, const std::string& hello_run) {
+  std::string run;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    run = run_id_;
+    // The welcome answers the hello: a run assigned since is not its business.
+    if (run.empty() || run != hello_run) return;
+    if (welcome.run_id() == run) lost_since_ns_ = 0;
+  }
+  if (welcome.run_id() != run) {
+    StopRun("the coordinator does not know run " + run + " (any more)", true);
+    return;
+  }
+  // Everything the coordinator may have missed; it drops what it has.
+  const auto records = spool_->Since(welcome.resend_from_phase());
+  SLOG(kInfo) << "back with the coordinator in run " << run << ": handing in " << records.size()
+              << " spooled record(s) from phase " << welcome.resend_from_phase();
+  for (const v1::AgentMessage& m : records) outbox_->Push(m);
+}
+
+void AgentRun::OnAssignment(const v1::Assignment& assignment) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (assignment.run_id() != run_id_ || !restarted_) {
+    CancelRunnersLocked();
+    Status s = spool_->Begin(assignment.run_id());
+    if (!s.ok()) SLOG(kWarn) << s.message() << "; records are kept in memory only";
+  }
+  restarted_ = false;
+  ledger_.reset();
+  assignment_ = assignment;
+  ledger_ = std::make_unique<plan::FaultLedger>(assignment_.plan());
+  run_id_ = assignment.run_id();
+  assigned_ = true;
+  lost_since_ns_ = 0;
+  paused_resumed_ = false;
+  SLOG(kInfo) << "assigned run " << run_id_ << " as agent " << assignment.agent_index() + 1 << " of "
+              << assignment.agent_count();
+}
+
+void AgentRun::OnPrepare(const v1::PreparePhase& prepare) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!assigned_ || prepare.run_id() != run_id_ || stopping_) return;
+  // A runner still on an earlier phase (this agent was away while the run
+  // moved on) stops: that phase is over.
+  if (phase_ && phase_->index < prepare.phase_index()) {
+    phase_->cancelled = true;
+    if (phase_->runner) phase_->runner->Cancel();
+  }
+  auto phase = std::make_shared<Phase>();
+  phase->index = prepare.phase_index();
+  phase_ = phase;
+  std::thread previous = std::move(phase_thread_);
+  phase_thread_ = std::thread([this, prepare, prev = std::move(previous)]() mutable {
+    if (prev.joinable()) prev.join();
+    PhaseMain(prepare);
+  });
+  cv_.notify_all();
+}
+
+void AgentRun::OnStart(const v1::StartPhase& start) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (start.run_id() != run_id_ || !phase_ || phase_->index != start.phase_index()) return;
+    phase_->start_ns = start.start_ns();
+    phase_->join_ns = start.join_ns();
+    phase_->started = true;
+  }
+  cv_.notify_all();
+}
+
+void AgentRun::OnStop(const v1::Stop& stop) {
+  if (stop.finished()) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stop.run_id() != run_id_) return;
+    }
+    SLOG(kInfo) << "run " << stop.run_id() << " over: " << stop.reason();
+    StopRun("", false);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (stop.run_id() != run_id_) return;
+  SLOG(kInfo) << "run " << run_id_ << " stopped: " << stop.reason();
+  CancelRunnersLocked();
+  cv_.notify_all();
+}
+
+void AgentRun::CancelRunnersLocked() {
+  if (!phase_) return;
+  phase_->cancelled = true;
+  if (phase_->runner) phase_->runner->Cancel();
+}
+
+PhaseRunnerOptions AgentRun::RunnerOptions(uint32_t phase, uint32_t slot, uint32_t slots, bool lead,
+                                           const std::string& source) {
+  PhaseRunnerOptions o;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    o.plan = assignment_.plan();
+    o.run_id = run_id_;
+    o.agent_index = slots ? slot : assignment_.agent_index();
+    o.agent_count = slots ? slots : assignment_.agent_count();
+  }
+  o.agent_name = source.empty() ? name_ : name_ + "+" + source;
+  o.phase_index = phase;
+  o.lead = lead;
+  o.clock_offset_ns = [this] { return clock_->OffsetNs(); };
+  const std::string phase_name = phase < uint32_t(o.plan.phases_size()) ? o.plan.phases(int(phase)).name() : "";
+  o.on_snapshot = [this, phase, phase_name](const v1::Snapshot& s) {
+    if (metrics_) metrics_->OnSnapshot(phase_name, s);
+    v1::AgentMessage m;
+    *m.mutable_snapshot() = s;
+    Record(phase, m);
+  };
+  o.on_log = [this, phase](const std::string& line) { Event(v1::Event::LOG, phase, line); };
+  return o;
+}
+
+void AgentRun::PhaseMain(v1::PreparePhase prepare) {
+  const uint32_t index = prepare.phase_index();
+  PhaseRunnerOptions o = RunnerOptions(index, prepare.slot(), prepare.slots(), prepare.lead(), "");
+  const std::string& env = o.plan.target().password_env();
+  if (!env.empty()) {
+    const char* value = std::getenv(env.c_str());
+    if (value == nullptr) {
+      Event(v1::Event::ERROR, index,
+            "target.password_env: environment variable " + env + " is not set on agent " + name_);
+      return;
+    }
+    o.password = value;
+  }
+  if (index >= uint32_t(o.plan.phases_size())) {
+    // One past the last phase: the run's cleanup (the coordinator sends
+    // this to the lead alone, after every agent finished).
+    Status s = RunFinalCleanup(o);
+    if (!s.ok()) SLOG(kError) << s.message();
+    Event(s.ok() ? v1::Event::PHASE_READY : v1::Event::ERROR, index, s.message());
+    return;
+  }
+  auto runner = std::make_shared<PhaseRunner>(std::move(o));
+  std::shared_ptr<Phase> phase;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!phase_ || phase_->index != index || phase_->cancelled) return;
+    phase = phase_;
+    phase->runner = runner;
+  }
+  Status s = runner->Prepare();
+  if (!s.ok()) {
+    SLOG(kError) << "phase " << index << ": " << s.message();
+    Event(v1::Event::ERROR, index, s.message());
+    return;
+  }
+  Event(v1::Event::PHASE_READY, index, "", runner->owed_ops());
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return phase->started || phase->cancelled || stopping_; });
+    if (!phase->started || phase->cancelled || stopping_) return;
+    phase->running = true;
+  }
+  runner->Run(phase->start_ns, phase->join_ns);
+  {
+    // A share this agent took over in this phase ends with it.
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return phase->adopting == 0; });
+    phase->running = false;
+  }
+  Event(v1::Event::PHASE_DONE, index, "", -1, runner->timed_out());
+}
+
+void AgentRun::OnAdopt(const v1::AdoptShare& adopt) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (adopt.run_id() != run_id_ || !phase_ || phase_->index != adopt.phase_index() || !phase_->running) {
+    SLOG(kWarn) << "cannot take over " << adopt.source() << "'s share of phase " << adopt.phase_index()
+                << ": this agent is not running that phase";
+    return;
+  }
+  phase_->adopting++;
+  adopt_threads_.emplace_back([this, adopt, phase = phase_] { AdoptMain(adopt, phase); });
+}
+
+void AgentRun::AdoptMain(v1::AdoptShare adopt, std::shared_ptr<Phase> phase) {
+  PhaseRunnerOptions o = RunnerOptions(adopt.phase_index(), adopt.slot(), adopt.slots(), false, adopt.source());
+  const std::string& env = o.plan.target().password_env();
+  if (!env.empty() && std::getenv(env.c_str())) o.password = std::getenv(env.c_str());
+  auto runner = std::make_shared<PhaseRunner>(std::move(o));
+  Status s = runner->Prepare();
+  if (s.ok()) {
+    SLOG(kInfo) << "took over " << adopt.source() << "'s share of phase " << adopt.phase_index();
+    runner->Run(adopt.start_ns(), adopt.join_ns());
+  } else {
+    Event(v1::Event::LOG, adopt.phase_index(), "could not take over " + adopt.source() + "'s share: " + s.message());
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  phase->adopting--;
+  cv_.notify_all();
+}
+
+// Fault actions run on their own thread, never on the stream's reader.
+void AgentRun::OnFault(const v1::FaultCommand& f) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (f.run_id() != run_id_) return;
+    faults_.push_back(f);
+    if (!fault_thread_.joinable()) fault_thread_ = std::thread([this] { FaultMain(); });
+  }
+  cv_.notify_all();
+}
+
+void AgentRun::FaultMain() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stopping_ || !faults_.empty()) {
+    if (faults_.empty()) {
+      cv_.wait(lock);
+      continue;
+    }
+    v1::FaultCommand f = faults_.front();
+    faults_.pop_front();
+    fault_busy_ = true;
+    if (ledger_ && f.fault_index() < uint32_t(assignment_.plan().faults_size())) ledger_->Sent(int(f.fault_index()));
+    lock.unlock();
+    Status s = config_->faults.Check(f.action(), f.node());
+    if (!s.ok()) {
+      SLOG(kWarn) << "refused fault " << f.action() << " on " << f.node() << ": " << s.message();
+    } else {
+      SLOG(kInfo) << "fault: " << f.action() << " " << f.node();
+      s = config_->faults.Run(f.action(), f.node());
+    }
+    lock.lock();
+    if (s.ok() && ledger_) ledger_->TookEffect(f.action(), f.node());
+    lock.unlock();
+    if (!f.run_id().empty()) {
+      v1::AgentMessage m;
+      auto* e = m.mutable_event();
+      e->set_kind(s.ok() ? v1::Event::FAULT_DONE : v1::Event::FAULT_FAILED);
+      e->set_run_id(f.run_id());
+      e->set_fault_index(f.fault_index());
+      e->set_time_ns(MonoNowNs() + clock_->OffsetNs());
+      e->set_message(s.ok() ? f.action() + " " + f.node() : s.message());
+      uint32_t phase;
+      {
+        std::lock_guard<std::mutex> l(mu_);
+        phase = phase_ ? phase_->index : 0;
+      }
+      Record(phase, m);
+    } else {
+      if (s.ok()) {
+        SLOG(kInfo) << "undo " << f.action() << " " << f.node() << ": done";
+      } else {
+        SLOG(kError) << "undo " << f.action() << " " << f.node() << ": " << s.message();
+      }
+    }
+    lock.lock();
+    fault_busy_ = false;
+    cv_.notify_all();
+  }
+}
+
+void AgentRun::UndoLocal(bool resumes_only, const std::string& why) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!ledger_) return;
+  for (const plan::FaultLedger::Undo& u : ledger_->Pending()) {
+    if (resumes_only && u.action != "resume") continue;
+    SLOG(kWarn) << "undo: " << u.action << " " << u.node << " (" << why << ")";
+    v1::FaultCommand f;  // no run id: done here, not for a coordinator
+    f.set_action(u.action);
+    f.set_node(u.node);
+    faults_.push_back(f);
+    if (!fault_thread_.joinable()) fault_thread_ = std::thread([this] { FaultMain(); });
+  }
+  cv_.notify_all();
+}
+
+void AgentRun::OnCoordinatorLost() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!run_id_.empty() && lost_since_ns_ == 0) lost_since_ns_ = MonoNowNs();
+}
+
+void AgentRun::Tick() {
+  int64_t lost;
+  bool resumed;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    lost = lost_since_ns_ ? MonoNowNs() - lost_since_ns_ : 0;
+    resumed = paused_resumed_;
+    if (lost >= config_->resume_paused_after_ms * kNsPerMs) paused_resumed_ = true;
+  }
+  if (!lost) return;
+  const std::string gone = "no coordinator for " + std::to_string(lost / kNsPerSec) + " s";
+  if (!resumed && lost >= config_->resume_paused_after_ms * kNsPerMs) {
+    UndoLocal(true, gone + " (coordinator_lost.resume_paused_after)");
+  }
+  if (lost >= config_->stop_run_after_ms * kNsPerMs) {
+    StopRun(gone + " (coordinator_lost.stop_run_after)", true);
+  }
+}
+
+void AgentRun::StopRun(const std::string& why, bool keep_spool) {
+  std::string run;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    run = run_id_;
+    if (run.empty()) return;
+    CancelRunnersLocked();
+  }
+  if (!why.empty()) {
+    SLOG(kWarn) << "stopping run " << run << ": " << why;
+    UndoLocal(false, why);
+  }
+  // Let the undo finish before the run is forgotten.
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait_for(lock, std::chrono::milliseconds(config_->faults.timeout_ms() + 1000),
+                 [&] { return faults_.empty() && !fault_busy_; });
+    run_id_.clear();
+    assigned_ = false;
+    restarted_ = false;
+    lost_since_ns_ = 0;
+    ledger_.reset();
+  }
+  if (keep_spool) {
+    const std::string kept = spool_->Keep();
+    if (!kept.empty()) {
+      SLOG(kWarn) << "the spool of run " << run << " is kept in " << kept
+                  << ": stampede report RESULTS_DIR --spool " << kept;
+    }
+  } else {
+    spool_->Drop();
+  }
+}
+
+void AgentRun::Shutdown() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_) return;
+    CancelRunnersLocked();
+  }
+  // Nothing this agent paused or killed stays so because it went away.
+  UndoLocal(false, "the agent is shutting down");
+  std::vector<std::thread> threads;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+    threads.swap(adopt_threads_);
+    threads.push_back(std::move(phase_thread_));
+    threads.push_back(std::move(fault_thread_));
+  }
+  cv_.notify_all();
+  for (auto& t : threads) {
+    if (t.joinable()) t.join();
+  }
+}
+
+}  // namespace stampede::agent

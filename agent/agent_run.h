@@ -1,0 +1,117 @@
+// The run an agent takes part in: its assignment, the phase runners, the
+// fault actions it carries out, and its spool. It outlives the agent's
+// sessions with the coordinator:
+//
+// - a phase goes on to its end when the coordinator is gone, its records
+//   kept in the spool; when a coordinator that knows the run is back, the
+//   agent hands in what it asks for again (Welcome.resend_from_phase);
+// - with no coordinator for coordinator_lost.resume_paused_after, the nodes
+//   this agent paused are resumed; after stop_run_after the run is stopped,
+//   every fault it made that its plan meant to undo is undone, and the spool
+//   is kept for `stampede report --spool`;
+// - a coordinator that does not know the run (any more) gets the same.
+//
+// Thread-safety: the On*() calls come from the session's reader thread,
+// Tick() from the agent's timer; everything shared is under mu_. Runners,
+// phase setup and fault commands run on threads of their own, never on the
+// reader's.
+#ifndef STAMPEDE_AGENT_AGENT_RUN_H_
+#define STAMPEDE_AGENT_AGENT_RUN_H_
+
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "agent/agent_config.h"
+#include "agent/clock_sync.h"
+#include "agent/outbox.h"
+#include "agent/phase_runner.h"
+#include "agent/spool.h"
+#include "metrics/metrics_exporter.h"
+#include "plan/fault_ledger.h"
+#include "proto/stampede.pb.h"
+
+namespace stampede::agent {
+
+class AgentRun {
+ public:
+  // All pointers outlive this. metrics may be null.
+  AgentRun(std::string name, const AgentConfig* config, Spool* spool, ClockSync* clock,
+           Outbox* outbox, metrics::MetricsExporter* metrics);
+  ~AgentRun();
+
+  // At start-up: takes over a previous process's spool of an unfinished run.
+  void LoadPrevious();
+  // Where this agent is in a run, for its hello; false if in none.
+  bool Position(v1::RunPosition* pos) const;
+
+  // hello_run: the run the hello said this agent was in ("" if none).
+  void OnWelcome(const v1::Welcome& welcome, const std::string& hello_run);
+  void OnAssignment(const v1::Assignment& assignment);
+  void OnPrepare(const v1::PreparePhase& prepare);
+  void OnStart(const v1::StartPhase& start);
+  void OnAdopt(const v1::AdoptShare& adopt);
+  void OnFault(const v1::FaultCommand& fault);
+  void OnStop(const v1::Stop& stop);
+  // The session with the coordinator ended.
+  void OnCoordinatorLost();
+  // About four times a second: what to do while the coordinator is gone.
+  void Tick();
+  // The agent is going away: runners stop, faults are undone.
+  void Shutdown();
+
+ private:
+  struct Phase {
+    uint32_t index = 0;
+    std::shared_ptr<PhaseRunner> runner;
+    int64_t start_ns = 0, join_ns = 0;
+    bool started = false, running = false, cancelled = false;
+    int adopting = 0;  // adopted shares still running
+  };
+  void PhaseMain(v1::PreparePhase prepare);
+  void AdoptMain(v1::AdoptShare adopt, std::shared_ptr<Phase> phase);
+  PhaseRunnerOptions RunnerOptions(uint32_t phase, uint32_t slot, uint32_t slots, bool lead,
+                                   const std::string& source);
+  void FaultMain();
+  void Record(uint32_t phase, const v1::AgentMessage& m);
+  void Event(v1::Event::Kind kind, uint32_t phase, const std::string& message, int64_t owed = -1,
+             bool timed_out = false);
+  // Ends the run here: runners stop, faults this agent made are undone
+  // (all of them, or only resumes), the spool is kept or dropped.
+  void StopRun(const std::string& why, bool keep_spool);
+  void UndoLocal(bool resumes_only, const std::string& why);
+  void CancelRunnersLocked();
+
+  const std::string name_;
+  const AgentConfig* const config_;
+  Spool* const spool_;
+  ClockSync* const clock_;
+  Outbox* const outbox_;
+  metrics::MetricsExporter* const metrics_;
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::string run_id_;                       // guarded by mu_: "" when in no run
+  bool restarted_ = false;                   // guarded by mu_: from a previous process's spool
+  bool assigned_ = false;                    // guarded by mu_
+  v1::Assignment assignment_;                // guarded by mu_
+  std::shared_ptr<Phase> phase_;             // guarded by mu_: the latest prepared
+  std::thread phase_thread_;                 // guarded by mu_ (each joins the one before)
+  std::vector<std::thread> adopt_threads_;   // guarded by mu_
+  std::unique_ptr<plan::FaultLedger> ledger_;  // guarded by mu_
+  std::deque<v1::FaultCommand> faults_;      // guarded by mu_
+  std::thread fault_thread_;                 // guarded by mu_
+  bool fault_busy_ = false;                  // guarded by mu_: an action is running
+  bool stopping_ = false;                    // guarded by mu_: the agent is going away
+  int64_t lost_since_ns_ = 0;                // guarded by mu_: coordinator gone since (0: here)
+  bool paused_resumed_ = false;              // guarded by mu_
+};
+
+}  // namespace stampede::agent
+
+#endif  // STAMPEDE_AGENT_AGENT_RUN_H_

@@ -1,0 +1,79 @@
+#include "coordinator/health_poller.h"
+
+#include <cstdlib>
+#include <memory>
+
+#include "common/clock.h"
+#include "health/health_probe.h"
+
+namespace stampede::coordinator {
+
+void HealthPoller::Start(const v1::Target& t, int64_t run_start_ns) {
+  if (t.health().kind().empty()) return;
+  health::ProbeOptions o;
+  o.kind = t.health().kind();
+  o.urls.assign(t.health().urls().begin(), t.health().urls().end());
+  o.endpoints.assign(t.endpoints().begin(), t.endpoints().end());
+  o.user = t.user();
+  o.database = t.database();
+  o.expected_nodes = static_cast<int>(t.health().nodes());
+  if (!t.password_env().empty()) {
+    // The coordinator polls with its own copy of the secret.
+    const char* pw = std::getenv(t.password_env().c_str());
+    if (pw) {
+      o.password = pw;
+    } else {
+      log_("health probe: " + t.password_env() + " is not set on the coordinator; polling without a password");
+    }
+  }
+  auto probe = health::MakeHealthProbe(o);
+  if (!probe.ok()) {
+    log_("health probe: " + probe.status().message());
+    return;
+  }
+  thread_ = std::thread([this, run_start_ns, p = std::shared_ptr<health::HealthProbe>(std::move(*probe))] {
+    int last = -1;  // -1 unknown, 0 unhealthy, 1 healthy
+    int64_t next = MonoNowNs();
+    while (!stop_.load()) {
+      // Stamped when the poll started: a poll that hangs until its timeout
+      // (a paused node) says the cluster was unhealthy from then on.
+      const double t = double(MonoNowNs() - run_start_ns) / 1e9;
+      StatusOr<health::HealthReport> r = Status::Error("no poll");
+      try {
+        r = p->Poll();
+      } catch (const std::exception& e) {
+        // A response no parser could read is an unhealthy poll, not a crash.
+        r = Status::Error(std::string("unreadable health response: ") + e.what());
+      }
+      report::Json line = {{"type", "health"}, {"t", t},
+                           {"poll_s", double(MonoNowNs() - run_start_ns) / 1e9 - t}};
+      bool healthy = r.ok() && r->healthy;
+      line["healthy"] = healthy;
+      if (r.ok()) {
+        line["underreplicated"] = r->underreplicated;
+        line["unavailable"] = r->unavailable;
+        line["live_nodes"] = r->live_nodes;
+        line["detail"] = r->detail;
+      } else {
+        line["error"] = r.status().message();
+      }
+      emit_(line);
+      if (int(healthy) != last) {
+        log_(std::string("cluster ") + (healthy ? "healthy" : "unhealthy") + ": " +
+             (r.ok() ? r->detail : r.status().message()));
+        last = healthy;
+      }
+      next += kNsPerSec;
+      while (!stop_.load() && MonoNowNs() < next) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+    }
+  });
+}
+
+void HealthPoller::Stop() {
+  stop_ = true;
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace stampede::coordinator

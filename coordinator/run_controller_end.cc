@@ -1,0 +1,125 @@
+// RunController: how a run ends (see run_controller.h). Faults are undone,
+// the journal gets its end line, agents are told, the reports are written.
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/strings.h"
+#include "coordinator/run_controller.h"
+#include "report/run_summary.h"
+
+namespace stampede::coordinator {
+namespace {
+
+// An undo waits for its agent as long as a fault command may take (the
+// agents' fault_timeout, 60 s by default) and a little more.
+constexpr int64_t kUndoWaitNs = 65 * kNsPerSec;
+
+}  // namespace
+
+void RunController::UndoFaults() {
+  std::vector<plan::FaultLedger::Undo> undo;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    undo = ledger_.Pending();
+  }
+  uint32_t index = uint32_t(options_.plan.faults_size());
+  for (const plan::FaultLedger::Undo& u : undo) {
+    const std::string& owner = node_owner_.at(u.node);
+    const uint32_t i = index++;
+    bool reachable;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = agents_.find(owner);
+      reachable = it != agents_.end() && it->second.session != nullptr;
+      undo_actions_[i] = u;
+      if (reachable) undo_results_[i] = std::nullopt;
+    }
+    Emit({{"type", "fault"},
+          {"index", i},
+          {"undo", true},
+          {"action", u.action},
+          {"node", u.node},
+          {"agent", owner},
+          {"requested_t", Since(MonoNowNs())}});
+    if (!reachable) {
+      Emit({{"type", "fault_result"}, {"index", i}, {"agent", owner}, {"ok", false}, {"t", Since(MonoNowNs())},
+            {"message", "agent " + owner + " is lost: " + u.action + " " + u.node + " by hand"}});
+      Log("cannot undo: " + u.action + " " + u.node + ": its agent " + owner + " is lost; do it by hand");
+      continue;
+    }
+    Log("undo: " + u.action + " " + u.node + " (agent " + owner + "): the run ended before its plan did");
+    v1::CoordinatorMessage m;
+    auto* c = m.mutable_fault();
+    c->set_run_id(run_id_);
+    c->set_fault_index(i);
+    c->set_action(u.action);
+    c->set_node(u.node);
+    Send(owner, m);
+  }
+  // Wait for the results: a node left paused or down is worse than a wait.
+  const int64_t until = MonoNowNs() + kUndoWaitNs;
+  std::unique_lock<std::mutex> lock(mu_);
+  while (MonoNowNs() < until) {
+    bool pending = false;
+    for (const auto& [i, r] : undo_results_) {
+      auto it = agents_.find(node_owner_.at(undo_actions_.at(i).node));
+      pending |= !r.has_value() && it != agents_.end() && it->second.session != nullptr;
+    }
+    if (!pending) break;
+    cv_.wait_for(lock, std::chrono::milliseconds(50));
+  }
+}
+
+v1::RunResult RunController::Finish(bool ok, const std::string& error) {
+  v1::RunResult result;
+  result.set_ok(ok);
+  result.set_error(error);
+  result.set_results_dir(dir_);
+  if (!journal_open_) return result;
+  UndoFaults();
+  health_.Stop();
+  std::string degraded;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!losses_.empty()) degraded = "agents lost during the run: " + Join(losses_, ", ");
+  }
+  report::Json end = {{"type", "end"}, {"ok", ok}};
+  if (!error.empty()) end["error"] = error;
+  if (!degraded.empty()) end["degraded"] = degraded;
+  Emit(end);
+  journal_.Close();
+  // The run is over and journalled: the agents may drop their spools.
+  v1::CoordinatorMessage stop;
+  stop.mutable_stop()->set_run_id(run_id_);
+  stop.mutable_stop()->set_abort(true);
+  stop.mutable_stop()->set_finished(true);
+  stop.mutable_stop()->set_reason(ok ? "run finished" : "run ended: " + error);
+  {
+    std::vector<std::shared_ptr<AgentSession>> to;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (const auto& [name, a] : agents_) {
+        if (a.session) to.push_back(a.session);
+      }
+    }
+    for (const auto& s : to) s->Send(stop);
+  }
+  result.set_degraded(degraded);
+  std::vector<std::string> warnings;
+  auto journal = report::ReadJournal(dir_ + "/journal.jsonl", &warnings);
+  for (const std::string& w : warnings) SLOG(kWarn) << w;
+  if (!journal.ok()) {
+    result.set_ok(false);
+    result.set_error(error.empty() ? journal.status().message() : error);
+    return result;
+  }
+  report::RunSummary summary;
+  Status s = report::WriteReports(dir_, *journal, &summary);
+  if (!s.ok()) {
+    result.set_ok(false);
+    if (error.empty()) result.set_error("results: " + s.message());
+  }
+  result.set_report_md(report::RenderReportMarkdown(summary));
+  return result;
+}
+
+}  // namespace stampede::coordinator

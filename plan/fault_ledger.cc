@@ -1,0 +1,35 @@
+#include "plan/fault_ledger.h"
+
+namespace stampede::plan {
+
+void FaultLedger::TookEffect(const std::string& action, const std::string& node) {
+  State& s = nodes_[node];
+  if (action == "kill" || action == "stop") {
+    s = State::kDown;
+  } else if (action == "pause") {
+    s = State::kPaused;
+  } else if (action == "resume" || action == "start" || action == "restart") {
+    s = State::kUp;
+  }
+}
+
+std::vector<FaultLedger::Undo> FaultLedger::Pending() const {
+  std::vector<Undo> undo;
+  for (const auto& [node, state] : nodes_) {
+    if (state == State::kPaused) {
+      // A frozen process is never a state worth keeping.
+      undo.push_back({"resume", node});
+    } else if (state == State::kDown) {
+      for (int i = 0; i < plan_.faults_size(); ++i) {
+        const v1::Fault& f = plan_.faults(i);
+        if (f.node() == node && (f.action() == "start" || f.action() == "restart") && !sent_.count(i)) {
+          undo.push_back({"start", node});
+          break;
+        }
+      }
+    }
+  }
+  return undo;
+}
+
+}  // namespace stampede::plan
