@@ -6,6 +6,12 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 STAMPEDE=${STAMPEDE:-$ROOT/build/stampede}
 TMP=$(mktemp -d /tmp/stampede-test.XXXXXX)
 chmod 755 "$TMP"
+# Everything this test starts carries the mark in its environment, so
+# tests/run_test.sh can find it if the test is killed before its cleanup.
+export STAMPEDE_TEST_TMP=$TMP
+echo $$ >"$TMP/.owner"
+# Agent daemons spool here, not in /var/lib/stampede (see DefaultSpoolDir).
+export STATE_DIRECTORY=$TMP/state
 export STAMPEDE_PASSWORD="pw-$RANDOM$RANDOM"
 _cleanup=()
 on_exit() { _cleanup+=("$*"); }
@@ -22,6 +28,8 @@ _run_cleanup() {
   fi
 }
 trap _run_cleanup EXIT
+# SIGTERM (run_test.sh's timeout) and Ctrl-C run the cleanup too.
+trap 'echo "FAIL: interrupted" >&2; exit 143' TERM INT
 # A command that fails outside a check still says where.
 trap 'echo "FAIL: command failed at ${BASH_SOURCE[0]##*/}:$LINENO: $BASH_COMMAND" >&2' ERR
 

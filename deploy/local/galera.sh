@@ -7,6 +7,7 @@
 #   galera.sh start-node DIR N               # (re)start node N; it rejoins (IST/SST)
 #   galera.sh pid DIR N
 #   galera.sh status DIR N                   # wsrep_cluster_size, _status, local_state
+#   galera.sh bootstrap DIR N                # make node N's component primary again
 # Node N uses SQL port BASE+N-1, group port BASE+100+N, IST BASE+200+N,
 # SST BASE+300+N. User stampede / PASSWORD, database bench.
 # Several hosts: GALERA_HOSTS="10.77.0.3 10.77.0.4 10.77.0.5" gives node N
@@ -120,6 +121,18 @@ case "$cmd" in
   status)
     sql "${3:?N}" -N -e "SHOW STATUS WHERE Variable_name IN ('wsrep_cluster_size','wsrep_cluster_status','wsrep_local_state_comment')"
     ;;
+  bootstrap)
+    # A component that lost its primary status (quorum lost, or a
+    # membership round that timed out) becomes primary again.
+    n=${3:?N}
+    sql "$n" -e "SET GLOBAL wsrep_provider_options='pc.bootstrap=YES'"
+    for _ in $(seq 1 60); do
+      sql "$n" -N -e "SHOW STATUS LIKE 'wsrep_cluster_status'" | grep -q Primary && exit 0
+      sleep 0.5
+    done
+    echo "galera: node $n did not become primary" >&2
+    exit 1
+    ;;
   stop)
     for n in 3 2 1; do
       f=$dir/node$n/mysqld.pid
@@ -129,5 +142,5 @@ case "$cmd" in
       kill -9 "$pid" 2>/dev/null || true
     done
     ;;
-  *) echo "usage: $0 start|stop|kill|start-node|pid|status DIR ..." >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|kill|start-node|pid|status|bootstrap DIR ..." >&2; exit 2 ;;
 esac

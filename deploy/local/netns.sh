@@ -15,12 +15,15 @@ netns_available() {
 net_create() {  # N
   ip netns add "${NS}sw"
   on_exit "ip netns del ${NS}sw"
+  # For tests/run_test.sh's sweep, should the test be killed.
+  [ -n "${STAMPEDE_TEST_TMP:-}" ] && echo "${NS}sw" >>"$STAMPEDE_TEST_TMP/.netns"
   ip -n "${NS}sw" link set lo up
   ip -n "${NS}sw" link add br0 type bridge
   ip -n "${NS}sw" link set br0 up
   for i in $(seq 1 "$1"); do
     ip netns add "${NS}h$i"
     on_exit "ip netns del ${NS}h$i"
+    [ -n "${STAMPEDE_TEST_TMP:-}" ] && echo "${NS}h$i" >>"$STAMPEDE_TEST_TMP/.netns"
     ip link add "${NS}h${i}a" type veth peer name "${NS}h${i}b"
     ip link set "${NS}h${i}a" netns "${NS}h$i"
     ip link set "${NS}h${i}b" netns "${NS}sw"

@@ -4,6 +4,8 @@
 #                                         # (with the cube and earthdistance extensions)
 #   postgres.sh stop DIR
 #   postgres.sh pid DIR                   # postmaster pid (for SIGSTOP tests)
+# Another host: PG_HOST=10.77.0.4 listens there (and accepts password logins
+# from anywhere), PG_NETNS=ns4 starts it inside that network namespace.
 set -euo pipefail
 cmd=${1:?start|stop|pid}; dir=${2:?DIR}
 bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
@@ -14,8 +16,14 @@ case "$cmd" in
     mkdir -p "$dir"
     [ "$(id -u)" = 0 ] && chown postgres:postgres "$dir"
     as_pg "$bin/initdb" -D "$dir/data" -U postgres --auth-local=trust --auth-host=scram-sha-256 >"$dir/initdb.log" 2>&1
-    as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" start >/dev/null
+    host=${PG_HOST:-127.0.0.1}
+    [ "$host" != 127.0.0.1 ] && echo "host all all 0.0.0.0/0 scram-sha-256" >>"$dir/data/pg_hba.conf"
+    opts="-p $port -k $dir -c listen_addresses=$host -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    if [ -n "${PG_NETNS:-}" ]; then
+      ip netns exec "$PG_NETNS" runuser -u postgres -- "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -o "$opts" start >/dev/null
+    else
+      as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -o "$opts" start >/dev/null
+    fi
     as_pg "$bin/psql" -h "$dir" -p "$port" -U postgres -q -v ON_ERROR_STOP=1 \
       -c "CREATE USER stampede PASSWORD '$password'" -c "CREATE DATABASE bench OWNER stampede" >/dev/null
     # The geo workload's extensions (earthdistance needs a superuser).

