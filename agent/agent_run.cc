@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "agent/one_off_statements.h"
 #include "common/clock.h"
 #include "common/log.h"
 
@@ -98,8 +99,10 @@ void AgentRun::OnPrepare(const v1::PreparePhase& prepare) {
   std::lock_guard<std::mutex> lock(mu_);
   if (!assigned_ || prepare.run_id() != run_id_ || stopping_) return;
   // A runner still on an earlier phase (this agent was away while the run
-  // moved on) stops: that phase is over.
-  if (phase_ && phase_->index < prepare.phase_index()) {
+  // moved on) stops: that phase is over. So does one prepared but not
+  // started (a restarted coordinator prepares its phase again).
+  if (phase_ && (phase_->index < prepare.phase_index() ||
+                 (phase_->index == prepare.phase_index() && !phase_->running))) {
     phase_->cancelled = true;
     if (phase_->runner) phase_->runner->Cancel();
   }

@@ -66,13 +66,6 @@ struct WorkerShare {
 };
 WorkerShare ShareOf(uint32_t total, uint32_t agent_index, uint32_t agent_count);
 
-// Runs one-off statements (setup, cleanup) on the first endpoint that
-// answers; `what` prefixes errors.
-Status RunOnce(const PhaseRunnerOptions& o, const std::vector<std::string>& statements,
-               const std::string& what);
-// After the last phase (agent 0): its cleanup, then the plan's.
-Status RunFinalCleanup(const PhaseRunnerOptions& o);
-
 class PhaseRunner {
  public:
   explicit PhaseRunner(PhaseRunnerOptions options);

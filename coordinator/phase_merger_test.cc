@@ -62,5 +62,41 @@ TEST(PhaseMergerTest, FinishedAgentsDoNotHoldLaterSeconds) {
   EXPECT_EQ(lines.size(), 2u);
 }
 
+TEST(PhaseMergerTest, AResumedMergerDropsWhatTheJournalHasAndKeepsTheRest) {
+  PhaseMerger m("insert", 0, 0, 0, {"a1", "a2"}, 2 * kNsPerSec);
+  // The journal had seconds 0 and 1 of a1, and 0 of a2; line 1 was written.
+  m.MarkJournalled("a1", 0);
+  m.MarkJournalled("a1", 1);
+  m.MarkJournalled("a2", 0);
+  m.SetNextSeq(2);
+  // The agents hand in their spools again after the restart.
+  EXPECT_TRUE(m.Add(Snap("a1", 0, 10)).empty());
+  EXPECT_TRUE(m.Add(Snap("a1", 1, 10)).empty());
+  EXPECT_TRUE(m.Add(Snap("a2", 0, 10)).empty());
+  auto late = m.Add(Snap("a2", 1, 7));  // written without a2: late
+  ASSERT_EQ(late.size(), 1u);
+  EXPECT_EQ(Ok(late[0]), 7u);
+  EXPECT_EQ(late[0]["from"], report::Json::array({"a2"}));
+  EXPECT_TRUE(m.Add(Snap("a1", 2, 5)).empty());
+  m.Add(Snap("a2", 2, 5));
+  auto lines = m.Flush(3 * kNsPerSec, false);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(Ok(lines[0]), 10u);
+}
+
+TEST(PhaseMergerTest, AnAgentAddedBackIsWaitedForAgain) {
+  PhaseMerger m("insert", 0, 0, 0, {"a1", "a2"}, 2 * kNsPerSec);
+  m.DropAgent("a2");
+  m.Add(Snap("a1", 0, 10));
+  EXPECT_EQ(m.Flush(kNsPerSec, false).size(), 1u);  // a2 is not waited for
+  m.AddAgent("a2");
+  m.Add(Snap("a1", 1, 10));
+  EXPECT_TRUE(m.Flush(2 * kNsPerSec, false).empty());  // now it is
+  m.Add(Snap("a2", 1, 3));
+  auto lines = m.Flush(2 * kNsPerSec, false);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(Ok(lines[0]), 13u);
+}
+
 }  // namespace
 }  // namespace stampede::coordinator

@@ -43,3 +43,39 @@ expect_eq "$metrics_missed" "$missed" "stampede_ops_missed_total vs summary.json
 per_second=$(grep -c "missed  *[1-9]" "$TMP/run.out" || true)
 [ "$per_second" -ge 3 ] || fail "missed shows in only $per_second progress lines"
 pass "server stopped at 3 s: run ended after $elapsed_ms ms; $ok ok + $((done_ - ok)) errors + $missed missed = 5000"
+
+# An ops-bounded phase that cannot finish in its timeout: it ends there, what
+# it did not do is missed, and the run ends saying which phase timed out.
+cat >"$TMP/slow.yaml" <<YAML
+name: phase-timeout
+target: {driver: redis, endpoints: [$DB_ENDPOINT], password_env: STAMPEDE_PASSWORD}
+phases:
+  - {name: endless, workload: kv, workers: 2, ops: 100000000, timeout: 2s, params: {keys: 100}}
+  - {name: never, workload: kv, workers: 2, ops: 10, params: {keys: 100}}
+YAML
+kill -CONT "$pid"
+start=$(date +%s%N)
+rc=0; "$STAMPEDE" run "$TMP/slow.yaml" --results "$TMP/slow" >"$TMP/slow.out" 2>"$TMP/slow.err" || rc=$?
+elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+expect_eq "$rc" 1 "exit code of a phase that timed out"
+grep -q "^stampede: phase endless timed out after 2s (its timeout)" "$TMP/slow.err" || fail "timeout line: $(tail -n 2 "$TMP/slow.err")"
+[ "$elapsed_ms" -le 6000 ] || fail "a 2 s phase timeout ended the run after $elapsed_ms ms"
+s=$TMP/slow/summary.json
+expect_eq "$(jq '.phases | length' "$s")" 1 "phases run after the timeout"
+expect_eq "$(jq '.phases[0].timed_out' "$s")" true "phase marked timed out"
+expect_eq "$(($(jq '.phases[0].done' "$s") + $(jq '.phases[0].missed' "$s")))" 100000000 "done + missed = ops"
+
+# The run's own timeout.
+cat >"$TMP/long.yaml" <<YAML
+name: run-timeout
+target: {driver: redis, endpoints: [$DB_ENDPOINT], password_env: STAMPEDE_PASSWORD}
+timeout: 2s
+phases:
+  - {name: endless, workload: kv, workers: 2, ops: 100000000, params: {keys: 100}}
+YAML
+rc=0; "$STAMPEDE" run "$TMP/long.yaml" --results "$TMP/long" >"$TMP/long.out" 2>"$TMP/long.err" || rc=$?
+expect_eq "$rc" 1 "exit code of a run that timed out"
+grep -q "^stampede: the run timed out after 2s (its timeout) in phase endless; results so far are kept" "$TMP/long.err" \
+  || fail "run timeout line: $(tail -n 2 "$TMP/long.err")"
+[ "$(jq '.phases[0].done' "$TMP/long/summary.json")" -gt 0 ] || fail "nothing kept of the run that timed out"
+pass "phase timeout: ended after $elapsed_ms ms, done + missed = ops; run timeout: ended with its results"

@@ -1,0 +1,227 @@
+// RunController: one phase after another (see run_controller.h). The lead
+// prepares first (it runs the setup), then the others; all start at one
+// aligned time; the phase ends when every agent still taking part is done.
+#include "common/clock.h"
+#include "common/duration.h"
+#include "common/log.h"
+#include "coordinator/run_controller.h"
+
+namespace stampede::coordinator {
+namespace {
+
+constexpr int64_t kStartLeadNs = 500 * kNsPerMs;
+constexpr int64_t kGraceNs = 2 * kNsPerSec;
+constexpr int64_t kStopWaitNs = 10 * kNsPerSec;
+
+}  // namespace
+
+Status RunController::RunPhase(int p) {
+  Status s = PreparePhase(p);
+  if (!s.ok()) return s;
+  StartPhase(p);
+  return EndPhase(p, WaitFor(Mark::kDone, uint32_t(p), {}));
+}
+
+// The phase's shares go to the agents present now; the lead (the first of
+// them) runs the phase's setup before anyone else prepares statements.
+Status RunController::PreparePhase(int p) {
+  const uint32_t index = uint32_t(p);
+  std::vector<std::string> present;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    phase_ = p;
+    phase_running_ = false;
+    mergers_.resize(size_t(p) + 1);
+    present = ActiveNamesLocked();
+    if (present.empty()) return Status::Error("no agent is left to run phase " + options_.plan.phases(p).name());
+    slots_.clear();
+    for (size_t i = 0; i < present.size(); ++i) slots_[present[i]] = uint32_t(i);
+    slot_count_ = uint32_t(present.size());
+    for (auto& [name, a] : agents_) {
+      a.active = slots_.count(name) > 0;
+      a.joining = false;
+    }
+    adopted_.clear();
+  }
+  const std::vector<std::string> lead = {present.front()};
+  const std::vector<std::string> rest(present.begin() + 1, present.end());
+  for (const auto* group : {&lead, &rest}) {
+    for (const std::string& name : *group) {
+      v1::CoordinatorMessage m;
+      auto* prepare = m.mutable_prepare();
+      prepare->set_run_id(run_id_);
+      prepare->set_phase_index(index);
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        prepare->set_slot(slots_.at(name));
+      }
+      prepare->set_slots(uint32_t(present.size()));
+      prepare->set_lead(name == present.front());
+      Send(name, m);
+    }
+    Wait w = WaitFor(Mark::kReady, index, *group);
+    if (w == Wait::kDone) continue;
+    v1::CoordinatorMessage stop;
+    stop.mutable_stop()->set_run_id(run_id_);
+    stop.mutable_stop()->set_abort(true);
+    stop.mutable_stop()->set_reason("run aborted");
+    SendToActive(stop);
+    std::lock_guard<std::mutex> lock(mu_);
+    return Status::Error(error_.value_or("aborted by user"));
+  }
+  return Status::Ok();
+}
+
+void RunController::StartPhase(int p) {
+  const v1::Phase& phase = options_.plan.phases(p);
+  const uint32_t index = uint32_t(p);
+  const int64_t start_ns = MonoNowNs() + kStartLeadNs;
+  int64_t owed = 0;
+  std::set<std::string> active;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [name, a] : agents_) {
+      if (!a.active) continue;
+      active.insert(name);
+      const int64_t o = marks_[{index, name}].owed;
+      owed = o < 0 || owed < 0 ? -1 : owed + o;
+    }
+    mergers_[size_t(p)] = std::make_unique<PhaseMerger>(phase.name(), index, start_ns, run_start_ns_, active, kGraceNs);
+    phase_start_ns_ = start_ns;
+    phase_owed_ = owed;
+    phase_running_ = true;
+  }
+  phase_done_ = 0;
+  phase_missed_ = 0;
+  report::Json line = {{"type", "phase_start"},
+                       {"phase", phase.name()},
+                       {"index", index},
+                       {"workload", phase.workload()},
+                       {"workers", phase.workers()},
+                       {"t", Since(start_ns)},
+                       {"start_ns", start_ns},
+                       {"agents", active}};
+  if (!phase.group().empty()) {
+    line["group"] = phase.group();
+    line["step"] = phase.step();
+  }
+  if (owed >= 0) line["owed"] = owed;
+  Emit(line);
+  Log("phase " + phase.name() + ": " + phase.workload() + ", " + std::to_string(phase.workers()) + " workers");
+  // The steps of one plan phase share its fault schedule: it starts with
+  // the first step and runs on across the others.
+  if (faults_.StartsGroup(p)) {
+    group_ops_ = 0;
+    faults_.StartGroup(p, start_ns);
+  }
+  v1::CoordinatorMessage start;
+  start.mutable_start()->set_run_id(run_id_);
+  start.mutable_start()->set_phase_index(index);
+  start.mutable_start()->set_start_ns(start_ns);
+  SendToActive(start);
+}
+
+Status RunController::EndPhase(int p, Wait w) {
+  const v1::Phase& phase = options_.plan.phases(p);
+  const uint32_t index = uint32_t(p);
+  if (faults_.EndsGroup(p) || w != Wait::kDone) {
+    for (int i : faults_.TakeUnsent()) {
+      const v1::Fault& f = options_.plan.faults(i);
+      Log("fault " + std::to_string(i) + " (" + f.action() + " " + f.node() + ") not sent: phase " +
+          f.phase() + " ended first");
+    }
+  }
+  if (w != Wait::kDone) {
+    // Put the nodes back first: a paused node also holds up the agents'
+    // operations in flight.
+    UndoFaults();
+    v1::CoordinatorMessage stop;
+    stop.mutable_stop()->set_run_id(run_id_);
+    stop.mutable_stop()->set_abort(true);
+    stop.mutable_stop()->set_reason(w == Wait::kCancelled ? "aborted by user" : "run aborted");
+    SendToActive(stop);
+    // Let the agents deliver what they measured before writing results.
+    const int64_t until = MonoNowNs() + kStopWaitNs;
+    while (MonoNowNs() < until) {
+      std::unique_lock<std::mutex> lock(mu_);
+      bool all = true;
+      for (const auto& [name, a] : agents_) all &= !a.active || marks_[{index, name}].done_ns != 0;
+      if (all) break;
+      cv_.wait_for(lock, std::chrono::milliseconds(100));
+    }
+  }
+  FlushSeconds(true);
+  int64_t end_ns = MonoNowNs(), start_ns;
+  bool timed_out = false;
+  int64_t owed = -1;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    start_ns = phase_start_ns_;
+    phase_running_ = false;
+    int64_t last_done = 0;
+    for (const auto& [key, m] : marks_) {
+      if (key.first != index) continue;
+      last_done = std::max(last_done, m.done_ns);
+      timed_out |= m.timed_out;
+    }
+    if (last_done) end_ns = last_done;
+  }
+  report::Json line = {{"type", "phase_end"},
+                       {"phase", phase.name()},
+                       {"index", index},
+                       {"duration_s", double(end_ns - start_ns) / 1e9},
+                       {"completed", w == Wait::kDone && !timed_out}};
+  // phase_start said what the phase owed; what no agent reported, done or
+  // missed, is the shares of agents lost on the way.
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    owed = phase_owed_;
+  }
+  if (owed >= 0 && w == Wait::kDone) {
+    const uint64_t reported = phase_done_ + phase_missed_;
+    line["owed"] = owed;
+    line["unaccounted"] = uint64_t(owed) > reported ? uint64_t(owed) - reported : 0;
+  }
+  if (timed_out) line["timed_out"] = true;
+  Emit(line);
+  if (w != Wait::kDone) {
+    std::lock_guard<std::mutex> lock(mu_);
+    return Status::Error(error_.value_or("aborted by user"));
+  }
+  if (timed_out) {
+    return Status::Error("phase " + phase.name() + " timed out after " +
+                         FormatDurationNs(int64_t(phase.timeout_ms()) * kNsPerMs) +
+                         " (its timeout); what it did not do is counted as missed");
+  }
+  return Status::Ok();
+}
+
+// The last phase's and the plan's cleanup, on the lead alone, once every
+// agent has finished: a prepare one past the last phase.
+Status RunController::RunFinalCleanup() {
+  const v1::Plan& plan = options_.plan;
+  const bool cleanup = !plan.cleanup().empty() ||
+                       (plan.phases_size() > 0 && !plan.phases(plan.phases_size() - 1).cleanup().empty());
+  if (!cleanup) return Status::Ok();
+  const uint32_t index = uint32_t(plan.phases_size());
+  std::string lead;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    const auto present = ActiveNamesLocked();
+    if (present.empty()) return Status::Error("no agent is left to run the cleanup");
+    lead = present.front();
+  }
+  v1::CoordinatorMessage m;
+  m.mutable_prepare()->set_run_id(run_id_);
+  m.mutable_prepare()->set_phase_index(index);
+  m.mutable_prepare()->set_lead(true);
+  Send(lead, m);
+  Log("cleanup on " + lead);
+  if (WaitFor(Mark::kReady, index, {lead}) != Wait::kDone) {
+    std::lock_guard<std::mutex> lock(mu_);
+    return Status::Error(error_.value_or("aborted during cleanup"));
+  }
+  return Status::Ok();
+}
+
+}  // namespace stampede::coordinator
