@@ -32,10 +32,12 @@ std::string Fmt(double v, const char* unit) {
 }
 
 // A recovery time: n/a when nothing was observed after the fault, "not
-// within the run" when the run went on without it happening.
-std::string Recovered(double v, bool observed) {
+// recovered" when the run went on without it happening (until its end or
+// the next fault).
+std::string Recovered(double v, bool observed, bool next_fault) {
   if (v >= 0) return Fmt(v, " s");
-  return observed ? "not recovered within the run" : "n/a";
+  if (!observed) return "n/a";
+  return next_fault ? "not recovered before the next fault" : "not recovered within the run";
 }
 
 std::string Lat(const LatencyWindow& w) {
@@ -108,6 +110,7 @@ std::vector<FaultRecovery> ComputeRecovery(const std::vector<Json>& journal) {
   for (size_t k = 0; k < faults.size(); ++k) {
     FaultRecovery& f = faults[k];
     const double next = k + 1 < faults.size() ? faults[k + 1].t : 1e18;
+    f.next_fault = k + 1 < faults.size();
     double base_ok = 0, base_time = 0;
     for (const Second& s : seconds) {
       if (s.end <= f.t && s.start >= f.t - opt.baseline_s - 0.5) {
@@ -205,6 +208,7 @@ Json RecoveryToJson(const FaultRecovery& f) {
           {"time_to_recovered_s", num(f.recovered_s)},
           {"time_to_healthy_s", num(f.healthy_s)},
           {"recovered", f.recovered_s >= 0 ? Json(true) : f.observed ? Json(false) : Json(nullptr)},
+          {"recovery_window_ends", f.next_fault ? "next fault" : "end of run"},
           {"healthy", f.healthy_s >= 0 ? Json(true) : f.probed ? Json(false) : Json(nullptr)},
           {"latency_before", lat(f.before)},
           {"latency_during", lat(f.during)},
@@ -232,9 +236,9 @@ std::string RenderRecoveryMarkdown(const std::vector<FaultRecovery>& faults) {
        << "| first-to-last error window | " << Fmt(f.error_window_s, " s") << " |\n"
        << "| errors after the fault | " << (errors.empty() ? "0" : errors) << " |\n"
        << "| throughput dip (lowest 1 s / baseline) | " << dip << " |\n"
-       << "| time to recovered throughput | " << Recovered(f.recovered_s, f.observed) << " |\n"
+       << "| time to recovered throughput | " << Recovered(f.recovered_s, f.observed, f.next_fault) << " |\n"
        << "| time to healthy (health probe) | "
-       << (f.probed ? Recovered(f.healthy_s, true) : std::string("n/a (no probe)")) << " |\n"
+       << (f.probed ? Recovered(f.healthy_s, true, false) : std::string("n/a (no probe)")) << " |\n"
        << "| p99 / max before | " << Lat(f.before) << " |\n"
        << "| p99 / max during | " << Lat(f.during) << " |\n"
        << "| p99 / max after | " << Lat(f.after) << " |\n";

@@ -36,6 +36,7 @@ struct FaultRecovery {
   // The journal went on after the fault without the throughput recovering
   // (or the probe reporting healthy): "not recovered within the run".
   bool observed = false;                  // any second after the fault was journalled
+  bool next_fault = false;                // a later fault ended the window first
   LatencyWindow before, during, after;
 };
 

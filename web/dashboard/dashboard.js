@@ -142,9 +142,10 @@
   }
 
   // A recovery time; false: not (yet) recovered; null: nothing observed.
-  function recovered(v, flag) {
-    if (flag === false) return view.status === "running" ? "not yet" : "not within the run";
-    return fmt(v, 1, " s");
+  function recovered(v, flag, f) {
+    if (flag !== false) return fmt(v, 1, " s");
+    if (f && f.recovery_window_ends === "next fault") return "not before the next fault";
+    return view.status === "running" ? "not yet" : "not within the run";
   }
 
   function drawFaults() {
@@ -159,7 +160,7 @@
       ["first-to-last error", (f) => fmt(f.error_window_s, 1, " s")],
       ["errors", (f) => Object.entries(f.errors || {}).filter(([, v]) => v).map(([k, v]) => `${k} ${v}`).join(", ") || "0"],
       ["throughput dip", (f) => (f.throughput_dip === null ? "n/a" : Math.round(f.throughput_dip * 100) + "%")],
-      ["time to recovered", (f) => recovered(f.time_to_recovered_s, f.recovered)],
+      ["time to recovered", (f) => recovered(f.time_to_recovered_s, f.recovered, f)],
       ["time to healthy", (f) => recovered(f.time_to_healthy_s, f.healthy)],
       ["p99 before / during / after", (f) => [f.latency_before, f.latency_during, f.latency_after]
         .map((w) => (w && w.count ? fmt(w.p99_us / 1000, 1) + " ms" : "n/a")).join(" / ")],
