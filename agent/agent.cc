@@ -3,7 +3,6 @@
 #include <condition_variable>
 #include <thread>
 
-#include "agent/agent_run.h"
 #include "agent/clock_sync.h"
 #include "agent/outbox.h"
 #include "agent/spool.h"
@@ -24,7 +23,7 @@ constexpr char kVersion[] = "0.1.0";
 struct Agent::State {
   explicit State(const AgentOptions& o)
       : spool(o.config.spool_dir, o.name, o.config.spool_max_bytes),
-        run(o.name, &o.config, &spool, &clock, &outbox, o.metrics) {}
+        run(o.name, o.engine, &o.config, &spool, &clock, &outbox, o.metrics) {}
   ClockSync clock;
   Outbox outbox;
   Spool spool;

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "agent/agent_config.h"
+#include "agent/agent_run.h"
 #include "common/status.h"
 #include "metrics/metrics_exporter.h"
 
@@ -39,6 +40,9 @@ struct AgentOptions {
   // This agent's own /metrics (stampede agent --http), fed from its
   // snapshots; owned by the caller. Null: none.
   metrics::MetricsExporter* metrics = nullptr;
+  // How it runs its workers: event loops ("async", `threads` of them, 0: one
+  // per core) or a thread per worker ("threads").
+  EngineOptions engine;
 };
 
 class Agent {

@@ -8,9 +8,15 @@
 
 namespace stampede::agent {
 
-AgentRun::AgentRun(std::string name, const AgentConfig* config, Spool* spool, ClockSync* clock,
-                   Outbox* outbox, metrics::MetricsExporter* metrics)
-    : name_(std::move(name)), config_(config), spool_(spool), clock_(clock), outbox_(outbox), metrics_(metrics) {}
+AgentRun::AgentRun(std::string name, EngineOptions engine, const AgentConfig* config, Spool* spool,
+                   ClockSync* clock, Outbox* outbox, metrics::MetricsExporter* metrics)
+    : name_(std::move(name)),
+      engine_(std::move(engine)),
+      config_(config),
+      spool_(spool),
+      clock_(clock),
+      outbox_(outbox),
+      metrics_(metrics) {}
 
 AgentRun::~AgentRun() { Shutdown(); }
 
@@ -162,6 +168,8 @@ PhaseRunnerOptions AgentRun::RunnerOptions(uint32_t phase, uint32_t slot, uint32
     o.agent_count = slots ? slots : assignment_.agent_count();
   }
   o.agent_name = source.empty() ? name_ : name_ + "+" + source;
+  o.engine = engine_.engine;
+  o.threads = engine_.threads;
   o.phase_index = phase;
   o.lead = lead;
   o.clock_offset_ns = [this] { return clock_->OffsetNs(); };
@@ -197,7 +205,7 @@ void AgentRun::PhaseMain(v1::PreparePhase prepare) {
     Event(s.ok() ? v1::Event::PHASE_READY : v1::Event::ERROR, index, s.message());
     return;
   }
-  auto runner = std::make_shared<PhaseRunner>(std::move(o));
+  std::shared_ptr<PhaseRunner> runner = PhaseRunner::Create(std::move(o));
   std::shared_ptr<Phase> phase;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -243,7 +251,7 @@ void AgentRun::AdoptMain(v1::AdoptShare adopt, std::shared_ptr<Phase> phase) {
   PhaseRunnerOptions o = RunnerOptions(adopt.phase_index(), adopt.slot(), adopt.slots(), false, adopt.source());
   const std::string& env = o.plan.target().password_env();
   if (!env.empty() && std::getenv(env.c_str())) o.password = std::getenv(env.c_str());
-  auto runner = std::make_shared<PhaseRunner>(std::move(o));
+  std::shared_ptr<PhaseRunner> runner = PhaseRunner::Create(std::move(o));
   Status s = runner->Prepare();
   if (s.ok()) {
     SLOG(kInfo) << "took over " << adopt.source() << "'s share of phase " << adopt.phase_index();

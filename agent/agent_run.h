@@ -38,11 +38,26 @@
 
 namespace stampede::agent {
 
+// How the agent runs its workers (PhaseRunnerOptions::engine, threads).
+struct EngineOptions {
+  std::string engine = "async";
+  int threads = 0;
+};
+inline Status CheckEngine(const EngineOptions& e) {
+  if (e.engine != "async" && e.engine != "threads") {
+    return Status::Error("--engine: expected async or threads, found '" + e.engine + "'");
+  }
+  if (e.threads < 0 || e.threads > 256) {
+    return Status::Error("--threads: expected 0 (one per core) to 256, found " + std::to_string(e.threads));
+  }
+  return Status::Ok();
+}
+
 class AgentRun {
  public:
   // All pointers outlive this. metrics may be null.
-  AgentRun(std::string name, const AgentConfig* config, Spool* spool, ClockSync* clock,
-           Outbox* outbox, metrics::MetricsExporter* metrics);
+  AgentRun(std::string name, EngineOptions engine, const AgentConfig* config, Spool* spool,
+           ClockSync* clock, Outbox* outbox, metrics::MetricsExporter* metrics);
   ~AgentRun();
 
   // At start-up: takes over a previous process's spool of an unfinished run.
@@ -88,6 +103,7 @@ class AgentRun {
   void CancelRunnersLocked();
 
   const std::string name_;
+  const EngineOptions engine_;
   const AgentConfig* const config_;
   Spool* const spool_;
   ClockSync* const clock_;

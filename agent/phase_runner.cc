@@ -1,19 +1,36 @@
 #include "agent/phase_runner.h"
 
-#include <sys/socket.h>
+#include <sys/resource.h>
 
 #include <algorithm>
-#include <cmath>
+#include <chrono>
 
+#include "agent/async_runner.h"
 #include "agent/one_off_statements.h"
-#include "agent/phase_runner_worker.h"
+#include "agent/thread_runner.h"
 #include "common/clock.h"
 #include "common/log.h"
-#include "common/rng.h"
 #include "proto/histogram_codec.h"
 #include "workloads/workload_registry.h"
 
 namespace stampede::agent {
+namespace {
+
+constexpr int64_t kFirstBackoffNs = 100 * kNsPerMs;
+constexpr int64_t kMaxBackoffNs = 2 * kNsPerSec;
+// Missed operations are attributed to ops by drawing them from the
+// workload; past this many per worker the rest is split in proportion.
+constexpr uint64_t kMaxAttributed = uint64_t{1} << 20;
+
+// User + system CPU of this process so far.
+int64_t ProcessCpuNs() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return (int64_t(u.ru_utime.tv_sec) + u.ru_stime.tv_sec) * kNsPerSec +
+         (int64_t(u.ru_utime.tv_usec) + u.ru_stime.tv_usec) * 1000;
+}
+
+}  // namespace
 
 WorkerShare ShareOf(uint32_t total, uint32_t agent_index, uint32_t agent_count) {
   uint32_t base = total / agent_count, extra = total % agent_count;
@@ -23,22 +40,32 @@ WorkerShare ShareOf(uint32_t total, uint32_t agent_index, uint32_t agent_count) 
   return s;
 }
 
+std::unique_ptr<PhaseRunner> PhaseRunner::Create(PhaseRunnerOptions options) {
+  const drivers::DriverInfo* info = drivers::FindDriver(options.plan.target().driver());
+  if (options.engine != "threads" && info && info->HasAsync(options.plan.target().flavor())) {
+    return std::make_unique<AsyncRunner>(std::move(options));
+  }
+  return std::make_unique<ThreadRunner>(std::move(options));
+}
+
 PhaseRunner::PhaseRunner(PhaseRunnerOptions options)
     : options_(std::move(options)), phase_(options_.plan.phases(options_.phase_index)) {}
-
-PhaseRunner::~PhaseRunner() {
-  Cancel();
-  for (auto& w : workers_) {
-    if (w->thread.joinable()) w->thread.join();
-  }
-  if (watchdog_.joinable()) watchdog_.join();
-}
 
 drivers::ConnectOptions PhaseRunner::OptionsFor(int endpoint) const {
   return ConnectOptionsFor(options_, endpoint);
 }
 
-Status PhaseRunner::Prepare() {
+std::string PhaseRunner::TimeoutNote() const {
+  return "timed out after " + std::to_string(op_timeout_ns_ / kNsPerMs) + " ms (op_timeout); ";
+}
+
+WorkerStats* PhaseRunner::NewStats() {
+  stats_.push_back(std::make_unique<WorkerStats>(workload_->ops().size(), size_t(options_.plan.target().endpoints_size())));
+  return stats_.back().get();
+}
+
+Status PhaseRunner::PrepareShare(const std::function<WorkerState*()>& make,
+                                 const std::function<WorkerStats*(size_t)>& stats_for) {
   const v1::Target& target = options_.plan.target();
   driver_info_ = drivers::FindDriver(target.driver());
   if (!driver_info_) return Status::Error("unknown driver " + target.driver());
@@ -70,8 +97,8 @@ Status PhaseRunner::Prepare() {
     // phase, this phase's setup, the workload's own.
     const v1::Plan& plan = options_.plan;
     if (options_.phase_index > 0) {
-      const auto& prev = plan.phases(int(options_.phase_index) - 1).cleanup();
-      Status s = RunOnce(options_, {prev.begin(), prev.end()}, "cleanup of phase " + plan.phases(int(options_.phase_index) - 1).name());
+      const v1::Phase& prev = plan.phases(int(options_.phase_index) - 1);
+      Status s = RunOnce(options_, {prev.cleanup().begin(), prev.cleanup().end()}, "cleanup of phase " + prev.name());
       if (!s.ok()) return s;
     }
     std::vector<std::string> setup;
@@ -92,13 +119,13 @@ Status PhaseRunner::Prepare() {
   owes_ = WorkerSchedule::Owes(phase_);
   owed_ops_ = owes_ ? 0 : -1;
   for (uint32_t i = 0; i < share_.count; ++i) {
-    auto w = std::make_unique<Worker>();
+    WorkerState* w = make();
     w->global = share_.first + i;
     const uint64_t budget = WorkerSchedule::BudgetOf(phase_, w->global);
     w->schedule = std::make_unique<WorkerSchedule>(phase_, seed, options_.phase_index, w->global, budget);
-    const int64_t owed = WorkerSchedule::Owed(phase_, seed, options_.phase_index, w->global, budget);
-    if (owes_) owed_ops_ += owed;
+    if (owes_) owed_ops_ += WorkerSchedule::Owed(phase_, seed, options_.phase_index, w->global, budget);
     w->jitter = Rng(MixSeed(options_.plan.seed() ^ 0x6a177e5, w->global));
+    w->backoff_ns = kFirstBackoffNs;
     if (target.balance() == "random") {
       w->endpoint = static_cast<int>(w->jitter.Uniform(num_endpoints));
     } else if (target.balance() == "first-alive") {
@@ -106,57 +133,93 @@ Status PhaseRunner::Prepare() {
     } else {
       w->endpoint = static_cast<int>(w->global % num_endpoints);
     }
-    w->stats = std::make_unique<WorkerStats>(num_ops, num_endpoints);
-    workers_.push_back(std::move(w));
+    w->stats = stats_for(i);
+    states_.push_back(w);
   }
-  for (auto& w : workers_) {
-    Worker* raw = w.get();
-    raw->thread = std::thread([this, raw] { WorkerMain(raw); });
-  }
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [&] { return prepared_ == static_cast<int>(workers_.size()); });
-  Status result = prepare_error_;
-  lock.unlock();
-  if (!result.ok()) Cancel();
-  return result;
+  return Status::Ok();
 }
 
-void PhaseRunner::WorkerMain(Worker* w) {
-  // The driver lives and dies on this thread (the MySQL connector needs it).
-  std::unique_ptr<drivers::Driver> driver = driver_info_->factory(options_.plan.target().flavor());
-  Status s = driver->Connect(OptionsFor(w->endpoint));
-  // The first phase insists on every endpoint answering (a typo in the plan
-  // shows before anything runs); later phases may start while a node is
-  // down after a fault, so a worker takes the next endpoint that answers.
-  if (!s.ok()) w->stats->endpoint(w->endpoint).connect_failures.fetch_add(1, std::memory_order_relaxed);
-  bool prepared = false;  // Reconnect() prepares too
-  if (!s.ok() && (options_.phase_index > 0 || options_.plan.target().balance() == "first-alive")) {
-    Status again = Reconnect(w, driver.get());
-    if (again.ok()) s = again, prepared = true;
-  }
-  if (s.ok() && !prepared) s = driver->Prepare(workload_->statements());
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    ++prepared_;
-    if (!s.ok() && prepare_error_.ok()) prepare_error_ = s;
-  }
-  cv_.notify_all();
-  if (s.ok() && WaitForGate()) {
-    SetActive(w, true);
-    RunLoop(w, driver.get());
-    SetActive(w, false);
-  }
-  w->fd.store(-1);
-  driver->Close();
-  driver.reset();
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    w->finished = true;
-  }
-  cv_.notify_all();
+void PhaseRunner::SetTimes(int64_t start_coord_ns, int64_t join_coord_ns) {
+  const int64_t offset = options_.clock_offset_ns ? options_.clock_offset_ns() : 0;
+  start_mono_ns_ = start_coord_ns - offset;
+  join_mono_ns_ = join_coord_ns ? join_coord_ns - offset : 0;
+  const uint64_t limit_ms = phase_.duration_ms() ? phase_.duration_ms() : phase_.timeout_ms();
+  deadline_mono_ns_ = limit_ms ? start_mono_ns_ + int64_t(limit_ms) * kNsPerMs : INT64_MAX;
+  hard_stop_mono_ns_ = deadline_mono_ns_ == INT64_MAX
+                           ? INT64_MAX
+                           : deadline_mono_ns_ + (op_timeout_ns_ > 0 ? op_timeout_ns_ : kNsPerSec);
 }
 
-void PhaseRunner::SetActive(Worker* w, bool active) {
+void PhaseRunner::CollectUntil(int64_t start_coord_ns, const std::function<bool()>& finished) {
+  const int64_t offset = start_coord_ns - start_mono_ns_;
+  // A rejoining share's seconds are numbered from the phase start too.
+  const uint32_t first_seq =
+      join_mono_ns_ > start_mono_ns_ ? uint32_t((join_mono_ns_ - start_mono_ns_) / kNsPerSec) : 0;
+  last_cpu_ns_ = ProcessCpuNs();
+  for (uint32_t seq = first_seq;; ++seq) {
+    const int64_t boundary = start_mono_ns_ + int64_t(seq + 1) * kNsPerSec;
+    std::unique_lock<std::mutex> lock(mu_);
+    const bool all_done = cv_.wait_for(
+        lock, std::chrono::nanoseconds(std::max<int64_t>(0, boundary - MonoNowNs())), finished);
+    lock.unlock();
+    if (all_done) {
+      Collect(seq, start_coord_ns + int64_t(seq) * kNsPerSec, MonoNowNs() + offset, true);
+      return;
+    }
+    Collect(seq, start_coord_ns + int64_t(seq) * kNsPerSec, start_coord_ns + int64_t(seq + 1) * kNsPerSec, false);
+    if (hard_stop_mono_ns_ != INT64_MAX && MonoNowNs() > hard_stop_mono_ns_ + 2 * kNsPerSec) {
+      SLOG(kWarn) << "phase " << phase_.name() << ": workers still busy "
+                  << (MonoNowNs() - hard_stop_mono_ns_) / kNsPerSec << " s past the hard stop";
+    }
+  }
+}
+
+int PhaseRunner::DrawOp(WorkerState* w) {
+  const int txn_size = workload_->transaction_size();
+  if (txn_size <= 1) return w->ops->Next(&w->req);
+  for (int i = 0; i < txn_size; ++i) w->ops->Next(&w->req);
+  return workload_->transaction_op();
+}
+
+void PhaseRunner::MissOverdue(WorkerState* w) {
+  if (!w->schedule->open_loop() || max_lag_ns_ == INT64_MAX) return;
+  const int64_t now = MonoNowNs();
+  int64_t due;
+  while (w->schedule->Peek(&due) && now - (start_mono_ns_ + due) > max_lag_ns_ &&
+         start_mono_ns_ + due >= join_mono_ns_) {
+    w->schedule->Next(&due);
+    w->stats->Miss(DrawOp(w));
+  }
+}
+
+void PhaseRunner::MissRest(WorkerState* w) {
+  if (Aborted() || !owes_) return;
+  if (phase_.duration_ms() == 0 && phase_.timeout_ms() > 0) timed_out_.store(true);
+  // The operation drawn last was not started either.
+  std::vector<uint64_t> missed(w->stats->num_ops(), 0);
+  uint64_t drawn = 1;
+  missed[size_t(DrawOp(w))]++;
+  int64_t due;
+  while (drawn < kMaxAttributed && w->schedule->Next(&due)) {
+    missed[size_t(DrawOp(w))]++;
+    ++drawn;
+  }
+  // Past kMaxAttributed the ops are not drawn: split the rest as the drawn.
+  const uint64_t owed = uint64_t(std::max<int64_t>(
+      0, WorkerSchedule::Owed(phase_, options_.plan.seed(), options_.phase_index, w->global,
+                              WorkerSchedule::BudgetOf(phase_, w->global))));
+  uint64_t rest = owed > w->schedule->issued() ? owed - w->schedule->issued() : 0;
+  if (drawn < kMaxAttributed) rest = 0;
+  uint64_t given = 0;
+  for (size_t i = 0; i < missed.size(); ++i) {
+    uint64_t share = static_cast<uint64_t>(double(rest) * double(missed[i]) / double(drawn));
+    if (i + 1 == missed.size()) share = rest - given;
+    given += share;
+    if (missed[i] + share) w->stats->Miss(int(i), missed[i] + share);
+  }
+}
+
+void PhaseRunner::SetActive(WorkerState* w, bool active) {
   if (w->active == active) return;
   w->active = active;
   if (active) {
@@ -166,133 +229,27 @@ void PhaseRunner::SetActive(Worker* w, bool active) {
   }
 }
 
-bool PhaseRunner::SleepUntil(int64_t mono_ns) {
-  while (!Halted()) {
-    int64_t now = MonoNowNs();
-    if (now >= mono_ns) return true;
-    SleepUntilMonoNs(std::min(mono_ns, now + kMaxSleepSliceNs));
-  }
-  return false;
-}
-
-bool PhaseRunner::WaitForGate() {
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [&] { return gate_open_; });
-  return halt_.load() != kAborted;
-}
-
-void PhaseRunner::WatchdogMain() {
-  bool stopped = false;
-  while (true) {
-    if (halt_.load() == kAborted) {
-      // Aborted: what is in flight is cut now, not at its timeout.
-      for (auto& w : workers_) {
-        int fd = w->fd.load();
-        if (fd >= 0 && w->op_deadline_ns.exchange(0) != 0) ::shutdown(fd, SHUT_RDWR);
-      }
-      return;
-    }
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      if (std::all_of(workers_.begin(), workers_.end(), [](const auto& w) { return w->finished; })) return;
-    }
-    const int64_t now = MonoNowNs();
-    if (!stopped && now >= hard_stop_mono_ns_) {
-      // Past deadline + op_timeout: whatever is still in flight is cut.
-      stopped = true;
-      int expected = kRunning;
-      halt_.compare_exchange_strong(expected, kStopping);
-      for (auto& w : workers_) {
-        int fd = w->fd.load();
-        if (fd >= 0 && w->op_deadline_ns.exchange(0) != 0) {
-          w->timed_out.store(true);
-          ::shutdown(fd, SHUT_RDWR);
-        }
-      }
-    }
-    for (auto& w : workers_) {
-      int64_t deadline = w->op_deadline_ns.load(std::memory_order_acquire);
-      if (deadline == 0 || now < deadline) continue;
-      int fd = w->fd.load();
-      // Only the first overrun of an operation cuts the socket.
-      if (fd >= 0 && w->op_deadline_ns.compare_exchange_strong(deadline, 0)) {
-        w->timed_out.store(true);
-        ::shutdown(fd, SHUT_RDWR);
-      }
-    }
-    SleepUntilMonoNs(MonoNowNs() + kWatchdogTickNs);
-  }
+int64_t PhaseRunner::NextBackoffNs(WorkerState* w) {
+  // Full jitter between half and all of the current back-off.
+  const int64_t sleep_ns = w->backoff_ns / 2 + static_cast<int64_t>(w->jitter.Uniform(uint64_t(w->backoff_ns / 2)));
+  w->backoff_ns = std::min(w->backoff_ns * 2, kMaxBackoffNs);
+  return sleep_ns;
 }
 
 void PhaseRunner::ReportError(int op, Outcome outcome, const std::string& message) {
-  auto& flag = logged_[op][static_cast<int>(outcome)];
+  auto& flag = logged_[size_t(op)][static_cast<int>(outcome)];
   if (flag.load(std::memory_order_relaxed) || flag.exchange(true)) return;
-  std::string line = "first " + std::string(OutcomeName(outcome)) + " error in phase " +
-                     phase_.name() + ", op " + workload_->ops()[op] + ": " + message;
+  std::string line = "first " + std::string(OutcomeName(outcome)) + " error in phase " + phase_.name() +
+                     ", op " + workload_->ops()[size_t(op)] + ": " + message;
   SLOG(kWarn) << line;
   if (options_.on_log) options_.on_log(line);
-}
-
-void PhaseRunner::Run(int64_t start_coord_ns, int64_t join_coord_ns) {
-  const int64_t offset = options_.clock_offset_ns ? options_.clock_offset_ns() : 0;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    start_mono_ns_ = start_coord_ns - offset;
-    join_mono_ns_ = join_coord_ns ? join_coord_ns - offset : 0;
-    uint64_t limit_ms = phase_.duration_ms() ? phase_.duration_ms() : phase_.timeout_ms();
-    deadline_mono_ns_ = limit_ms ? start_mono_ns_ + int64_t(limit_ms) * kNsPerMs : INT64_MAX;
-    hard_stop_mono_ns_ = deadline_mono_ns_ == INT64_MAX
-                             ? INT64_MAX
-                             : deadline_mono_ns_ + (op_timeout_ns_ > 0 ? op_timeout_ns_ : kNsPerSec);
-    gate_open_ = true;
-  }
-  cv_.notify_all();
-  if (op_timeout_ns_ > 0 || hard_stop_mono_ns_ != INT64_MAX) {
-    watchdog_ = std::thread([this] { WatchdogMain(); });
-  }
-  // A rejoining share's seconds are numbered from the phase start too.
-  const uint32_t first_seq =
-      join_mono_ns_ > start_mono_ns_ ? uint32_t((join_mono_ns_ - start_mono_ns_) / kNsPerSec) : 0;
-  for (uint32_t seq = first_seq;; ++seq) {
-    const int64_t boundary = start_mono_ns_ + int64_t(seq + 1) * kNsPerSec;
-    std::unique_lock<std::mutex> lock(mu_);
-    bool all_done = cv_.wait_for(
-        lock, std::chrono::nanoseconds(std::max<int64_t>(0, boundary - MonoNowNs())), [&] {
-          return std::all_of(workers_.begin(), workers_.end(),
-                             [](const auto& w) { return w->finished; });
-        });
-    lock.unlock();
-    if (all_done) {
-      Collect(seq, start_coord_ns + int64_t(seq) * kNsPerSec, MonoNowNs() + offset, true);
-      break;
-    }
-    Collect(seq, start_coord_ns + int64_t(seq) * kNsPerSec,
-            start_coord_ns + int64_t(seq + 1) * kNsPerSec, false);
-    if (hard_stop_mono_ns_ != INT64_MAX && MonoNowNs() > hard_stop_mono_ns_ + 2 * kNsPerSec) {
-      SLOG(kWarn) << "phase " << phase_.name() << ": workers still busy "
-                  << (MonoNowNs() - hard_stop_mono_ns_) / kNsPerSec << " s past the hard stop";
-    }
-  }
-  for (auto& w : workers_) {
-    if (w->thread.joinable()) w->thread.join();
-  }
-  if (watchdog_.joinable()) watchdog_.join();
-}
-
-void PhaseRunner::Cancel() {
-  halt_.store(kAborted);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    gate_open_ = true;
-  }
-  cv_.notify_all();
 }
 
 void PhaseRunner::Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool final) {
   for (auto& o : acc_ops_) o = OpTotals{};
   for (auto& h : acc_latency_) h.Reset();
   for (auto& e : acc_endpoints_) e = EndpointTotals{};
-  for (auto& w : workers_) w->stats->DrainInto(&acc_ops_, &acc_latency_, &acc_endpoints_);
+  for (auto& stats : stats_) stats->DrainInto(&acc_ops_, &acc_latency_, &acc_endpoints_);
   v1::Snapshot snap;
   snap.set_run_id(options_.run_id);
   snap.set_agent(options_.agent_name);
@@ -302,6 +259,9 @@ void PhaseRunner::Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool f
   snap.set_end_ns(std::max(start_ns, end_ns));
   snap.set_active_workers(active_.load());
   snap.set_final(final);
+  const int64_t cpu = ProcessCpuNs();
+  snap.set_cpu_ns(uint64_t(std::max<int64_t>(0, cpu - last_cpu_ns_)));
+  last_cpu_ns_ = cpu;
   for (size_t i = 0; i < acc_ops_.size(); ++i) {
     uint64_t total = 0;
     for (uint64_t c : acc_ops_[i].outcomes) total += c;

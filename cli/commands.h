@@ -1,5 +1,6 @@
 // The stampede subcommands. Each parses its own flags and returns the
-// process exit code: 0 ok, 1 the run or daemon failed, 2 bad input.
+// process exit code: 0 ok, 1 the run or daemon failed, 2 bad input, 3 the run completed but
+// degraded (an agent was lost).
 #ifndef STAMPEDE_CLI_COMMANDS_H_
 #define STAMPEDE_CLI_COMMANDS_H_
 

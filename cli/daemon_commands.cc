@@ -97,11 +97,18 @@ int AgentCommand(const Args& args) {
       ("name", po::value(&options.name)->required(), "this agent's unique name")
       ("label", po::value(&labels)->composing(), "KEY=VALUE label (repeatable)")
       ("capacity", po::value(&options.capacity)->default_value(0), "advisory maximum of workers")
-      ("http", po::value(&http), "serve this agent's own /metrics on HOST:PORT (default: none)");
+      ("http", po::value(&http), "serve this agent's own /metrics on HOST:PORT (default: none)")
+      ("engine", po::value(&options.engine.engine)->default_value("async"),
+       "async (event loops; threads for drivers without an asynchronous form) or threads (one per worker)")
+      ("threads", po::value(&options.engine.threads)->default_value(0), "event loops of the async engine (0: one per core)");
   tls.AddTo(&desc);
   po::variables_map vm;
   const std::string usage = "usage: stampede agent --coordinator HOST:PORT --name NAME";
   if (auto code = ParseFlags(usage, desc, {}, args, &vm)) return *code;
+  if (Status e = agent::CheckEngine(options.engine); !e.ok()) {
+    std::cerr << "stampede: " << e.message() << "\n";
+    return kExitBadInput;
+  }
   for (const std::string& l : labels) {
     auto eq = l.find('=');
     if (eq == std::string::npos) {

@@ -179,6 +179,7 @@ int RunCommand(const Args& args) {
   std::string http = "127.0.0.1:0";
   std::string pushgateway;
   std::string follow_for = "10m";
+  agent::EngineOptions engine;
   int local_agents = 0;
   TlsOptions tls;
   po::options_description desc("run options");
@@ -193,6 +194,9 @@ int RunCommand(const Args& args) {
       ("http", po::value(&http)->default_value("127.0.0.1:0"),
        "embedded coordinator: dashboard and /metrics on HOST:PORT (port 0: any free port; off: none)")
       ("pushgateway", po::value(&pushgateway), "also push metrics to this Pushgateway (http://HOST:PORT)")
+      ("engine", po::value(&engine.engine)->default_value("async"),
+       "local agents: async (event loops) or threads (one per worker)")
+      ("threads", po::value(&engine.threads)->default_value(0), "local agents: event loops (0: one per core)")
       ("follow-for", po::value(&follow_for)->default_value(follow_for),
        "with --coordinator: how long to wait for a lost coordinator to come back and follow the run again");
   tls.AddTo(&desc);
@@ -208,6 +212,10 @@ int RunCommand(const Args& args) {
   auto loaded = plan::LoadPlanFile(plan_file);
   if (!loaded.ok()) {
     for (const std::string& e : loaded.errors) std::cerr << e << "\n";
+    return kExitBadInput;
+  }
+  if (Status e = agent::CheckEngine(engine); !e.ok()) {
+    std::cerr << "stampede: " << e.message() << "\n";
     return kExitBadInput;
   }
   if (!coordinator_addr.empty()) {
@@ -270,6 +278,7 @@ int RunCommand(const Args& args) {
     ao.name = "local-" + std::to_string(i + 1);
     ao.credentials = *channel_creds;
     if (i == 0) ao.config = first_config;
+    ao.engine = engine;
     agents.push_back(std::make_unique<agent::Agent>(ao));
     threads.emplace_back([a = agents.back().get()] { (void)a->Run(); });
   }

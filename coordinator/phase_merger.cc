@@ -20,6 +20,7 @@ void PhaseMerger::Merge(const v1::Snapshot& s, Pending* p) {
   p->end_ns = std::max(p->end_ns, s.end_ns());
   p->active_workers += s.active_workers();
   uint64_t& agent_ops = p->agent_ops[s.agent()];
+  p->agent_cpu_ns[s.agent()] += s.cpu_ns();
   for (const v1::OpStats& o : s.ops()) {
     Op& op = p->ops[o.op()];
     for (int i = 0; i < o.outcomes_size() && i < kNumOutcomes; ++i) {
@@ -105,6 +106,9 @@ report::Json PhaseMerger::ToLine(uint32_t seq, const Pending& p, bool late) cons
       {"agent_ops", p.agent_ops},
       {"from", p.agents},  // which agents' snapshot `seq` this line holds
   };
+  report::Json cpu = report::Json::object();
+  for (const auto& [agent, ns] : p.agent_cpu_ns) cpu[agent] = double(ns) / 1e9;
+  line["agent_cpu_s"] = cpu;
   if (late) line["late"] = true;
   if (!p.endpoints.empty()) {
     report::Json eps = report::Json::object();

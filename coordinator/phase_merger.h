@@ -59,6 +59,7 @@ class PhaseMerger {
     uint32_t active_workers = 0;
     std::map<std::string, Op> ops;
     std::map<std::string, uint64_t> agent_ops;  // operations per agent
+    std::map<std::string, uint64_t> agent_cpu_ns;
     std::map<std::string, Endpoint> endpoints;
   };
   void Merge(const v1::Snapshot& s, Pending* p);

@@ -2,8 +2,13 @@
 
 #include <set>
 
+#include <algorithm>
+
+#include "drivers/mysql_async_driver.h"
 #include "drivers/mysql_driver.h"
+#include "drivers/postgres_async_driver.h"
 #include "drivers/postgres_driver.h"
+#include "drivers/redis_async_driver.h"
 #include "drivers/redis_cluster_driver.h"
 #include "drivers/redis_driver.h"
 
@@ -11,20 +16,37 @@ namespace stampede::drivers {
 
 const std::vector<DriverInfo>& Drivers() {
   static const std::vector<DriverInfo> kDrivers = {
-      {"postgres", "PostgreSQL wire protocol (libpqxx)", Dialect::kPostgres,
+      {"postgres", "PostgreSQL wire protocol (libpq; libpqxx for one-off statements)", Dialect::kPostgres,
        {"postgres", "cockroachdb", "yugabytedb"},
-       [](const std::string&) { return std::unique_ptr<Driver>(new PostgresDriver()); }},
-      {"mysql", "MySQL wire protocol (mysql-connector-c++)", Dialect::kMysql,
+       [](const std::string&) { return std::unique_ptr<Driver>(new PostgresDriver()); },
+       {"postgres", "cockroachdb", "yugabytedb"},
+       [](const std::string&, const boost::asio::any_io_executor& ex) {
+         return std::unique_ptr<AsyncDriver>(new PostgresAsyncDriver(ex));
+       }},
+      {"mysql", "MySQL wire protocol (the MariaDB C API; mysql-connector-c++ for one-off statements)",
+       Dialect::kMysql,
        {"mysql", "mariadb", "galera", "tidb"},
-       [](const std::string&) { return std::unique_ptr<Driver>(new MysqlDriver()); }},
+       [](const std::string&) { return std::unique_ptr<Driver>(new MysqlDriver()); },
+       {"mysql", "mariadb", "galera", "tidb"},
+       [](const std::string&, const boost::asio::any_io_executor& ex) {
+         return std::unique_ptr<AsyncDriver>(new MysqlAsyncDriver(ex));
+       }},
       {"redis", "Redis protocol (hiredis)", Dialect::kRedis,
        {"redis", "redis-cluster"},
        [](const std::string& flavor) {
          return flavor == "redis-cluster" ? std::unique_ptr<Driver>(new RedisClusterDriver())
                                           : std::unique_ptr<Driver>(new RedisDriver());
+       },
+       {"redis"},
+       [](const std::string&, const boost::asio::any_io_executor& ex) {
+         return std::unique_ptr<AsyncDriver>(new RedisAsyncDriver(ex));
        }},
   };
   return kDrivers;
+}
+
+bool DriverInfo::HasAsync(const std::string& flavor) const {
+  return async_factory && std::find(async_flavors.begin(), async_flavors.end(), flavor) != async_flavors.end();
 }
 
 const DriverInfo* FindDriver(const std::string& name) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "drivers/async_driver.h"
 #include "drivers/driver.h"
 
 namespace stampede::drivers {
@@ -21,6 +22,13 @@ struct DriverInfo {
   Dialect dialect;
   std::vector<std::string> flavors;  // first is the default
   std::function<std::unique_ptr<Driver>(const std::string& flavor)> factory;
+  // The asynchronous form, on an event loop (agent/async_runner), for the
+  // flavors listed in async_flavors; none if empty.
+  std::vector<std::string> async_flavors;
+  std::function<std::unique_ptr<AsyncDriver>(const std::string& flavor, const boost::asio::any_io_executor&)>
+      async_factory;
+
+  bool HasAsync(const std::string& flavor) const;
 };
 
 const std::vector<DriverInfo>& Drivers();

@@ -143,6 +143,8 @@ RunSummary BuildSummary(const std::vector<Json>& journal) {
       AddOps(line.value("ops", Json::object()), p);
       const Json agent_ops = line.value("agent_ops", Json::object());
       for (const auto& [agent, n] : agent_ops.items()) p->agent_ops[agent] += n.get<uint64_t>();
+      const Json agent_cpu = line.value("agent_cpu_s", Json::object());
+      for (const auto& [agent, s] : agent_cpu.items()) p->agent_cpu_s[agent] += s.get<double>();
       const Json endpoints = line.value("endpoints", Json::object());
       for (const auto& [name, e] : endpoints.items()) {
         auto& ep = p->endpoints[name];
@@ -229,6 +231,7 @@ Json SummaryToJson(const RunSummary& s) {
                   {"duration_s", p.duration_s},
                   {"completed", p.completed},
                   {"agent_ops", p.agent_ops},
+                  {"agent_cpu_s", p.agent_cpu_s},
                   {"ops", ops},
                   {"done", p.done()},
                   {"missed", p.missed()},
@@ -324,6 +327,19 @@ std::string RenderReportMarkdown(const RunSummary& s) {
       for (const auto& [name, e] : p.endpoints) {
         md << "| " << name << " | " << e.lost << " | " << e.reconnects << " | " << e.connect_failures << " |\n";
       }
+    }
+    if (!p.agent_cpu_s.empty()) {
+      // What the client cost: CPU of each agent's process over the phase.
+      md << "\nClient CPU (user + system of each agent's process): ";
+      bool first = true;
+      for (const auto& [agent, cpu] : p.agent_cpu_s) {
+        auto it = p.agent_ops.find(agent);
+        const uint64_t n = it == p.agent_ops.end() ? 0 : it->second;
+        md << (first ? "" : ", ") << agent << " " << Fixed(cpu, 2) << " s";
+        if (n > 0) md << " (" << Fixed(cpu * 1e6 / double(n), 1) << " µs/op)";
+        first = false;
+      }
+      md << "\n";
     }
     if (p.agent_ops.size() > 1) {
       md << "\nOperations by agent: ";

@@ -43,6 +43,7 @@ struct PhaseSummary {
   uint64_t unaccounted = 0;
   std::vector<OpSummary> ops;  // in order of first appearance
   std::map<std::string, uint64_t> agent_ops;  // operations per agent
+  std::map<std::string, double> agent_cpu_s;   // CPU each agent's process used
   struct Endpoint {
     uint64_t lost = 0, reconnects = 0, connect_failures = 0;
   };

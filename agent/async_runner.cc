@@ -1,0 +1,416 @@
+#include "agent/async_runner.h"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+
+#include "common/clock.h"
+#include "common/log.h"
+
+namespace stampede::agent {
+namespace {
+
+constexpr int64_t kFirstBackoffNs = 100 * kNsPerMs;
+constexpr int kMaxTxnStatements = 16;
+constexpr int64_t kStageTickNs = 20 * kNsPerMs;  // ramp granularity for waiting workers
+
+std::chrono::steady_clock::time_point AtMono(int64_t mono_ns) {
+  return std::chrono::steady_clock::time_point(std::chrono::nanoseconds(mono_ns));
+}
+
+}  // namespace
+
+AsyncRunner::AsyncRunner(PhaseRunnerOptions options)
+    : PhaseRunner(std::move(options)),
+      retry_(options_.plan),
+      cockroach_(options_.plan.target().flavor() == "cockroachdb") {}
+
+AsyncRunner::~AsyncRunner() {
+  Cancel();
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return AllFinished(); });
+  }
+  guards_.clear();
+  for (auto& t : threads_) {
+    if (t.joinable()) t.join();
+  }
+}
+
+template <typename Fn>
+void AsyncRunner::OnEachLoop(Fn fn) {
+  for (size_t l = 0; l < loops_.size(); ++l) {
+    boost::asio::post(*loops_[l], [this, l, fn] {
+      for (auto& w : workers_) {
+        if (w->loop == l) fn(w.get());
+      }
+    });
+  }
+}
+
+Status AsyncRunner::Prepare() {
+  // One loop per core (or --threads), never more than workers.
+  size_t n = options_.threads > 0 ? size_t(options_.threads) : std::max(1u, std::thread::hardware_concurrency());
+  n = std::max<size_t>(1, std::min<size_t>(n, ShareOf(phase_.workers(), options_.agent_index, options_.agent_count).count));
+  std::vector<WorkerStats*> loop_stats;
+  Status s = PrepareShare(
+      [this] {
+        workers_.push_back(std::make_unique<Worker>());
+        return workers_.back().get();
+      },
+      // The workers of one loop share its stats: one writer thread.
+      [&](size_t i) {
+        if (loop_stats.size() < n) loop_stats.push_back(NewStats());
+        return loop_stats[i % n];
+      });
+  if (!s.ok()) return s;
+  for (size_t l = 0; l < n; ++l) {
+    loops_.push_back(std::make_unique<boost::asio::io_context>(1));
+    guards_.push_back(boost::asio::make_work_guard(*loops_.back()));
+  }
+  for (size_t i = 0; i < workers_.size(); ++i) {
+    Worker* w = workers_[i].get();
+    w->loop = i % n;
+    auto ex = loops_[w->loop]->get_executor();
+    w->driver = driver_info_->async_factory(options_.plan.target().flavor(), ex);
+    w->sleep = std::make_unique<boost::asio::steady_timer>(ex);
+    w->cut = std::make_unique<boost::asio::steady_timer>(ex);
+    w->error.reserve(256);
+    boost::asio::co_spawn(ex, WorkerMain(w), [this, w](std::exception_ptr e) {
+      if (e) {
+        try {
+          std::rethrow_exception(e);
+        } catch (const std::exception& ex) {
+          SLOG(kError) << "worker " << w->global << ": " << ex.what();
+        }
+      }
+      Finished(w);
+    });
+  }
+  for (auto& loop : loops_) {
+    threads_.emplace_back([l = loop.get()] { l->run(); });
+  }
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [&] { return prepared_ == static_cast<int>(workers_.size()); });
+  Status result = prepare_error_;
+  lock.unlock();
+  if (!result.ok()) Cancel();
+  return result;
+}
+
+void AsyncRunner::Finished(Worker* w) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!w->prepared) {  // it ended before it could say
+      w->prepared = true;
+      ++prepared_;
+      if (prepare_error_.ok()) prepare_error_ = Status::Error("worker " + std::to_string(w->global) + " failed");
+    }
+    w->finished = true;
+  }
+  cv_.notify_all();
+}
+
+bool AsyncRunner::AllFinished() const {
+  return std::all_of(workers_.begin(), workers_.end(), [](const auto& w) { return w->finished; });
+}
+
+drivers::Task<Status> AsyncRunner::ConnectTo(Worker* w, int endpoint) {
+  drivers::ConnectOptions co = OptionsFor(endpoint);
+  // A connection attempt never outlasts the phase's hard stop.
+  if (hard_stop_mono_ns_ != INT64_MAX) {
+    const int64_t left_ms = (hard_stop_mono_ns_ - MonoNowNs()) / kNsPerMs;
+    if (left_ms <= 0) co_return Status::Error("stopped");
+    co.connect_timeout_ms = int(std::min<int64_t>(co.connect_timeout_ms, left_ms));
+  }
+  Status s = co_await w->driver->Connect(co);
+  if (s.ok()) s = co_await w->driver->Prepare(workload_->statements());
+  if (!s.ok()) w->driver->Close();
+  co_return s;
+}
+
+drivers::Task<Status> AsyncRunner::ConnectFirst(Worker* w) {
+  Status s = co_await ConnectTo(w, w->endpoint);
+  if (s.ok()) co_return s;
+  w->stats->endpoint(size_t(w->endpoint)).connect_failures.fetch_add(1, std::memory_order_relaxed);
+  // The first phase insists on every endpoint answering (a typo in the plan
+  // shows before anything runs); later phases may start while a node is
+  // down after a fault, so a worker takes the next endpoint that answers.
+  if (options_.phase_index > 0 || options_.plan.target().balance() == "first-alive") {
+    Status again = co_await Reconnect(w);
+    if (again.ok()) co_return again;
+  }
+  co_return s;
+}
+
+drivers::Task<void> AsyncRunner::WorkerMain(Worker* w) {
+  Status s = co_await ConnectFirst(w);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    w->prepared = true;
+    ++prepared_;
+    if (!s.ok() && prepare_error_.ok()) prepare_error_ = s;
+  }
+  cv_.notify_all();
+  if (!s.ok()) co_return;
+  // The start gate: Run() or Cancel() wakes the timer.
+  while (!gate_.load() && !Aborted()) {
+    w->sleep->expires_at(std::chrono::steady_clock::time_point::max());
+    boost::system::error_code ec;
+    co_await w->sleep->async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, ec));
+  }
+  if (!Aborted()) {
+    SetActive(w, true);
+    w->ops = workload_->MakeWorker(w->global);
+    // Every agent starts at the same instant, closed loop included.
+    if (co_await SleepUntil(w, start_mono_ns_)) {
+      co_await RunOps(w);
+      std::string note = w->ops->Finish();
+      if (!note.empty()) {
+        note = "phase " + phase_.name() + ": " + note;
+        SLOG(kInfo) << note;
+        if (options_.on_log) options_.on_log(note);
+      }
+    }
+    SetActive(w, false);
+  }
+  w->cut->cancel();
+  w->driver->Close();
+}
+
+drivers::Task<bool> AsyncRunner::SleepUntil(Worker* w, int64_t mono_ns) {
+  if (Halted()) co_return false;
+  if (MonoNowNs() >= mono_ns) co_return true;
+  w->sleep->expires_at(AtMono(mono_ns));
+  boost::system::error_code ec;
+  co_await w->sleep->async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, ec));
+  co_return !Halted();
+}
+
+void AsyncRunner::Arm(Worker* w) {
+  const int64_t now = MonoNowNs();
+  int64_t at = op_timeout_ns_ > 0 ? now + op_timeout_ns_ : INT64_MAX;
+  at = std::min(at, hard_stop_mono_ns_);
+  ++w->op_seq;
+  w->cut_fired = false;
+  if (at == INT64_MAX) return;
+  w->cut->expires_at(AtMono(at));
+  w->cut->async_wait([w, seq = w->op_seq](const boost::system::error_code& ec) {
+    // Only the operation it was armed for is cut.
+    if (ec || w->op_seq != seq) return;
+    w->cut_fired = true;
+    w->driver->Abort();
+  });
+}
+
+bool AsyncRunner::Disarm(Worker* w) {
+  ++w->op_seq;
+  w->cut->cancel();
+  const bool fired = w->cut_fired;
+  w->cut_fired = false;
+  return fired;
+}
+
+drivers::Task<void> AsyncRunner::RunOps(Worker* w) {
+  WorkerSchedule& schedule = *w->schedule;
+  const StageSchedule& stages = schedule.stages();
+  const bool open_loop = schedule.open_loop();
+  // Ramped worker counts start workers in this order, interleaved across
+  // agents so each agent carries its share during the ramp.
+  const double rank = double(w->global - share_.first) * options_.agent_count + options_.agent_index;
+  const int64_t think_ns = int64_t(phase_.think_time_ms()) * kNsPerMs;
+  int64_t due;
+  while (schedule.Next(&due)) {
+    if (Aborted()) co_return;
+    int64_t intended;
+    if (open_loop) {
+      intended = start_mono_ns_ + due;
+      if (intended < join_mono_ns_) {
+        DrawOp(w);  // another holder's: keep the workload's sequence
+        continue;
+      }
+      co_await SleepUntil(w, std::min(intended, deadline_mono_ns_));
+      const int64_t now = MonoNowNs();
+      if (Halted() || now >= deadline_mono_ns_) co_return MissRest(w);
+      if (now - intended > max_lag_ns_) {
+        w->stats->Miss(DrawOp(w));
+        continue;
+      }
+    } else {
+      intended = MonoNowNs();
+      if (stages.staged_workers()) {
+        // Wait (not counted as active) until the ramp reaches this worker.
+        while (intended < deadline_mono_ns_ &&
+               rank + 0.5 > stages.ValueAt(double(intended - start_mono_ns_) / 1e9)) {
+          SetActive(w, false);
+          if (!co_await SleepUntil(w, std::min(intended + kStageTickNs, deadline_mono_ns_))) break;
+          intended = MonoNowNs();
+        }
+        SetActive(w, true);
+      }
+      if (Halted() || intended >= deadline_mono_ns_) co_return MissRest(w);
+    }
+    int op;
+    uint32_t retries = 0;
+    drivers::OpResult r = co_await ExecuteOp(w, &op, &retries);
+    w->stats->Record(op, r.outcome, static_cast<uint64_t>(MonoNowNs() - intended), retries);
+    w->ops->Observe(op, r);
+    if (r.outcome == Outcome::kOk) {
+      w->failures = 0;
+      w->backoff_ns = kFirstBackoffNs;
+    } else {
+      ReportError(op, r.outcome, w->error);
+    }
+    if (!w->driver->connected()) {
+      w->stats->endpoint(size_t(w->endpoint)).lost.fetch_add(1, std::memory_order_relaxed);
+      // A node that accepts connections but fails every operation (Galera
+      // outside the primary component) must not be hammered: back off from
+      // the second loss in a row.
+      if (++w->failures > 1) co_await SleepUntil(w, std::min(MonoNowNs() + NextBackoffNs(w), deadline_mono_ns_));
+      while (!Halted() && MonoNowNs() < deadline_mono_ns_) {
+        MissOverdue(w);
+        Status s = co_await Reconnect(w);
+        if (s.ok()) break;
+        ReportError(op, Outcome::kUnavailable, "reconnect: " + s.message());
+        co_await SleepUntil(w, std::min(MonoNowNs() + NextBackoffNs(w), deadline_mono_ns_));
+      }
+    }
+    if (think_ns > 0 && !co_await SleepUntil(w, std::min(MonoNowNs() + think_ns, deadline_mono_ns_))) break;
+  }
+}
+
+drivers::Task<drivers::OpResult> AsyncRunner::ExecuteOp(Worker* w, int* op, uint32_t* retries) {
+  // Multi-statement transactions: the workload fills txn_size requests;
+  // per-op transactions (custom's txn: true) have up to kMaxTxnStatements.
+  const int txn_size = workload_->transaction_size();
+  std::array<drivers::OpRequest, kMaxTxnStatements> calls;
+  int statements = 0;
+  if (txn_size > 1) {
+    statements = std::min(txn_size, kMaxTxnStatements);
+    for (int i = 0; i < statements; ++i) w->ops->Next(&calls[size_t(i)]);
+    *op = workload_->transaction_op();
+  } else {
+    *op = w->ops->Next(&w->req);
+    const int n = w->ops->TransactionSize();
+    if (n > 1 && n <= kMaxTxnStatements && driver_info_->dialect != drivers::Dialect::kRedis) {
+      statements = n;
+      calls[0] = w->req;
+      for (int i = 1; i < n; ++i) w->ops->More(&calls[size_t(i)]);
+    }
+  }
+  if (statements > 0) co_return co_await ExecuteTransaction(w, calls.data(), statements, retries);
+  drivers::OpResult r = co_await ExecuteStatement(w, w->req, retries);
+  while (r.outcome == Outcome::kOk && w->ops->More(&w->req)) r = co_await ExecuteStatement(w, w->req, retries);
+  co_return r;
+}
+
+drivers::Task<drivers::OpResult> AsyncRunner::ExecuteStatement(Worker* w, const drivers::OpRequest& req,
+                                                             uint32_t* retries) {
+  drivers::OpResult r;
+  for (uint32_t attempt = 1;; ++attempt) {
+    Arm(w);
+    r = co_await w->driver->Execute(req, &w->error);
+    if (Disarm(w)) w->error = TimeoutNote() + w->error;
+    if (!retry_.Again(r.outcome, attempt, w->driver->connected(), MonoNowNs(), deadline_mono_ns_)) break;
+    ++*retries;
+    if (!co_await SleepUntil(w, std::min(MonoNowNs() + retry_.BackoffNs(attempt, &w->jitter), deadline_mono_ns_))) {
+      break;
+    }
+  }
+  co_return r;
+}
+
+// One transaction, its retries included, as one operation under one cut
+// timer. CockroachDB's client-side protocol: a retryable error rolls back
+// to SAVEPOINT cockroach_restart and the statements run again in the same
+// transaction; elsewhere the transaction starts over. Lost during COMMIT:
+// ambiguous.
+drivers::Task<drivers::OpResult> AsyncRunner::ExecuteTransaction(Worker* w, const drivers::OpRequest* calls, int n,
+                                                               uint32_t* retries) {
+  drivers::AsyncDriver& d = *w->driver;
+  drivers::OpResult r;
+  Arm(w);
+  bool in_txn = false;
+  for (uint32_t attempt = 1;; ++attempt) {
+    if (!in_txn) {
+      r = co_await d.Control("BEGIN", false, &w->error);
+      if (r.outcome == Outcome::kOk && cockroach_) r = co_await d.Control("SAVEPOINT cockroach_restart", false, &w->error);
+      in_txn = r.outcome == Outcome::kOk;
+    }
+    int64_t rows = 0;
+    for (int i = 0; i < n && r.outcome == Outcome::kOk; ++i) {
+      r = co_await d.Execute(calls[i], &w->error);
+      rows += r.rows;
+    }
+    if (r.outcome == Outcome::kOk && cockroach_) r = co_await d.Control("RELEASE SAVEPOINT cockroach_restart", true, &w->error);
+    if (r.outcome == Outcome::kOk) r = co_await d.Control("COMMIT", true, &w->error);
+    if (r.outcome == Outcome::kOk) {
+      r.rows = rows;
+      break;
+    }
+    if (!d.connected()) break;
+    // The server-side transaction is aborted (or over, if COMMIT failed):
+    // roll back to the savepoint to retry in place, or end it.
+    const bool again = retry_.Again(r.outcome, attempt, true, MonoNowNs(), deadline_mono_ns_);
+    std::string ignored;
+    bool in_place = false;
+    if (cockroach_ && in_txn && again) {
+      in_place = (co_await d.Control("ROLLBACK TO SAVEPOINT cockroach_restart", false, &ignored)).outcome == Outcome::kOk;
+    }
+    if (!in_place && d.connected()) {
+      (void)co_await d.Control("ROLLBACK", false, &ignored);
+      in_txn = false;
+    }
+    if (!again || !d.connected()) break;
+    ++*retries;
+    if (!co_await SleepUntil(w, std::min(MonoNowNs() + retry_.BackoffNs(attempt, &w->jitter), deadline_mono_ns_))) {
+      break;
+    }
+  }
+  if (Disarm(w)) w->error = TimeoutNote() + w->error;
+  co_return r;
+}
+
+drivers::Task<Status> AsyncRunner::Reconnect(Worker* w) {
+  const int n = options_.plan.target().endpoints_size();
+  Status last;
+  for (int i = 1; i <= n && !Halted(); ++i) {
+    const int e = (w->endpoint + i) % n;
+    Status s = co_await ConnectTo(w, e);
+    if (s.ok()) {
+      w->endpoint = e;
+      w->stats->endpoint(size_t(e)).reconnects.fetch_add(1, std::memory_order_relaxed);
+      co_return s;
+    }
+    w->stats->endpoint(size_t(e)).connect_failures.fetch_add(1, std::memory_order_relaxed);
+    last = s;
+  }
+  co_return last.ok() ? Status::Error("stopped") : last;
+}
+
+void AsyncRunner::Run(int64_t start_coord_ns, int64_t join_coord_ns) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    SetTimes(start_coord_ns, join_coord_ns);
+  }
+  gate_.store(true);
+  // Wake every worker waiting at the gate.
+  OnEachLoop([](Worker* w) { w->sleep->cancel(); });
+  CollectUntil(start_coord_ns, [this] { return AllFinished(); });
+}
+
+void AsyncRunner::Cancel() {
+  halt_.store(kAborted);
+  // Whatever each worker waits for ends now: its sleep, or its operation.
+  OnEachLoop([](Worker* w) {
+    w->sleep->cancel();
+    w->driver->Abort();
+  });
+}
+
+}  // namespace stampede::agent

@@ -1,0 +1,84 @@
+// The asynchronous engine (see phase_runner.h): a few event loops
+// (Boost.Asio io_contexts, one thread each; one per core by default), every
+// worker a coroutine on one of them with its own connection
+// (drivers/async_driver.h), sleeping on timers, its operations cut by a
+// per-operation timer at op_timeout (and at the phase's hard stop), and
+// retried by agent/retry_policy.h. Nothing on the per-operation path takes
+// a lock; memory for timers and coroutine frames is recycled by Asio.
+#ifndef STAMPEDE_AGENT_ASYNC_RUNNER_H_
+#define STAMPEDE_AGENT_ASYNC_RUNNER_H_
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <atomic>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "agent/phase_runner.h"
+#include "agent/retry_policy.h"
+#include "drivers/async_driver.h"
+
+namespace stampede::agent {
+
+class AsyncRunner : public PhaseRunner {
+ public:
+  explicit AsyncRunner(PhaseRunnerOptions options);
+  ~AsyncRunner() override;
+
+  Status Prepare() override;
+  void Run(int64_t start_coord_ns, int64_t join_coord_ns = 0) override;
+  void Cancel() override;
+  const char* engine() const override { return "async"; }
+
+ private:
+  template <typename T>
+  using Task = drivers::Task<T>;
+  struct Worker : WorkerState {
+    size_t loop = 0;
+    std::unique_ptr<drivers::AsyncDriver> driver;
+    std::unique_ptr<boost::asio::steady_timer> sleep;  // schedule, back-off, the start gate
+    std::unique_ptr<boost::asio::steady_timer> cut;    // op_timeout and the hard stop
+    uint64_t op_seq = 0;    // the operation the cut timer is armed for
+    bool cut_fired = false;
+    std::string error;
+    bool prepared = false;  // guarded by mu_: connected (or failed to)
+    bool finished = false;  // guarded by mu_
+  };
+  Task<void> WorkerMain(Worker* w);
+  Task<Status> ConnectFirst(Worker* w);
+  Task<void> RunOps(Worker* w);
+  Task<drivers::OpResult> ExecuteOp(Worker* w, int* op, uint32_t* retries);
+  Task<drivers::OpResult> ExecuteStatement(Worker* w, const drivers::OpRequest& req, uint32_t* retries);
+  Task<drivers::OpResult> ExecuteTransaction(Worker* w, const drivers::OpRequest* calls, int n, uint32_t* retries);
+  // Tries every endpoint once, starting after the current one.
+  Task<Status> Reconnect(Worker* w);
+  Task<Status> ConnectTo(Worker* w, int endpoint);
+  // Sleeps until mono_ns; false if the phase halted meanwhile.
+  Task<bool> SleepUntil(Worker* w, int64_t mono_ns);
+  // Arms the cut timer for one operation (or a transaction with its
+  // retries); Disarm() says whether it fired.
+  void Arm(Worker* w);
+  bool Disarm(Worker* w);
+  void Finished(Worker* w);
+  bool AllFinished() const;  // REQUIRES: mu_
+  // Runs fn(worker) on each worker's loop.
+  template <typename Fn>
+  void OnEachLoop(Fn fn);
+
+  RetryPolicy retry_;
+  bool cockroach_ = false;
+  std::vector<std::unique_ptr<boost::asio::io_context>> loops_;
+  std::vector<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> guards_;
+  std::vector<std::thread> threads_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::atomic<bool> gate_{false};
+  int prepared_ = 0;      // guarded by mu_
+  Status prepare_error_;  // guarded by mu_
+};
+
+}  // namespace stampede::agent
+
+#endif  // STAMPEDE_AGENT_ASYNC_RUNNER_H_

@@ -1,0 +1,64 @@
+// The threaded engine (see phase_runner.h): one thread and one blocking
+// connection per worker, an op_timeout watchdog thread that shuts down the
+// socket of an overrunning operation. For the drivers without an
+// asynchronous form.
+#ifndef STAMPEDE_AGENT_THREAD_RUNNER_H_
+#define STAMPEDE_AGENT_THREAD_RUNNER_H_
+
+#include <atomic>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "agent/phase_runner.h"
+
+namespace stampede::agent {
+
+class ThreadRunner : public PhaseRunner {
+ public:
+  explicit ThreadRunner(PhaseRunnerOptions options) : PhaseRunner(std::move(options)) {}
+  ~ThreadRunner() override;
+
+  Status Prepare() override;
+  void Run(int64_t start_coord_ns, int64_t join_coord_ns = 0) override;
+  void Cancel() override;
+  const char* engine() const override { return "threads"; }
+
+ private:
+  struct Worker : WorkerState {
+    std::thread thread;
+    // Watchdog interface: the worker publishes the socket and the deadline
+    // of the operation in flight (0: none); the watchdog shuts the socket
+    // down when the deadline passes and sets timed_out.
+    std::atomic<int> fd{-1};
+    std::atomic<int64_t> op_deadline_ns{0};
+    std::atomic<bool> timed_out{false};
+    bool finished = false;  // guarded by mu_
+  };
+  void WorkerMain(Worker* w);
+  void RunOps(Worker* w, drivers::Driver* driver);
+  drivers::OpResult ExecuteOp(Worker* w, drivers::Driver* driver, int* op, uint32_t* retries,
+                              std::string* error);
+  drivers::OpResult ExecuteWithRetries(Worker* w, drivers::Driver* driver, uint32_t* retries,
+                                       std::string* error);
+  // Tries every endpoint once, starting after the current one.
+  Status Reconnect(Worker* w, drivers::Driver* driver);
+  void BackOff(Worker* w);
+  bool SleepUntil(int64_t mono_ns);  // false if halted
+  bool WaitForGate();
+  void WatchdogMain();
+  // Arms the watchdog for an operation on the worker's connection.
+  void Arm(Worker* w, drivers::Driver* driver, int64_t timeout_ns);
+  bool Disarm(Worker* w);  // true if the watchdog cut the operation
+  bool AllFinished() const;  // REQUIRES: mu_
+
+  std::vector<std::unique_ptr<Worker>> workers_;
+  bool gate_open_ = false;  // guarded by mu_
+  int prepared_ = 0;        // guarded by mu_
+  Status prepare_error_;    // guarded by mu_
+  std::thread watchdog_;
+};
+
+}  // namespace stampede::agent
+
+#endif  // STAMPEDE_AGENT_THREAD_RUNNER_H_

@@ -1,0 +1,55 @@
+// The asynchronous Driver: one connection, driven by the readiness of its
+// socket on an event loop (Boost.Asio), so that one thread can run many
+// workers. The C library under each card library does the protocol (libpq,
+// hiredis, the MariaDB C API), in its non-blocking mode.
+//
+// A driver belongs to one worker and runs on the worker's event loop: every
+// call, Abort() included, happens on that loop's thread; not thread-safe.
+// Nothing here retries: the runner decides (agent/retry_policy.h).
+#ifndef STAMPEDE_DRIVERS_ASYNC_DRIVER_H_
+#define STAMPEDE_DRIVERS_ASYNC_DRIVER_H_
+
+// Boost 1.74's awaitable.hpp uses std::exchange without including <utility>.
+#include <utility>
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "drivers/driver.h"
+
+namespace stampede::drivers {
+
+template <typename T>
+using Task = boost::asio::awaitable<T>;
+
+class AsyncDriver {
+ public:
+  virtual ~AsyncDriver() = default;
+
+  // Opens the connection (and logs in). Errors name the endpoint and the
+  // cause in one line, as Driver::Connect's.
+  virtual Task<Status> Connect(const ConnectOptions& options) = 0;
+  // Prepares the statements: OpRequest::stmt indexes them.
+  virtual Task<Status> Prepare(const std::vector<StatementSpec>& statements) = 0;
+  // Executes one prepared statement; on a non-ok outcome *error gets the
+  // server's or the library's message.
+  virtual Task<OpResult> Execute(const OpRequest& request, std::string* error) = 0;
+  // A statement of the transaction protocol (BEGIN, COMMIT, ROLLBACK,
+  // SAVEPOINT ...), unprepared. write: a lost connection is ambiguous.
+  virtual Task<OpResult> Control(std::string_view statement, bool write, std::string* error) = 0;
+  // False once the connection is known to be lost.
+  virtual bool connected() const = 0;
+  // Cuts the connection now (an op timeout, the phase's hard stop, an
+  // abort): the operation in flight, if any, ends as a lost connection.
+  virtual void Abort() = 0;
+  virtual void Close() = 0;
+};
+
+}  // namespace stampede::drivers
+
+#endif  // STAMPEDE_DRIVERS_ASYNC_DRIVER_H_

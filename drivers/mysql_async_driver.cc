@@ -1,0 +1,201 @@
+#include "drivers/mysql_async_driver.h"
+
+#include <mysql.h>
+
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <chrono>
+#include <cstring>
+
+#include "drivers/mysql_errors.h"
+#include "drivers/statement_template.h"
+
+namespace stampede::drivers {
+namespace {
+
+// Resumes a suspended non-blocking call (status: the MYSQL_WAIT_* it waits
+// for) until it completes; cont(ready) resumes it. A cut wait resumes it
+// too: the socket is shut down, so the library sees the end and returns.
+template <typename Cont>
+Task<void> Drive(SocketWaiter& waiter, MYSQL* mysql, int status, Cont cont) {
+  while (status != 0) {
+    waiter.Watch(int(mysql_get_socket(mysql)));
+    bool ok = true;
+    if (status & MYSQL_WAIT_WRITE) {
+      ok = co_await waiter.Writable();
+    } else if (status & (MYSQL_WAIT_READ | MYSQL_WAIT_EXCEPT)) {
+      ok = co_await waiter.Readable();
+    }
+    status = cont(ok ? status & (MYSQL_WAIT_READ | MYSQL_WAIT_WRITE | MYSQL_WAIT_EXCEPT) : status);
+  }
+}
+
+}  // namespace
+
+// A prepared statement, its parameter bindings reused for every execution.
+struct MysqlAsyncDriver::Statement {
+  MYSQL_STMT* stmt = nullptr;
+  bool write = false, scalar = false;
+  std::vector<int> order;  // the request parameter of each '?'
+  std::vector<MYSQL_BIND> binds;
+  std::vector<long long> ints;
+  std::vector<unsigned long> lengths;
+  MYSQL_BIND result{};
+  long long value = 0;
+  ~Statement() {
+    if (stmt) mysql_stmt_close(stmt);
+  }
+};
+
+MysqlAsyncDriver::MysqlAsyncDriver(const boost::asio::any_io_executor& executor) : waiter_(executor) {}
+
+MysqlAsyncDriver::~MysqlAsyncDriver() { Close(); }
+
+void MysqlAsyncDriver::Close() {
+  statements_.clear();
+  waiter_.Watch(-1);
+  if (mysql_) mysql_close(mysql_);
+  mysql_ = nullptr;
+}
+
+OpResult MysqlAsyncDriver::Failed(unsigned code, const std::string& message, bool write, std::string* error) {
+  OpResult r;
+  r.outcome = ClassifyMysqlError(int(code), write);
+  *error = endpoint_ + ": " + std::to_string(code) + ": " + (waiter_.aborted() ? "connection cut" : message);
+  // 1047, 1180: this Galera node is not in the primary component; another
+  // endpoint may be.
+  if (IsMysqlConnectionError(int(code)) || code == 1047 || code == 1180 || waiter_.aborted()) Close();
+  return r;
+}
+
+Task<Status> MysqlAsyncDriver::Connect(const ConnectOptions& o) {
+  Close();
+  endpoint_ = o.Endpoint();
+  mysql_ = mysql_init(nullptr);
+  if (!mysql_) co_return Status::Error(endpoint_ + ": out of memory");
+  mysql_options(mysql_, MYSQL_OPT_NONBLOCK, nullptr);
+  boost::asio::steady_timer timer(co_await boost::asio::this_coro::executor);
+  timer.expires_after(std::chrono::milliseconds(o.connect_timeout_ms > 0 ? o.connect_timeout_ms : 5000));
+  timer.async_wait([this](const boost::system::error_code& ec) {
+    if (!ec) waiter_.Abort();
+  });
+  MYSQL* ret = nullptr;
+  int status = mysql_real_connect_start(&ret, mysql_, o.host.c_str(), o.user.c_str(), o.password.c_str(),
+                                        o.database.empty() ? nullptr : o.database.c_str(), unsigned(o.port),
+                                        nullptr, 0);
+  co_await Drive(waiter_, mysql_, status,
+                 [&](int ready) { return mysql_real_connect_cont(&ret, mysql_, ready); });
+  timer.cancel();
+  if (!ret) {
+    Status s = Status::Error(endpoint_ + ": " + std::to_string(mysql_errno(mysql_)) + ": " +
+                             (waiter_.aborted() ? "timed out connecting (connect_timeout)" : mysql_error(mysql_)));
+    Close();
+    co_return s;
+  }
+  co_return Status::Ok();
+}
+
+Task<Status> MysqlAsyncDriver::Prepare(const std::vector<StatementSpec>& statements) {
+  statements_.clear();
+  for (const StatementSpec& spec : statements) {
+    if (!mysql_) co_return Status::Error(endpoint_ + ": not connected");
+    auto st = std::make_unique<Statement>();
+    auto text = ToQuestionMarks(spec.text, kMaxParams, &st->order);
+    if (!text.ok()) co_return text.status();
+    st->write = spec.write;
+    st->scalar = spec.scalar;
+    st->stmt = mysql_stmt_init(mysql_);
+    int ret = 0;
+    int status = mysql_stmt_prepare_start(&ret, st->stmt, text->c_str(), text->size());
+    co_await Drive(waiter_, mysql_, status, [&](int ready) { return mysql_stmt_prepare_cont(&ret, st->stmt, ready); });
+    if (ret != 0) {
+      Status s = Status::Error(endpoint_ + ": preparing statement: " + std::to_string(mysql_stmt_errno(st->stmt)) +
+                               ": " + mysql_stmt_error(st->stmt));
+      if (IsMysqlConnectionError(int(mysql_stmt_errno(st->stmt)))) Close();
+      co_return s;
+    }
+    const size_t n = st->order.size();
+    st->binds.assign(n, MYSQL_BIND{});
+    st->ints.assign(n, 0);
+    st->lengths.assign(n, 0);
+    if (spec.scalar) {
+      st->result.buffer_type = MYSQL_TYPE_LONGLONG;
+      st->result.buffer = &st->value;
+    }
+    statements_.push_back(std::move(st));
+  }
+  co_return Status::Ok();
+}
+
+Task<OpResult> MysqlAsyncDriver::Execute(const OpRequest& req, std::string* error) {
+  OpResult result;
+  if (!mysql_) {
+    result.outcome = Outcome::kUnavailable;
+    *error = endpoint_ + ": not connected";
+    co_return result;
+  }
+  Statement& st = *statements_[size_t(req.stmt)];
+  for (size_t i = 0; i < st.order.size(); ++i) {
+    const Param& p = req.params[size_t(st.order[i])];
+    MYSQL_BIND& b = st.binds[i];
+    if (p.is_int) {
+      st.ints[i] = p.i;
+      b.buffer_type = MYSQL_TYPE_LONGLONG;
+      b.buffer = &st.ints[i];
+      b.length = nullptr;
+    } else {
+      st.lengths[i] = p.s.size();
+      b.buffer_type = MYSQL_TYPE_STRING;
+      b.buffer = const_cast<char*>(p.s.data());
+      b.buffer_length = p.s.size();
+      b.length = &st.lengths[i];
+    }
+  }
+  if (!st.binds.empty()) mysql_stmt_bind_param(st.stmt, st.binds.data());
+  int ret = 0;
+  int status = mysql_stmt_execute_start(&ret, st.stmt);
+  co_await Drive(waiter_, mysql_, status, [&](int ready) { return mysql_stmt_execute_cont(&ret, st.stmt, ready); });
+  if (ret != 0) co_return Failed(mysql_stmt_errno(st.stmt), mysql_stmt_error(st.stmt), st.write, error);
+  if (mysql_stmt_field_count(st.stmt) == 0) {
+    result.rows = int64_t(mysql_stmt_affected_rows(st.stmt));
+    co_return result;
+  }
+  // A result set: read it all (the rows are counted), the scalar bound.
+  if (st.scalar) mysql_stmt_bind_result(st.stmt, &st.result);
+  status = mysql_stmt_store_result_start(&ret, st.stmt);
+  co_await Drive(waiter_, mysql_, status, [&](int ready) { return mysql_stmt_store_result_cont(&ret, st.stmt, ready); });
+  if (ret != 0) co_return Failed(mysql_stmt_errno(st.stmt), mysql_stmt_error(st.stmt), false, error);
+  result.rows = int64_t(mysql_stmt_num_rows(st.stmt));
+  if (st.scalar && result.rows > 0 && mysql_stmt_fetch(st.stmt) == 0) result.value = st.value;
+  my_bool freed = 0;
+  status = mysql_stmt_free_result_start(&freed, st.stmt);
+  co_await Drive(waiter_, mysql_, status, [&](int ready) { return mysql_stmt_free_result_cont(&freed, st.stmt, ready); });
+  co_return result;
+}
+
+Task<OpResult> MysqlAsyncDriver::Control(std::string_view statement, bool write, std::string* error) {
+  OpResult result;
+  if (!mysql_) {
+    result.outcome = Outcome::kUnavailable;
+    *error = endpoint_ + ": not connected";
+    co_return result;
+  }
+  int ret = 0;
+  int status = mysql_real_query_start(&ret, mysql_, statement.data(), statement.size());
+  co_await Drive(waiter_, mysql_, status, [&](int ready) { return mysql_real_query_cont(&ret, mysql_, ready); });
+  if (ret != 0) co_return Failed(mysql_errno(mysql_), mysql_error(mysql_), write, error);
+  if (mysql_field_count(mysql_) > 0) {
+    MYSQL_RES* res = nullptr;
+    status = mysql_store_result_start(&res, mysql_);
+    co_await Drive(waiter_, mysql_, status, [&](int ready) { return mysql_store_result_cont(&res, mysql_, ready); });
+    if (res) {
+      result.rows = int64_t(mysql_num_rows(res));
+      mysql_free_result(res);
+    }
+  } else {
+    result.rows = int64_t(mysql_affected_rows(mysql_));
+  }
+  co_return result;
+}
+
+}  // namespace stampede::drivers

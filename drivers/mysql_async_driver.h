@@ -1,0 +1,47 @@
+// MySQL, MariaDB, Galera and TiDB on the MariaDB C API's non-blocking calls
+// (mysql_real_connect_start/_cont, mysql_stmt_execute_start/_cont, ...),
+// each suspended call resumed when its socket is ready. Statements are
+// server-side prepared; parameters are bound in place (strings are not
+// copied).
+#ifndef STAMPEDE_DRIVERS_MYSQL_ASYNC_DRIVER_H_
+#define STAMPEDE_DRIVERS_MYSQL_ASYNC_DRIVER_H_
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "drivers/async_driver.h"
+#include "drivers/socket_waiter.h"
+
+typedef struct st_mysql MYSQL;
+typedef struct st_mysql_stmt MYSQL_STMT;
+
+namespace stampede::drivers {
+
+class MysqlAsyncDriver : public AsyncDriver {
+ public:
+  explicit MysqlAsyncDriver(const boost::asio::any_io_executor& executor);
+  ~MysqlAsyncDriver() override;
+
+  Task<Status> Connect(const ConnectOptions& options) override;
+  Task<Status> Prepare(const std::vector<StatementSpec>& statements) override;
+  Task<OpResult> Execute(const OpRequest& request, std::string* error) override;
+  Task<OpResult> Control(std::string_view statement, bool write, std::string* error) override;
+  bool connected() const override { return mysql_ != nullptr; }
+  void Abort() override { waiter_.Abort(); }
+  void Close() override;
+
+ private:
+  struct Statement;
+  OpResult Failed(unsigned code, const std::string& message, bool write, std::string* error);
+
+  SocketWaiter waiter_;
+  MYSQL* mysql_ = nullptr;
+  std::string endpoint_;
+  std::vector<std::unique_ptr<Statement>> statements_;
+};
+
+}  // namespace stampede::drivers
+
+#endif  // STAMPEDE_DRIVERS_MYSQL_ASYNC_DRIVER_H_

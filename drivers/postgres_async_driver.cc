@@ -1,0 +1,209 @@
+#include "drivers/postgres_async_driver.h"
+
+#include <libpq-fe.h>
+
+#include <boost/asio/steady_timer.hpp>
+#include <charconv>
+#include <chrono>
+#include <cstdlib>
+
+#include "drivers/postgres_errors.h"
+
+namespace stampede::drivers {
+namespace {
+
+// libpq messages span lines: the user gets one.
+std::string OneLine(const char* text) {
+  std::string out;
+  for (const char* p = text ? text : ""; *p; ++p) {
+    if (*p == '\n' || *p == '\t' || *p == '\r') {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += *p;
+    }
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+}  // namespace
+
+PostgresAsyncDriver::PostgresAsyncDriver(const boost::asio::any_io_executor& executor) : waiter_(executor) {
+  for (auto& v : values_) v.reserve(64);
+}
+
+PostgresAsyncDriver::~PostgresAsyncDriver() { Close(); }
+
+void PostgresAsyncDriver::Close() {
+  waiter_.Watch(-1);
+  if (conn_) PQfinish(conn_);
+  conn_ = nullptr;
+}
+
+OpResult PostgresAsyncDriver::Lost(bool write, std::string* error) {
+  OpResult r;
+  r.outcome = ClassifyPostgresConnectionLoss(write);
+  *error = endpoint_ + ": connection lost" +
+           (waiter_.aborted() ? std::string() : ": " + OneLine(conn_ ? PQerrorMessage(conn_) : ""));
+  Close();
+  return r;
+}
+
+Task<Status> PostgresAsyncDriver::Connect(const ConnectOptions& o) {
+  Close();
+  endpoint_ = o.Endpoint();
+  const std::string port = std::to_string(o.port);
+  const char* keys[] = {"host", "port", "user", "password", "dbname", "application_name", nullptr};
+  const char* vals[] = {o.host.c_str(), port.c_str(), o.user.empty() ? nullptr : o.user.c_str(),
+                        o.password.empty() ? nullptr : o.password.c_str(),
+                        o.database.empty() ? nullptr : o.database.c_str(), "stampede", nullptr};
+  conn_ = PQconnectStartParams(keys, vals, 0);
+  if (!conn_) co_return Status::Error(endpoint_ + ": out of memory");
+  if (PQstatus(conn_) == CONNECTION_BAD) {
+    Status s = Status::Error(endpoint_ + ": " + OneLine(PQerrorMessage(conn_)));
+    Close();
+    co_return s;
+  }
+  // libpq's connect_timeout holds for its blocking connect only.
+  boost::asio::steady_timer timer(co_await boost::asio::this_coro::executor);
+  timer.expires_after(std::chrono::milliseconds(o.connect_timeout_ms > 0 ? o.connect_timeout_ms : 5000));
+  timer.async_wait([this](const boost::system::error_code& ec) {
+    if (!ec) waiter_.Abort();
+  });
+  PostgresPollingStatusType st = PGRES_POLLING_WRITING;
+  while (st != PGRES_POLLING_OK && st != PGRES_POLLING_FAILED) {
+    waiter_.Watch(PQsocket(conn_));
+    const bool ready = st == PGRES_POLLING_READING ? co_await waiter_.Readable() : co_await waiter_.Writable();
+    if (!ready) break;
+    st = PQconnectPoll(conn_);
+  }
+  timer.cancel();
+  if (st != PGRES_POLLING_OK) {
+    Status s = Status::Error(endpoint_ + ": " + (waiter_.aborted() && st != PGRES_POLLING_FAILED
+                                                     ? "timed out connecting (connect_timeout)"
+                                                     : OneLine(PQerrorMessage(conn_))));
+    Close();
+    co_return s;
+  }
+  PQsetnonblocking(conn_, 1);
+  waiter_.Watch(PQsocket(conn_));
+  co_return Status::Ok();
+}
+
+Task<bool> PostgresAsyncDriver::Flush() {
+  while (true) {
+    const int r = PQflush(conn_);
+    if (r == 0) co_return true;
+    if (r < 0) co_return false;
+    if (!co_await waiter_.Writable()) co_return false;
+    if (!PQconsumeInput(conn_)) co_return false;
+  }
+}
+
+Task<bool> PostgresAsyncDriver::Collect(OpResult* result, bool scalar, std::string* error) {
+  bool failed = false;
+  while (true) {
+    while (PQisBusy(conn_)) {
+      if (!co_await waiter_.Readable() || !PQconsumeInput(conn_)) co_return false;
+    }
+    PGresult* res = PQgetResult(conn_);
+    if (!res) break;
+    switch (PQresultStatus(res)) {
+      case PGRES_TUPLES_OK:
+        result->rows = PQntuples(res);
+        if (scalar && PQntuples(res) > 0 && PQnfields(res) > 0) {
+          const char* v = PQgetvalue(res, 0, 0);
+          std::from_chars(v, v + PQgetlength(res, 0, 0), result->value);
+        }
+        break;
+      case PGRES_COMMAND_OK: {
+        const char* n = PQcmdTuples(res);
+        int64_t rows = 0;
+        std::from_chars(n, n + std::char_traits<char>::length(n), rows);
+        result->rows = rows;
+        break;
+      }
+      default:
+        if (!failed) {
+          const char* state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+          const char* msg = PQresultErrorMessage(res);
+          result->outcome = ClassifyPostgresError(state ? state : "", msg ? msg : "");
+          *error = endpoint_ + ": " + (state ? std::string(state) + " " : "") + OneLine(msg);
+          failed = true;
+        }
+    }
+    PQclear(res);
+  }
+  co_return PQstatus(conn_) != CONNECTION_BAD;
+}
+
+Task<Status> PostgresAsyncDriver::Prepare(const std::vector<StatementSpec>& statements) {
+  names_.clear();
+  writes_.clear();
+  scalars_.clear();
+  for (size_t i = 0; i < statements.size(); ++i) {
+    if (!conn_) co_return Status::Error(endpoint_ + ": not connected");
+    names_.push_back("s" + std::to_string(i));
+    writes_.push_back(statements[i].write);
+    scalars_.push_back(statements[i].scalar);
+    if (!PQsendPrepare(conn_, names_.back().c_str(), statements[i].text.c_str(), 0, nullptr) ||
+        !co_await Flush()) {
+      std::string error;
+      Lost(false, &error);
+      co_return Status::Error(error);
+    }
+    OpResult r;
+    std::string error;
+    if (!co_await Collect(&r, false, &error)) {
+      Lost(false, &error);
+      co_return Status::Error(error);
+    }
+    if (r.outcome != Outcome::kOk) co_return Status::Error(endpoint_ + ": preparing statement: " + error.substr(error.find(": ") + 2));
+  }
+  co_return Status::Ok();
+}
+
+Task<OpResult> PostgresAsyncDriver::Execute(const OpRequest& req, std::string* error) {
+  OpResult result;
+  if (!conn_) {
+    result.outcome = Outcome::kUnavailable;
+    *error = endpoint_ + ": not connected";
+    co_return result;
+  }
+  for (int i = 0; i < req.nparams; ++i) {
+    std::string& v = values_[size_t(i)];
+    const Param& p = req.params[size_t(i)];
+    if (p.is_int) {
+      char buf[24];
+      auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), p.i);
+      v.assign(buf, end);
+    } else {
+      v.assign(p.s.data(), p.s.size());
+    }
+    pointers_[size_t(i)] = v.c_str();
+  }
+  const bool write = writes_[size_t(req.stmt)];
+  if (!PQsendQueryPrepared(conn_, names_[size_t(req.stmt)].c_str(), req.nparams, pointers_.data(), nullptr,
+                           nullptr, 0) ||
+      !co_await Flush()) {
+    // Nothing (complete) reached the server.
+    co_return Lost(false, error);
+  }
+  if (!co_await Collect(&result, scalars_[size_t(req.stmt)], error)) co_return Lost(write, error);
+  co_return result;
+}
+
+Task<OpResult> PostgresAsyncDriver::Control(std::string_view statement, bool write, std::string* error) {
+  OpResult result;
+  if (!conn_) {
+    result.outcome = Outcome::kUnavailable;
+    *error = endpoint_ + ": not connected";
+    co_return result;
+  }
+  values_[0].assign(statement.data(), statement.size());
+  if (!PQsendQuery(conn_, values_[0].c_str()) || !co_await Flush()) co_return Lost(false, error);
+  if (!co_await Collect(&result, false, error)) co_return Lost(write, error);
+  co_return result;
+}
+
+}  // namespace stampede::drivers

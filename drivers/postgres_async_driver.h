@@ -1,0 +1,52 @@
+// PostgreSQL (and its wire: CockroachDB, YugabyteDB) on libpq's
+// asynchronous API: PQconnectPoll, PQsendQueryPrepared, PQconsumeInput and
+// PQgetResult driven by the socket's readiness. Parameters go as text from
+// buffers reused across operations; results are read in place.
+#ifndef STAMPEDE_DRIVERS_POSTGRES_ASYNC_DRIVER_H_
+#define STAMPEDE_DRIVERS_POSTGRES_ASYNC_DRIVER_H_
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "drivers/async_driver.h"
+#include "drivers/socket_waiter.h"
+
+typedef struct pg_conn PGconn;
+typedef struct pg_result PGresult;
+
+namespace stampede::drivers {
+
+class PostgresAsyncDriver : public AsyncDriver {
+ public:
+  explicit PostgresAsyncDriver(const boost::asio::any_io_executor& executor);
+  ~PostgresAsyncDriver() override;
+
+  Task<Status> Connect(const ConnectOptions& options) override;
+  Task<Status> Prepare(const std::vector<StatementSpec>& statements) override;
+  Task<OpResult> Execute(const OpRequest& request, std::string* error) override;
+  Task<OpResult> Control(std::string_view statement, bool write, std::string* error) override;
+  bool connected() const override { return conn_ != nullptr; }
+  void Abort() override { waiter_.Abort(); }
+  void Close() override;
+
+ private:
+  // Sends what libpq has buffered; false if the connection is gone.
+  Task<bool> Flush();
+  // Reads the results of the command sent last, into *result; false if the
+  // connection was lost on the way.
+  Task<bool> Collect(OpResult* result, bool scalar, std::string* error);
+  OpResult Lost(bool write, std::string* error);
+
+  SocketWaiter waiter_;
+  PGconn* conn_ = nullptr;
+  std::string endpoint_;
+  std::vector<std::string> names_;
+  std::vector<bool> writes_, scalars_;
+  std::array<std::string, kMaxParams> values_;
+  std::array<const char*, kMaxParams> pointers_{};
+};
+
+}  // namespace stampede::drivers
+
+#endif  // STAMPEDE_DRIVERS_POSTGRES_ASYNC_DRIVER_H_
