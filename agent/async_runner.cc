@@ -16,8 +16,8 @@ namespace stampede::agent {
 namespace {
 
 constexpr int64_t kFirstBackoffNs = 100 * kNsPerMs;
-constexpr int kMaxTxnStatements = 16;
-constexpr int64_t kStageTickNs = 20 * kNsPerMs;  // ramp granularity for waiting workers
+constexpr int64_t kStageTickNs = 20 * kNsPerMs;     // ramp granularity for waiting workers
+constexpr int64_t kWatchdogTickNs = 10 * kNsPerMs;  // op_timeout's granularity
 
 std::chrono::steady_clock::time_point AtMono(int64_t mono_ns) {
   return std::chrono::steady_clock::time_point(std::chrono::nanoseconds(mono_ns));
@@ -44,11 +44,9 @@ AsyncRunner::~AsyncRunner() {
 
 template <typename Fn>
 void AsyncRunner::OnEachLoop(Fn fn) {
-  for (size_t l = 0; l < loops_.size(); ++l) {
-    boost::asio::post(*loops_[l], [this, l, fn] {
-      for (auto& w : workers_) {
-        if (w->loop == l) fn(w.get());
-      }
+  for (auto& loop : loops_) {
+    boost::asio::post(loop->context, [l = loop.get(), fn] {
+      for (Worker* w : l->workers) fn(w);
     });
   }
 }
@@ -70,16 +68,21 @@ Status AsyncRunner::Prepare() {
       });
   if (!s.ok()) return s;
   for (size_t l = 0; l < n; ++l) {
-    loops_.push_back(std::make_unique<boost::asio::io_context>(1));
-    guards_.push_back(boost::asio::make_work_guard(*loops_.back()));
+    loops_.push_back(std::make_unique<Loop>());
+    guards_.push_back(boost::asio::make_work_guard(loops_.back()->context));
+    loops_.back()->watchdog = std::make_unique<boost::asio::steady_timer>(loops_.back()->context);
   }
   for (size_t i = 0; i < workers_.size(); ++i) {
     Worker* w = workers_[i].get();
     w->loop = i % n;
-    auto ex = loops_[w->loop]->get_executor();
+    Loop& loop = *loops_[w->loop];
+    w->slot = loop.workers.size();
+    loop.workers.push_back(w);
+    loop.cut_at.push_back(0);
+    loop.running.fetch_add(1);
+    auto ex = loops_[w->loop]->context.get_executor();
     w->driver = driver_info_->async_factory(options_.plan.target().flavor(), ex);
     w->sleep = std::make_unique<boost::asio::steady_timer>(ex);
-    w->cut = std::make_unique<boost::asio::steady_timer>(ex);
     w->error.reserve(256);
     boost::asio::co_spawn(ex, WorkerMain(w), [this, w](std::exception_ptr e) {
       if (e) {
@@ -89,11 +92,12 @@ Status AsyncRunner::Prepare() {
           SLOG(kError) << "worker " << w->global << ": " << ex.what();
         }
       }
+      loops_[w->loop]->running.fetch_sub(1);
       Finished(w);
     });
   }
   for (auto& loop : loops_) {
-    threads_.emplace_back([l = loop.get()] { l->run(); });
+    threads_.emplace_back([l = loop.get()] { l->context.run(); });
   }
   std::unique_lock<std::mutex> lock(mu_);
   cv_.wait(lock, [&] { return prepared_ == static_cast<int>(workers_.size()); });
@@ -158,6 +162,7 @@ drivers::Task<void> AsyncRunner::WorkerMain(Worker* w) {
   }
   cv_.notify_all();
   if (!s.ok()) co_return;
+  w->ops = workload_->MakeWorker(w->global);
   // The start gate: Run() or Cancel() wakes the timer.
   while (!gate_.load() && !Aborted()) {
     w->sleep->expires_at(std::chrono::steady_clock::time_point::max());
@@ -166,7 +171,6 @@ drivers::Task<void> AsyncRunner::WorkerMain(Worker* w) {
   }
   if (!Aborted()) {
     SetActive(w, true);
-    w->ops = workload_->MakeWorker(w->global);
     // Every agent starts at the same instant, closed loop included.
     if (co_await SleepUntil(w, start_mono_ns_)) {
       co_await RunOps(w);
@@ -179,7 +183,6 @@ drivers::Task<void> AsyncRunner::WorkerMain(Worker* w) {
     }
     SetActive(w, false);
   }
-  w->cut->cancel();
   w->driver->Close();
 }
 
@@ -193,27 +196,33 @@ drivers::Task<bool> AsyncRunner::SleepUntil(Worker* w, int64_t mono_ns) {
 }
 
 void AsyncRunner::Arm(Worker* w) {
-  const int64_t now = MonoNowNs();
-  int64_t at = op_timeout_ns_ > 0 ? now + op_timeout_ns_ : INT64_MAX;
-  at = std::min(at, hard_stop_mono_ns_);
-  ++w->op_seq;
+  const int64_t at = op_timeout_ns_ > 0 ? MonoNowNs() + op_timeout_ns_ : INT64_MAX;
+  loops_[w->loop]->cut_at[w->slot] = std::min(at, hard_stop_mono_ns_);
   w->cut_fired = false;
-  if (at == INT64_MAX) return;
-  w->cut->expires_at(AtMono(at));
-  w->cut->async_wait([w, seq = w->op_seq](const boost::system::error_code& ec) {
-    // Only the operation it was armed for is cut.
-    if (ec || w->op_seq != seq) return;
-    w->cut_fired = true;
-    w->driver->Abort();
-  });
 }
 
 bool AsyncRunner::Disarm(Worker* w) {
-  ++w->op_seq;
-  w->cut->cancel();
+  loops_[w->loop]->cut_at[w->slot] = 0;
   const bool fired = w->cut_fired;
   w->cut_fired = false;
   return fired;
+}
+
+void AsyncRunner::Watch(Loop* loop) {
+  const int64_t now = MonoNowNs();
+  std::vector<int64_t>& cut_at = loop->cut_at;
+  for (size_t i = 0; i < cut_at.size(); ++i) {
+    if (cut_at[i] == 0 || now < cut_at[i]) continue;
+    cut_at[i] = 0;
+    Worker* w = loop->workers[i];
+    w->cut_fired = true;
+    w->driver->Abort();
+  }
+  if (loop->running.load() == 0) return;
+  loop->watchdog->expires_at(AtMono(now + kWatchdogTickNs));
+  loop->watchdog->async_wait([this, loop](const boost::system::error_code& ec) {
+    if (!ec) Watch(loop);
+  });
 }
 
 drivers::Task<void> AsyncRunner::RunOps(Worker* w) {
@@ -288,22 +297,23 @@ drivers::Task<drivers::OpResult> AsyncRunner::ExecuteOp(Worker* w, int* op, uint
   // Multi-statement transactions: the workload fills txn_size requests;
   // per-op transactions (custom's txn: true) have up to kMaxTxnStatements.
   const int txn_size = workload_->transaction_size();
-  std::array<drivers::OpRequest, kMaxTxnStatements> calls;
   int statements = 0;
   if (txn_size > 1) {
+    if (!w->calls) w->calls = std::make_unique<std::array<drivers::OpRequest, kMaxTxnStatements>>();
     statements = std::min(txn_size, kMaxTxnStatements);
-    for (int i = 0; i < statements; ++i) w->ops->Next(&calls[size_t(i)]);
+    for (int i = 0; i < statements; ++i) w->ops->Next(&(*w->calls)[size_t(i)]);
     *op = workload_->transaction_op();
   } else {
     *op = w->ops->Next(&w->req);
     const int n = w->ops->TransactionSize();
     if (n > 1 && n <= kMaxTxnStatements && driver_info_->dialect != drivers::Dialect::kRedis) {
+      if (!w->calls) w->calls = std::make_unique<std::array<drivers::OpRequest, kMaxTxnStatements>>();
       statements = n;
-      calls[0] = w->req;
-      for (int i = 1; i < n; ++i) w->ops->More(&calls[size_t(i)]);
+      (*w->calls)[0] = w->req;
+      for (int i = 1; i < n; ++i) w->ops->More(&(*w->calls)[size_t(i)]);
     }
   }
-  if (statements > 0) co_return co_await ExecuteTransaction(w, calls.data(), statements, retries);
+  if (statements > 0) co_return co_await ExecuteTransaction(w, w->calls->data(), statements, retries);
   drivers::OpResult r = co_await ExecuteStatement(w, w->req, retries);
   while (r.outcome == Outcome::kOk && w->ops->More(&w->req)) r = co_await ExecuteStatement(w, w->req, retries);
   co_return r;
@@ -399,8 +409,11 @@ void AsyncRunner::Run(int64_t start_coord_ns, int64_t join_coord_ns) {
     SetTimes(start_coord_ns, join_coord_ns);
   }
   gate_.store(true);
-  // Wake every worker waiting at the gate.
+  // Wake every worker waiting at the gate; start the loops' watchdogs.
   OnEachLoop([](Worker* w) { w->sleep->cancel(); });
+  if (op_timeout_ns_ > 0 || hard_stop_mono_ns_ != INT64_MAX) {
+    for (auto& loop : loops_) boost::asio::post(loop->context, [this, l = loop.get()] { Watch(l); });
+  }
   CollectUntil(start_coord_ns, [this] { return AllFinished(); });
 }
 

@@ -12,6 +12,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include <array>
 #include <atomic>
 #include <memory>
 #include <thread>
@@ -36,16 +37,30 @@ class AsyncRunner : public PhaseRunner {
  private:
   template <typename T>
   using Task = drivers::Task<T>;
+  static constexpr int kMaxTxnStatements = 16;
   struct Worker : WorkerState {
     size_t loop = 0;
+    size_t slot = 0;  // its place in its loop's cut_at
     std::unique_ptr<drivers::AsyncDriver> driver;
     std::unique_ptr<boost::asio::steady_timer> sleep;  // schedule, back-off, the start gate
-    std::unique_ptr<boost::asio::steady_timer> cut;    // op_timeout and the hard stop
-    uint64_t op_seq = 0;    // the operation the cut timer is armed for
-    bool cut_fired = false;
+    bool cut_fired = false;  // the watchdog cut its operation
     std::string error;
+    // A transaction's statements, made the first time one runs.
+    std::unique_ptr<std::array<drivers::OpRequest, kMaxTxnStatements>> calls;
     bool prepared = false;  // guarded by mu_: connected (or failed to)
     bool finished = false;  // guarded by mu_
+  };
+  // One event loop: its thread, and a watchdog timer that cuts its
+  // workers' overdue operations.
+  struct Loop {
+    boost::asio::io_context context{1};
+    std::unique_ptr<boost::asio::steady_timer> watchdog;
+    std::vector<Worker*> workers;
+    // When each worker's operation in flight is cut (op_timeout, the hard
+    // stop); 0: none. Kept together so the watchdog's scan of thousands of
+    // workers reads one array: no timer per operation.
+    std::vector<int64_t> cut_at;
+    std::atomic<int> running{0};  // workers not yet finished
   };
   Task<void> WorkerMain(Worker* w);
   Task<Status> ConnectFirst(Worker* w);
@@ -58,10 +73,12 @@ class AsyncRunner : public PhaseRunner {
   Task<Status> ConnectTo(Worker* w, int endpoint);
   // Sleeps until mono_ns; false if the phase halted meanwhile.
   Task<bool> SleepUntil(Worker* w, int64_t mono_ns);
-  // Arms the cut timer for one operation (or a transaction with its
-  // retries); Disarm() says whether it fired.
+  // Arms the cut for one operation (or a transaction with its retries);
+  // Disarm() says whether it fired.
   void Arm(Worker* w);
   bool Disarm(Worker* w);
+  // Every kWatchdogTickNs on each loop: cuts what is overdue.
+  void Watch(Loop* loop);
   void Finished(Worker* w);
   bool AllFinished() const;  // REQUIRES: mu_
   // Runs fn(worker) on each worker's loop.
@@ -70,7 +87,7 @@ class AsyncRunner : public PhaseRunner {
 
   RetryPolicy retry_;
   bool cockroach_ = false;
-  std::vector<std::unique_ptr<boost::asio::io_context>> loops_;
+  std::vector<std::unique_ptr<Loop>> loops_;
   std::vector<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> guards_;
   std::vector<std::thread> threads_;
   std::vector<std::unique_ptr<Worker>> workers_;

@@ -2,36 +2,87 @@
 
 #include <hiredis/hiredis.h>
 
+#include <boost/asio/connect.hpp>
+#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
-#include <cerrno>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <charconv>
 #include <chrono>
-#include <cstring>
 
 #include "common/strings.h"
 #include "drivers/redis_errors.h"
 
 namespace stampede::drivers {
+namespace {
 
-RedisAsyncDriver::RedisAsyncDriver(const boost::asio::any_io_executor& executor)
-    : waiter_(executor),
-      args_(RedisCommands::kMaxWords),
-      argv_(RedisCommands::kMaxWords),
-      argvlen_(RedisCommands::kMaxWords) {}
+namespace asio = boost::asio;
+
+// Reply functions that keep the top-level reply's summary in the reader's
+// privdata and allocate nothing.
+void* Top(const redisReadTask* t, int type) {
+  auto* r = static_cast<RedisReplySummary*>(t->privdata);
+  if (!t->parent) r->type = type;
+  return r;
+}
+void* CreateString(const redisReadTask* t, char* s, size_t len) {
+  auto* r = static_cast<RedisReplySummary*>(Top(t, t->type));
+  if (!t->parent && t->type == REDIS_REPLY_ERROR) r->error.assign(s, len);
+  return r;
+}
+void* CreateArray(const redisReadTask* t, int n) {
+  auto* r = static_cast<RedisReplySummary*>(Top(t, REDIS_REPLY_ARRAY));
+  if (!t->parent) r->elements = n;
+  return r;
+}
+void* CreateInteger(const redisReadTask* t, long long v) {
+  auto* r = static_cast<RedisReplySummary*>(Top(t, REDIS_REPLY_INTEGER));
+  if (!t->parent) r->integer = v;
+  return r;
+}
+void* CreateNil(const redisReadTask* t) { return Top(t, REDIS_REPLY_NIL); }
+void FreeObject(void*) {}
+redisReplyObjectFunctions kSummaryFunctions = {CreateString, CreateArray, CreateInteger, CreateNil, FreeObject};
+
+void AppendNumber(std::string* out, char prefix, size_t n) {
+  char buf[24];
+  buf[0] = prefix;
+  auto [end, ec] = std::to_chars(buf + 1, buf + sizeof(buf) - 2, n);
+  *end++ = '\r';
+  *end++ = '\n';
+  out->append(buf, end);
+}
+
+}  // namespace
+
+RedisAsyncDriver::RedisAsyncDriver(const asio::any_io_executor& executor)
+    : socket_(executor), args_(RedisCommands::kMaxWords) {
+  out_.reserve(1024);
+  reply_.error.reserve(128);
+}
 
 RedisAsyncDriver::~RedisAsyncDriver() { Close(); }
 
 void RedisAsyncDriver::Close() {
-  waiter_.Watch(-1);
-  if (ctx_) redisFree(ctx_);
-  ctx_ = nullptr;
+  boost::system::error_code ec;
+  socket_.close(ec);
+  connected_ = false;
+  if (reader_) redisReaderFree(reader_);
+  reader_ = nullptr;
 }
 
-OpResult RedisAsyncDriver::Lost(bool write, std::string* error) {
+void RedisAsyncDriver::Abort() {
+  aborted_ = true;
+  boost::system::error_code ec;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
+  socket_.cancel(ec);
+}
+
+OpResult RedisAsyncDriver::Lost(bool write, const std::string& why, std::string* error) {
   OpResult r;
   r.outcome = write ? Outcome::kAmbiguous : Outcome::kUnavailable;
-  *error = endpoint_ + ": connection lost" +
-           (waiter_.aborted() || !ctx_ || !ctx_->err ? std::string() : std::string(": ") + ctx_->errstr);
+  *error = endpoint_ + ": connection lost" + (aborted_ || why.empty() ? std::string() : ": " + why);
   Close();
   return r;
 }
@@ -39,36 +90,35 @@ OpResult RedisAsyncDriver::Lost(bool write, std::string* error) {
 Task<Status> RedisAsyncDriver::Connect(const ConnectOptions& o) {
   Close();
   endpoint_ = o.Endpoint();
-  ctx_ = redisConnectNonBlock(o.host.c_str(), o.port);
-  if (!ctx_) co_return Status::Error(endpoint_ + ": out of memory");
-  if (ctx_->err) {
-    Status s = Status::Error(endpoint_ + ": " + ctx_->errstr);
-    Close();
-    co_return s;
-  }
-  waiter_.Watch(ctx_->fd);
-  boost::asio::steady_timer timer(co_await boost::asio::this_coro::executor);
+  aborted_ = false;
+  auto ex = co_await asio::this_coro::executor;
+  asio::steady_timer timer(ex);
   timer.expires_after(std::chrono::milliseconds(o.connect_timeout_ms > 0 ? o.connect_timeout_ms : 5000));
   timer.async_wait([this](const boost::system::error_code& ec) {
-    if (!ec) waiter_.Abort();
+    if (!ec) Abort();
   });
-  const bool writable = co_await waiter_.Writable();
-  int err = 0;
-  socklen_t len = sizeof(err);
-  if (writable && getsockopt(ctx_->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) err = errno;
-  if (!writable || err != 0) {
+  boost::system::error_code ec;
+  asio::ip::tcp::resolver resolver(ex);
+  auto endpoints = co_await resolver.async_resolve(o.host, std::to_string(o.port),
+                                                   asio::redirect_error(asio::use_awaitable, ec));
+  if (!ec) co_await asio::async_connect(socket_, endpoints, asio::redirect_error(asio::use_awaitable, ec));
+  if (ec || aborted_) {
     timer.cancel();
-    Status s = Status::Error(endpoint_ + ": " + (writable ? std::strerror(err) : "timed out connecting (connect_timeout)"));
+    Status s = Status::Error(endpoint_ + ": " + (aborted_ ? "timed out connecting (connect_timeout)" : ec.message()));
     Close();
     co_return s;
   }
+  socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+  reader_ = redisReaderCreateWithFunctions(&kSummaryFunctions);
+  reader_->privdata = &reply_;  // redisReaderSetPrivdata casts it to int in 0.14
+  connected_ = true;
   // Logging in is a command like any other: op_timeout bounds it, as the
   // blocking driver's socket timeout does.
   if (o.op_timeout_ms > 0) {
     timer.cancel();
     timer.expires_after(std::chrono::milliseconds(o.op_timeout_ms));
-    timer.async_wait([this](const boost::system::error_code& ec) {
-      if (!ec) waiter_.Abort();
+    timer.async_wait([this](const boost::system::error_code& e) {
+      if (!e) Abort();
     });
   }
   std::string error;
@@ -95,7 +145,7 @@ Task<Status> RedisAsyncDriver::Connect(const ConnectOptions& o) {
 
 Task<bool> RedisAsyncDriver::Words(const std::vector<std::string>& words, std::string* error) {
   for (size_t i = 0; i < words.size() && i < args_.size(); ++i) args_[i] = words[i];
-  OpResult r = co_await Command(int(std::min(words.size(), args_.size())), false, false, error);
+  OpResult r = co_await Command(int(std::min(words.size(), args_.size())), false, error);
   co_return r.outcome == Outcome::kOk;
 }
 
@@ -103,41 +153,44 @@ Task<Status> RedisAsyncDriver::Prepare(const std::vector<StatementSpec>& stateme
   co_return commands_.Compile(statements);
 }
 
-Task<OpResult> RedisAsyncDriver::Command(int argc, bool write, bool scalar, std::string* error) {
-  (void)scalar;
+Task<OpResult> RedisAsyncDriver::Command(int argc, bool write, std::string* error) {
   OpResult result;
-  if (!ctx_) {
+  if (!connected_) {
     result.outcome = Outcome::kUnavailable;
     *error = endpoint_ + ": not connected";
     co_return result;
   }
+  out_.clear();
+  AppendNumber(&out_, '*', size_t(argc));
   for (int i = 0; i < argc; ++i) {
-    argv_[size_t(i)] = args_[size_t(i)].data();
-    argvlen_[size_t(i)] = args_[size_t(i)].size();
+    const std::string& a = args_[size_t(i)];
+    AppendNumber(&out_, '$', a.size());
+    out_.append(a);
+    out_.append("\r\n", 2);
   }
-  if (redisAppendCommandArgv(ctx_, argc, argv_.data(), argvlen_.data()) != REDIS_OK) co_return Lost(false, error);
-  int done = 0;
-  while (!done) {
-    if (redisBufferWrite(ctx_, &done) != REDIS_OK) co_return Lost(false, error);
-    if (!done && !co_await waiter_.Writable()) co_return Lost(false, error);
-  }
-  void* raw = nullptr;
+  boost::system::error_code ec;
+  co_await asio::async_write(socket_, asio::buffer(out_), asio::redirect_error(asio::use_awaitable, ec));
+  // Nothing (complete) reached the server.
+  if (ec || aborted_) co_return Lost(false, ec.message(), error);
+  reply_.type = 0;
+  void* reply = nullptr;
   while (true) {
-    if (redisGetReplyFromReader(ctx_, &raw) != REDIS_OK) co_return Lost(write, error);
-    if (raw) break;
-    if (!co_await waiter_.Readable() || redisBufferRead(ctx_) != REDIS_OK) co_return Lost(write, error);
+    if (redisReaderGetReply(reader_, &reply) != REDIS_OK) co_return Lost(write, reader_->errstr, error);
+    if (reply) break;
+    const size_t n = co_await socket_.async_read_some(asio::buffer(in_), asio::redirect_error(asio::use_awaitable, ec));
+    if (ec || aborted_) co_return Lost(write, ec.message(), error);
+    redisReaderFeed(reader_, in_.data(), n);
   }
-  auto* reply = static_cast<redisReply*>(raw);
-  switch (reply->type) {
+  switch (reply_.type) {
     case REDIS_REPLY_ERROR:
-      result.outcome = ClassifyRedisError(std::string_view(reply->str, reply->len));
-      *error = endpoint_ + ": " + std::string(reply->str, reply->len);
+      result.outcome = ClassifyRedisError(reply_.error);
+      *error = endpoint_ + ": " + reply_.error;
       break;
     case REDIS_REPLY_INTEGER:
-      result.rows = result.value = reply->integer;
+      result.rows = result.value = reply_.integer;
       break;
     case REDIS_REPLY_ARRAY:
-      result.rows = static_cast<int64_t>(reply->elements);
+      result.rows = reply_.elements;
       break;
     case REDIS_REPLY_NIL:
       result.rows = 0;
@@ -145,19 +198,18 @@ Task<OpResult> RedisAsyncDriver::Command(int argc, bool write, bool scalar, std:
     default:
       result.rows = 1;
   }
-  freeReplyObject(reply);
   co_return result;
 }
 
 Task<OpResult> RedisAsyncDriver::Execute(const OpRequest& req, std::string* error) {
   const int argc = commands_.Render(req, &args_);
-  return Command(argc, commands_.write(req.stmt), commands_.scalar(req.stmt), error);
+  co_return co_await Command(argc, commands_.write(req.stmt), error);
 }
 
 Task<OpResult> RedisAsyncDriver::Control(std::string_view statement, bool write, std::string* error) {
   const std::vector<std::string> words = SplitWords(statement);
   for (size_t i = 0; i < words.size() && i < args_.size(); ++i) args_[i] = words[i];
-  co_return co_await Command(int(std::min(words.size(), args_.size())), write, false, error);
+  co_return co_await Command(int(std::min(words.size(), args_.size())), write, error);
 }
 
 }  // namespace stampede::drivers

@@ -93,12 +93,25 @@ bool IsRead(const std::string& text) {
   return false;
 }
 
+// The longest string parameter: the random text's block covers it.
+size_t MaxStringLength(const v1::CustomWorkload& spec) {
+  size_t n = 1;
+  for (const auto& op : spec.ops()) {
+    for (const auto& st : op.statements()) {
+      for (const auto& g : st.params()) {
+        if (g.kind() == "string") n = std::max(n, size_t(g.a()));
+      }
+    }
+  }
+  return n;
+}
+
 }  // namespace
 
 class CustomWorker : public WorkerOps {
  public:
   CustomWorker(const CustomWorkload& w, uint32_t worker, uint32_t total_workers, uint64_t seed)
-      : w_(w), worker_(worker), stride_(total_workers), rng_(seed), text_(rng_, MaxStringLength(w)) {
+      : w_(w), worker_(worker), stride_(total_workers), rng_(seed) {
     uint64_t acc = 0;
     for (const auto& op : w_.op_info_) cumulative_.push_back(acc += op.weight);
     const auto& stmts = w_.statements_;
@@ -171,17 +184,6 @@ class CustomWorker : public WorkerOps {
     std::vector<int> from_op;           // kFrom: the op's index
   };
 
-  static size_t MaxStringLength(const CustomWorkload& w) {
-    size_t n = 1;
-    for (const auto& op : w.spec_.ops()) {
-      for (const auto& st : op.statements()) {
-        for (const auto& g : st.params()) {
-          if (g.kind() == "string") n = std::max(n, size_t(g.a()));
-        }
-      }
-    }
-    return n;
-  }
 
   const v1::CustomStatement& SpecOf(int statement) const {
     const int op = w_.statement_op_[size_t(statement)];
@@ -208,7 +210,7 @@ class CustomWorker : public WorkerOps {
           v = Param::Int(int64_t(w_.zipf_[size_t(statement)][size_t(p)]->Next(rng_)));
           break;
         case kString:
-          v = Param::Str(text_.Take(rng_, size_t(g.a())));
+          v = Param::Str(w_.text_->Take(rng_, size_t(g.a())));
           break;
         case kUuid: {
           std::string& b = slot.buffers[size_t(p)];
@@ -257,7 +259,6 @@ class CustomWorker : public WorkerOps {
   uint64_t worker_;
   uint64_t stride_;
   Rng rng_;
-  RandomText text_;
   std::vector<uint64_t> cumulative_;
   std::vector<Slot> slots_;
   std::vector<std::vector<Ring>> rings_;     // [op][param of its first statement]
@@ -328,6 +329,7 @@ StatusOr<std::unique_ptr<Workload>> CustomWorkload::Create(const WorkloadContext
       }
     }
   }
+  w->text_ = std::make_unique<RandomText>(MixSeed(ctx.seed, ctx.phase_index), MaxStringLength(w->spec_));
   return std::unique_ptr<Workload>(std::move(w));
 }
 

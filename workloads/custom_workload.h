@@ -11,6 +11,7 @@
 
 #include <memory>
 
+#include "workloads/random_string.h"
 #include "workloads/workload.h"
 #include "workloads/zipfian_generator.h"
 
@@ -47,6 +48,7 @@ class CustomWorkload : public StatementWorkload {
   std::vector<int> statement_op_;  // statement -> op
   // zipfian generators by (statement, param) index.
   std::vector<std::vector<std::shared_ptr<const ZipfianGenerator>>> zipf_;
+  std::unique_ptr<const RandomText> text_;  // values of string params
 };
 
 // Whether a statement only reads (by its first word): a lost connection

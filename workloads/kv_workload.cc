@@ -15,12 +15,12 @@ using Type = ParamSpec::Type;
 class KvWorker : public WorkerOps {
  public:
   KvWorker(uint64_t keys, double read_fraction, int value_size,
-           std::shared_ptr<const ZipfianGenerator> zipf, uint64_t seed)
+           std::shared_ptr<const ZipfianGenerator> zipf, std::shared_ptr<const RandomText> text, uint64_t seed)
       : keys_(keys),
         read_threshold_(static_cast<uint64_t>(read_fraction * double(uint64_t{1} << 53))),
         zipf_(std::move(zipf)),
         rng_(seed),
-        value_size_(static_cast<size_t>(value_size)), text_(rng_, value_size_) {}
+        value_size_(static_cast<size_t>(value_size)), text_(std::move(text)) {}
 
   int Next(drivers::OpRequest* req) override {
     bool read = (rng_.Next() >> 11) < read_threshold_;
@@ -31,7 +31,7 @@ class KvWorker : public WorkerOps {
       req->stmt = 0;
       return 0;
     }
-    req->Set(1, Param::Str(text_.Take(rng_, value_size_)));
+    req->Set(1, Param::Str(text_->Take(rng_, value_size_)));
     req->stmt = 1;
     return 1;
   }
@@ -42,7 +42,7 @@ class KvWorker : public WorkerOps {
   std::shared_ptr<const ZipfianGenerator> zipf_;
   Rng rng_;
   size_t value_size_;
-  RandomText text_;
+  std::shared_ptr<const RandomText> text_;
 };
 
 }  // namespace
@@ -68,6 +68,7 @@ StatusOr<std::unique_ptr<Workload>> KvWorkload::Create(const WorkloadContext& ct
   w->keys_ = params.Int("keys");
   w->read_fraction_ = params.Double("read");
   w->value_size_ = static_cast<int>(params.Int("value_size"));
+  w->text_ = std::make_shared<RandomText>(MixSeed(ctx.seed, ctx.phase_index), size_t(w->value_size_));
   if (params.Str("distribution") == "zipfian") {
     w->zipf_ = std::make_shared<ZipfianGenerator>(w->keys_, ZipfianGenerator::kYcsbTheta, true);
   }
@@ -122,7 +123,7 @@ StatusOr<std::unique_ptr<Workload>> KvWorkload::Create(const WorkloadContext& ct
 
 std::unique_ptr<WorkerOps> KvWorkload::MakeWorker(uint32_t global_worker) const {
   uint64_t seed = MixSeed(MixSeed(ctx_.seed, ctx_.phase_index), global_worker);
-  return std::make_unique<KvWorker>(keys_, read_fraction_, value_size_, zipf_, seed);
+  return std::make_unique<KvWorker>(keys_, read_fraction_, value_size_, zipf_, text_, seed);
 }
 
 }  // namespace stampede::workloads

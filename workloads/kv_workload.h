@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "workloads/random_string.h"
 #include "workloads/workload.h"
 #include "workloads/zipfian_generator.h"
 
@@ -26,6 +27,7 @@ class KvWorkload : public StatementWorkload {
   double read_fraction_ = 0.5;
   int value_size_ = 100;
   std::shared_ptr<const ZipfianGenerator> zipf_;  // null: uniform
+  std::shared_ptr<const RandomText> text_;
 };
 
 }  // namespace stampede::workloads

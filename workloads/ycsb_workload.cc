@@ -32,11 +32,10 @@ constexpr Mix kMixes[] = {
 
 class YcsbWorker : public WorkerOps {
  public:
-  YcsbWorker(const YcsbWorkload::Config& config, const ZipfianGenerator* zipf, uint32_t worker,
+  YcsbWorker(const YcsbWorkload::Config& config, const ZipfianGenerator* zipf, const RandomText* text, uint32_t worker,
              uint32_t total_workers, uint64_t insert_base, uint64_t seed)
       : c_(config), zipf_(zipf), worker_(worker), stride_(total_workers),
-        insert_base_(insert_base), rng_(seed),
-        text_(rng_, static_cast<size_t>(config.field_length)) {
+        insert_base_(insert_base), rng_(seed), text_(*text) {
     uint64_t acc = 0;
     for (int i = 0; i < YcsbWorkload::kNumOps; ++i) {
       cumulative_[i] = acc += static_cast<uint64_t>(config.weights[i] * 1e6 + 0.5);
@@ -142,7 +141,7 @@ class YcsbWorker : public WorkerOps {
   uint64_t loaded_ = 0;
   uint64_t inserted_ = 0;
   Rng rng_;
-  RandomText text_;
+  const RandomText& text_;  // the workload's
   char key_[96];
   size_t key_head_ = 0;
   bool pending_index_ = false;
@@ -239,13 +238,14 @@ StatusOr<std::unique_ptr<Workload>> YcsbWorkload::Create(const WorkloadContext& 
       if (c.load && params.Bool("reset")) w->setup_.push_back("TRUNCATE TABLE " + t);
     }
   }
+  w->text_ = std::make_unique<RandomText>(MixSeed(ctx.seed, ctx.phase_index), size_t(c.field_length));
   return std::unique_ptr<Workload>(std::move(w));
 }
 
 std::unique_ptr<WorkerOps> YcsbWorkload::MakeWorker(uint32_t global_worker) const {
   const uint64_t seed = MixSeed(MixSeed(ctx_.seed, ctx_.phase_index), global_worker);
   const uint64_t insert_base = config_.records + uint64_t{ctx_.phase_index} * kPhaseKeySpan;
-  return std::make_unique<YcsbWorker>(config_, zipf_.get(), global_worker, ctx_.total_workers,
+  return std::make_unique<YcsbWorker>(config_, zipf_.get(), text_.get(), global_worker, ctx_.total_workers,
                                       insert_base, seed);
 }
 

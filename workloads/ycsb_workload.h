@@ -23,6 +23,7 @@
 
 #include <memory>
 
+#include "workloads/random_string.h"
 #include "workloads/workload.h"
 #include "workloads/workload_registry.h"
 #include "workloads/zipfian_generator.h"
@@ -64,6 +65,7 @@ class YcsbWorkload : public StatementWorkload {
   WorkloadContext ctx_;
   Config config_;
   std::shared_ptr<const ZipfianGenerator> zipf_;
+  std::unique_ptr<const RandomText> text_;  // field values
 };
 
 }  // namespace stampede::workloads
