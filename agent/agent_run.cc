@@ -1,5 +1,6 @@
 #include "agent/agent_run.h"
 
+#include <cstdio>
 #include <cstdlib>
 
 #include "agent/one_off_statements.h"
@@ -213,12 +214,17 @@ void AgentRun::PhaseMain(v1::PreparePhase prepare) {
     phase = phase_;
     phase->runner = runner;
   }
+  const int64_t prepare_ns = MonoNowNs();
   Status s = runner->Prepare();
   if (!s.ok()) {
     SLOG(kError) << "phase " << index << ": " << s.message();
     Event(v1::Event::ERROR, index, s.message());
     return;
   }
+  char took[32];
+  std::snprintf(took, sizeof(took), "%.2fs", double(MonoNowNs() - prepare_ns) / 1e9);
+  SLOG(kInfo) << "phase " << index << ": " << runner->workers() << " workers connected in " << took << " (engine "
+              << runner->engine() << ")";
   Event(v1::Event::PHASE_READY, index, "", runner->owed_ops());
   {
     std::unique_lock<std::mutex> lock(mu_);

@@ -117,6 +117,8 @@ class PhaseRunner {
   bool timed_out() const { return timed_out_.load(); }
   // "async" or "threads".
   virtual const char* engine() const = 0;
+  // This agent's workers in the phase (after Prepare).
+  uint32_t workers() const { return share_.count; }
 
  protected:
   explicit PhaseRunner(PhaseRunnerOptions options);
