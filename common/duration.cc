@@ -20,7 +20,7 @@ constexpr Unit kUnits[] = {{"ns", 1},       {"us", 1e3},  {"µs", 1e3},
 StatusOr<int64_t> ParseDurationNs(std::string_view text) {
   const std::string expected =
       "expected a duration like 10s, 1m30s, 250ms or 2h, found '" +
-      std::string(text) + "'";
+      std::string(text.substr(0, 60)) + (text.size() > 60 ? "...'" : "'");
   if (text.empty()) return Status::Error(expected);
   double total = 0;
   size_t i = 0;

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -15,6 +14,7 @@
 #include "drivers/driver_registry.h"
 #include "drivers/statement_template.h"
 #include "health/health_probe.h"
+#include "plan/plan_limits.h"
 #include "workloads/custom_workload.h"
 #include "workloads/workload_registry.h"
 
@@ -25,7 +25,7 @@ using workloads::ParamSpec;
 
 std::string Found(const YAML::Node& n) {
   if (!n.IsDefined() || n.IsNull()) return "nothing";
-  if (n.IsScalar()) return "'" + n.Scalar() + "'";
+  if (n.IsScalar()) return Quoted(n.Scalar());
   if (n.IsSequence()) return "a list";
   if (n.IsMap()) return "a mapping";
   return "something else";
@@ -33,12 +33,18 @@ std::string Found(const YAML::Node& n) {
 
 // The run's default timeout beyond its timed phases.
 constexpr uint64_t kDefaultRunSlackMs = 3600 * 1000;
+// Any one duration, and a run's timed phases together: 30 days.
+constexpr int64_t kMaxDurationMs = int64_t(720) * 3600 * 1000;
 
 class Loader {
  public:
   explicit Loader(std::string file) : file_(std::move(file)) {}
 
   PlanLoadResult Load(const std::string& text) {
+    if (auto limit = CheckPlanTextLimits(text)) {
+      AddAt(limit->line, limit->column, "plan", limit->message);
+      return Finish();
+    }
     YAML::Node root;
     try {
       root = YAML::Load(text);
@@ -55,10 +61,11 @@ class Loader {
                          "setup", "cleanup", "report", "timeout"});
     auto& plan = result_.plan;
     plan.set_name(RequiredString(root, "name", "name"));
-    if (!plan.name().empty() && !std::regex_match(plan.name(), std::regex("[A-Za-z0-9_.-]+"))) {
-      Error(root["name"], "name", "expected letters, digits, '.', '_' or '-', found '" + plan.name() + "'");
+    if (!plan.name().empty() && !IsNameOf(plan.name(), "_.-")) {
+      Error(root["name"], "name",
+            "expected up to 128 letters, digits, '.', '_' or '-', found " + Quoted(plan.name()));
     }
-    plan.set_seed(root["seed"] ? UInt(root["seed"], "seed", 0, 1e19) : 1);
+    plan.set_seed(root["seed"] ? UInt(root["seed"], "seed", 0, 18446744073709551616.0) : 1);
     LoadTarget(root);
     LoadAgents(root);
     LoadRetry(root);
@@ -140,15 +147,23 @@ class Loader {
       Error(n, field, "expected " + range + ", found " + Found(n));
       return 0;
     }
+    const std::string out_of_range =
+        "expected " + range + (max < 1e18 ? " up to " + std::to_string(int64_t(max)) : "") + ", found ";
     if (YAML::convert<int64_t>::decode(n, v)) {
       if (double(v) < min || double(v) > max) {
-        Error(n, field, "expected " + range + (max < 1e18 ? " up to " + std::to_string(int64_t(max)) : "") +
-                            ", found " + std::to_string(v));
+        Error(n, field, out_of_range + std::to_string(v));
         return 0;
       }
       return static_cast<uint64_t>(v);
     }
-    if (min >= 0 && YAML::convert<uint64_t>::decode(n, u)) return u;
+    // 2^63 and above: still an integer, still checked against the range.
+    if (min >= 0 && YAML::convert<uint64_t>::decode(n, u)) {
+      if (double(u) > max) {
+        Error(n, field, out_of_range + std::to_string(u));
+        return 0;
+      }
+      return u;
+    }
     Error(n, field, "expected " + range + ", found " + Found(n));
     return 0;
   }
@@ -163,7 +178,7 @@ class Loader {
       std::ostringstream os;
       os << "expected a number " << (exclusive_min ? "above " : "from ") << min;
       if (max < 1e18) os << " up to " << max;
-      os << ", found " << n.Scalar();
+      os << ", found " << (n.Scalar().size() > 60 ? Quoted(n.Scalar()) : n.Scalar());
       Error(n, field, os.str());
       return 0;
     }
@@ -180,7 +195,11 @@ class Loader {
       return 0;
     }
     if (*d <= 0) {
-      Error(n, field, "expected a duration above zero, found '" + n.Scalar() + "'");
+      Error(n, field, "expected a duration above zero, found " + Quoted(n.Scalar()));
+      return 0;
+    }
+    if (*d / 1000000 > kMaxDurationMs) {
+      Error(n, field, "expected a duration up to 720h (30 days), found " + Quoted(n.Scalar()));
       return 0;
     }
     return *d / 1000000;
@@ -230,7 +249,7 @@ class Loader {
           for (const std::string& f : drivers::FindDriver(d)->flavors) known |= f == key;
         }
         if (!known) {
-          Error(it->first, at + "." + key, "expected a driver or flavor name, found '" + key + "'");
+          Error(it->first, at + "." + key, "expected a driver or flavor name, found " + Quoted(key));
           continue;
         }
         if (!value.IsScalar()) {
@@ -262,7 +281,7 @@ class Loader {
       v1::CustomOp* op = out->add_ops();
       op->set_name(RequiredString(o, "name", at + ".name"));
       if (!op->name().empty() && !names.insert(op->name()).second) {
-        Error(o["name"], at + ".name", "duplicate op name '" + op->name() + "'");
+        Error(o["name"], at + ".name", "duplicate op name " + Quoted(op->name()));
       }
       op->set_weight(o["weight"] ? uint32_t(UInt(o["weight"], at + ".weight", 1, 1e9)) : 1);
       if (o["txn"]) op->set_txn(Bool(o["txn"], at + ".txn"));
@@ -302,7 +321,7 @@ class Loader {
           }
           const std::string at = field + "[" + std::to_string(i) + "]";
           if (!target) {
-            Error(n[i], at, "from: no op named '" + g.from_op() + "'");
+            Error(n[i], at, "from: no op named " + Quoted(g.from_op()));
           } else if (target->statements_size() == 0 ||
                      int(g.from_param()) >= target->statements(0).params_size()) {
             Error(n[i], at, "from: op " + g.from_op() + " has no parameter " + std::to_string(g.from_param() + 1) +
@@ -356,7 +375,7 @@ class Loader {
     if (n.IsScalar()) {
       const std::string k = n.Scalar();
       if (k != "sequence" && k != "uuid" && k != "now") {
-        Error(n, at, std::string(kExpected) + ", found '" + k + "'");
+        Error(n, at, std::string(kExpected) + ", found " + Quoted(k));
       }
       g->set_kind(k);
       return;
@@ -414,7 +433,7 @@ class Loader {
       g->set_from_op(ref);
       g->set_from_param(index - 1);
     } else {
-      Error(n.begin()->first, at, std::string(kExpected) + ", found '" + k + "'");
+      Error(n.begin()->first, at, std::string(kExpected) + ", found " + Quoted(k));
     }
   }
 
@@ -471,7 +490,7 @@ class Loader {
                       info->flavors.end()) {
         Error(t["flavor"], "target.flavor",
               "expected one of " + Join(info->flavors, ", ") + " for driver " + info->name +
-                  ", found '" + target->flavor() + "'");
+                  ", found " + Quoted(target->flavor()));
       }
     } else if (info) {
       target->set_flavor(info->flavors.front());
@@ -507,9 +526,9 @@ class Loader {
     }
     if (t["password_env"]) {
       std::string env = String(t["password_env"], "target.password_env");
-      if (!env.empty() && !std::regex_match(env, std::regex("[A-Za-z_][A-Za-z0-9_]*"))) {
+      if (!env.empty() && !IsIdentifier(env)) {
         Error(t["password_env"], "target.password_env",
-              "expected the name of an environment variable, found '" + env + "'");
+              "expected the name of an environment variable, found " + Quoted(env));
       }
       target->set_password_env(env);
     }
@@ -522,7 +541,7 @@ class Loader {
       std::string b = String(t["balance"], "target.balance");
       if (b != "round-robin" && b != "random" && b != "first-alive") {
         Error(t["balance"], "target.balance",
-              "expected round-robin, random or first-alive, found '" + b + "'");
+              "expected round-robin, random or first-alive, found " + Quoted(b));
       }
       target->set_balance(b);
     }
@@ -558,10 +577,10 @@ class Loader {
         }
         if (sep == std::string::npos) {
           Error(f["at"], at + ".at",
-                "expected PHASE+DURATION (insert+2s) or PHASE@PERCENT (insert@50%), found '" + when + "'");
+                "expected PHASE+DURATION (insert+2s) or PHASE@PERCENT (insert@50%), found " + Quoted(when));
         } else if (!target) {
           Error(f["at"], at + ".at", "expected a phase of this plan (" + Join(names, ", ") +
-                                         "), found '" + phase + "'");
+                                         "), found " + Quoted(phase));
         } else if (when[sep] == '+') {
           auto d = ParseDurationNs(when.substr(sep + 1));
           if (!d.ok()) {
@@ -702,6 +721,10 @@ class Loader {
   void LoadRunTimeout(const YAML::Node& root) {
     uint64_t timed_ms = 0;
     for (const v1::Phase& p : result_.plan.phases()) timed_ms += p.duration_ms();
+    if (timed_ms > uint64_t(kMaxDurationMs)) {
+      Error(root["phases"], "phases", "the phases' durations add up to more than 720h (30 days)");
+      return;
+    }
     if (!root["timeout"]) {
       result_.plan.set_timeout_ms(timed_ms + kDefaultRunSlackMs);
       return;
@@ -711,7 +734,7 @@ class Loader {
     if (ms > 0 && ms < timed_ms) {
       Error(root["timeout"], "timeout",
             "expected at least the phases' durations (" + FormatDurationNs(int64_t(timed_ms) * 1000000) +
-                "), found '" + root["timeout"].Scalar() + "'");
+                "), found " + Quoted(root["timeout"].Scalar()));
     }
   }
 
@@ -733,7 +756,7 @@ class Loader {
       std::string v = String(a["on_loss"], "agents.on_loss");
       if (v != "abort" && v != "continue" && v != "redistribute") {
         Error(a["on_loss"], "agents.on_loss",
-              "expected abort, continue or redistribute, found '" + v + "'");
+              "expected abort, continue or redistribute, found " + Quoted(v));
       }
       agents->set_on_loss(v);
     }
@@ -766,11 +789,11 @@ class Loader {
     v1::Phase* phase = result_.plan.add_phases();
     phase->set_name(RequiredString(p, "name", at + ".name"));
     if (!phase->name().empty()) {
-      if (!std::regex_match(phase->name(), std::regex("[A-Za-z0-9_-]+"))) {
+      if (!IsNameOf(phase->name(), "_-")) {
         Error(p["name"], at + ".name",
-              "expected letters, digits, '_' or '-', found '" + phase->name() + "'");
+              "expected up to 128 letters, digits, '_' or '-', found " + Quoted(phase->name()));
       } else if (!names->insert(phase->name()).second) {
-        Error(p["name"], at + ".name", "duplicate phase name '" + phase->name() + "'");
+        Error(p["name"], at + ".name", "duplicate phase name " + Quoted(phase->name()));
       }
     }
     phase->set_workload(RequiredString(p, "workload", at + ".workload"));
@@ -989,14 +1012,13 @@ class Loader {
           value = String(v, field);
           if (!value.empty() &&
               std::find(spec->choices.begin(), spec->choices.end(), value) == spec->choices.end()) {
-            Error(v, field, "expected one of " + Join(spec->choices, ", ") + ", found '" + value + "'");
+            Error(v, field, "expected one of " + Join(spec->choices, ", ") + ", found " + Quoted(value));
           }
           break;
         case ParamSpec::Type::kString:
           value = String(v, field);
-          if (key == "table" && !value.empty() &&
-              !std::regex_match(value, std::regex("[A-Za-z_][A-Za-z0-9_]*"))) {
-            Error(v, field, "expected an identifier, found '" + value + "'");
+          if (key == "table" && !value.empty() && !IsIdentifier(value)) {
+            Error(v, field, "expected an identifier of up to 128 characters, found " + Quoted(value));
           }
           break;
       }
@@ -1016,15 +1038,23 @@ PlanLoadResult LoadPlanText(const std::string& text, const std::string& file_nam
 }
 
 PlanLoadResult LoadPlanFile(const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) {
     PlanLoadResult r;
     r.errors.push_back(path + ": cannot open plan file: " + std::strerror(errno));
     return r;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return LoadPlanText(ss.str(), path);
+  // Read one byte past the limit at most: a huge file (or /dev/zero) is
+  // refused without being read whole.
+  std::string text(kMaxPlanBytes + 1, '\0');
+  in.read(text.data(), std::streamsize(text.size()));
+  text.resize(size_t(in.gcount()));
+  if (in.bad()) {
+    PlanLoadResult r;
+    r.errors.push_back(path + ": cannot read plan file: " + std::strerror(errno));
+    return r;
+  }
+  return LoadPlanText(text, path);
 }
 
 namespace {
