@@ -1,5 +1,5 @@
 // Classification of errors recorded from real CockroachDB, YugabyteDB, TiDB,
-// Galera and Redis Cluster deployments (shared/fixtures/errors.tsv; each line
+// Galera and Redis Cluster deployments (tests/fixtures/recorded/errors.tsv; each line
 // here keeps the source it was recorded from).
 #include <gtest/gtest.h>
 

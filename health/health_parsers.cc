@@ -17,6 +17,17 @@ StatusOr<Json> ParseJson(std::string_view text, const char* what) {
   return j;
 }
 
+// A response of the wrong shape (a string where a number was expected, a
+// list where an object was) is an error of that poll, caught here.
+template <typename Fn>
+StatusOr<HealthReport> Guard(const char* what, Fn&& parse) {
+  try {
+    return parse();
+  } catch (const nlohmann::json::exception& e) {
+    return Status::Error(std::string(what) + ": unexpected response (" + e.what() + ")");
+  }
+}
+
 std::string Trim(std::string_view s) {
   size_t a = s.find_first_not_of(" \t\r|");
   size_t b = s.find_last_not_of(" \t\r|");
@@ -68,97 +79,107 @@ StatusOr<HealthReport> ParseCockroachVars(std::string_view text) {
 }
 
 StatusOr<HealthReport> ParsePdRegionCheck(std::string_view json, std::string_view check) {
-  auto j = ParseJson(json, "PD regions/check");
-  if (!j.ok()) return j.status();
-  int64_t count = 0;
-  if (j->is_object() && j->contains("count")) {
-    count = (*j)["count"].get<int64_t>();
-  } else if (j->is_object() && j->contains("regions")) {
-    count = static_cast<int64_t>((*j)["regions"].size());
-  } else if (j->is_object() && j->contains("id")) {
-    count = 1;  // a single region object
-  } else {
-    return Status::Error("PD regions/check: expected {count, regions}");
-  }
-  HealthReport r;
-  if (check == "down-peer" || check == "offline-peer") {
-    r.unavailable = count;
-  } else {
-    r.underreplicated = count;
-  }
-  r.healthy = count == 0;
-  r.detail = std::string(check) + " regions " + std::to_string(count);
-  return r;
+  return Guard("PD regions/check", [&]() -> StatusOr<HealthReport> {
+    auto j = ParseJson(json, "PD regions/check");
+    if (!j.ok()) return j.status();
+    int64_t count = 0;
+    if (j->is_object() && j->contains("count")) {
+      count = (*j)["count"].get<int64_t>();
+    } else if (j->is_object() && j->contains("regions")) {
+      count = static_cast<int64_t>((*j)["regions"].size());
+    } else if (j->is_object() && j->contains("id")) {
+      count = 1;  // a single region object
+    } else {
+      return Status::Error("PD regions/check: expected {count, regions}");
+    }
+    HealthReport r;
+    if (check == "down-peer" || check == "offline-peer") {
+      r.unavailable = count;
+    } else {
+      r.underreplicated = count;
+    }
+    r.healthy = count == 0;
+    r.detail = std::string(check) + " regions " + std::to_string(count);
+    return r;
+  });
 }
 
 StatusOr<HealthReport> ParsePdStores(std::string_view json) {
-  auto j = ParseJson(json, "PD stores");
-  if (!j.ok()) return j.status();
-  if (!j->is_object() || !j->contains("stores")) return Status::Error("PD stores: expected {stores: [...]}");
-  HealthReport r;
-  std::map<std::string, int> states;
-  int64_t up = 0;
-  for (const Json& s : (*j)["stores"]) {
-    std::string state = s.value("store", Json::object()).value("state_name", "");
-    ++states[state];
-    if (state == "Up") ++up;
-  }
-  r.live_nodes = up;
-  r.unavailable = static_cast<int64_t>((*j)["stores"].size()) - up;
-  r.healthy = r.unavailable == 0;
-  for (const auto& [state, n] : states) {
-    r.detail += (r.detail.empty() ? "stores " : ", ") + std::to_string(n) + " " + state;
-  }
-  return r;
+  return Guard("PD stores", [&]() -> StatusOr<HealthReport> {
+    auto j = ParseJson(json, "PD stores");
+    if (!j.ok()) return j.status();
+    if (!j->is_object() || !j->contains("stores")) return Status::Error("PD stores: expected {stores: [...]}");
+    HealthReport r;
+    std::map<std::string, int> states;
+    int64_t up = 0;
+    for (const Json& s : (*j)["stores"]) {
+      std::string state = s.value("store", Json::object()).value("state_name", "");
+      ++states[state];
+      if (state == "Up") ++up;
+    }
+    r.live_nodes = up;
+    r.unavailable = static_cast<int64_t>((*j)["stores"].size()) - up;
+    r.healthy = r.unavailable == 0;
+    for (const auto& [state, n] : states) {
+      r.detail += (r.detail.empty() ? "stores " : ", ") + std::to_string(n) + " " + state;
+    }
+    return r;
+  });
 }
 
 StatusOr<HealthReport> ParseYbUnderReplication(std::string_view json) {
-  auto j = ParseJson(json, "yb-master tablet-under-replication");
-  if (!j.ok()) return j.status();
-  if (!j->is_object() || !j->contains("underreplicated_tablets")) {
-    return Status::Error("tablet-under-replication: expected {underreplicated_tablets: [...]}");
-  }
-  HealthReport r;
-  r.underreplicated = static_cast<int64_t>((*j)["underreplicated_tablets"].size());
-  r.healthy = r.underreplicated == 0;
-  r.detail = "tablets underreplicated " + std::to_string(r.underreplicated);
-  return r;
+  return Guard("yb-master tablet-under-replication", [&]() -> StatusOr<HealthReport> {
+    auto j = ParseJson(json, "yb-master tablet-under-replication");
+    if (!j.ok()) return j.status();
+    if (!j->is_object() || !j->contains("underreplicated_tablets")) {
+      return Status::Error("tablet-under-replication: expected {underreplicated_tablets: [...]}");
+    }
+    HealthReport r;
+    r.underreplicated = static_cast<int64_t>((*j)["underreplicated_tablets"].size());
+    r.healthy = r.underreplicated == 0;
+    r.detail = "tablets underreplicated " + std::to_string(r.underreplicated);
+    return r;
+  });
 }
 
 StatusOr<HealthReport> ParseYbTabletServers(std::string_view json) {
-  auto j = ParseJson(json, "yb-master tablet-servers");
-  if (!j.ok()) return j.status();
-  if (!j->is_object()) return Status::Error("tablet-servers: expected {placement: {server: {...}}}");
-  HealthReport r;
-  int64_t alive = 0, other = 0;
-  for (const auto& [placement, servers] : j->items()) {
-    if (!servers.is_object()) continue;
-    for (const auto& [server, info] : servers.items()) {
-      if (info.value("status", "") == "ALIVE") {
-        ++alive;
-      } else {
-        ++other;
+  return Guard("yb-master tablet-servers", [&]() -> StatusOr<HealthReport> {
+    auto j = ParseJson(json, "yb-master tablet-servers");
+    if (!j.ok()) return j.status();
+    if (!j->is_object()) return Status::Error("tablet-servers: expected {placement: {server: {...}}}");
+    HealthReport r;
+    int64_t alive = 0, other = 0;
+    for (const auto& [placement, servers] : j->items()) {
+      if (!servers.is_object()) continue;
+      for (const auto& [server, info] : servers.items()) {
+        if (info.value("status", "") == "ALIVE") {
+          ++alive;
+        } else {
+          ++other;
+        }
       }
     }
-  }
-  r.live_nodes = alive;
-  r.unavailable = other;
-  r.healthy = other == 0 && alive > 0;
-  r.detail = "tservers alive " + std::to_string(alive) + ", not alive " + std::to_string(other);
-  return r;
+    r.live_nodes = alive;
+    r.unavailable = other;
+    r.healthy = other == 0 && alive > 0;
+    r.detail = "tservers alive " + std::to_string(alive) + ", not alive " + std::to_string(other);
+    return r;
+  });
 }
 
 StatusOr<HealthReport> ParseYbHealthCheck(std::string_view json) {
-  auto j = ParseJson(json, "yb-master health-check");
-  if (!j.ok()) return j.status();
-  if (!j->is_object() || !j->contains("dead_nodes")) return Status::Error("health-check: expected {dead_nodes: [...]}");
-  HealthReport r;
-  r.unavailable = static_cast<int64_t>((*j)["dead_nodes"].size());
-  r.underreplicated = static_cast<int64_t>(j->value("under_replicated_tablets", Json::array()).size());
-  r.healthy = r.unavailable == 0 && r.underreplicated == 0;
-  r.detail = "dead nodes " + std::to_string(r.unavailable) + ", tablets underreplicated " +
-             std::to_string(r.underreplicated);
-  return r;
+  return Guard("yb-master health-check", [&]() -> StatusOr<HealthReport> {
+    auto j = ParseJson(json, "yb-master health-check");
+    if (!j.ok()) return j.status();
+    if (!j->is_object() || !j->contains("dead_nodes")) return Status::Error("health-check: expected {dead_nodes: [...]}");
+    HealthReport r;
+    r.unavailable = static_cast<int64_t>((*j)["dead_nodes"].size());
+    r.underreplicated = static_cast<int64_t>(j->value("under_replicated_tablets", Json::array()).size());
+    r.healthy = r.unavailable == 0 && r.underreplicated == 0;
+    r.detail = "dead nodes " + std::to_string(r.unavailable) + ", tablets underreplicated " +
+               std::to_string(r.underreplicated);
+    return r;
+  });
 }
 
 StatusOr<HealthReport> ParseRedisClusterInfo(std::string_view text) {
@@ -216,27 +237,29 @@ StatusOr<HealthReport> ParseGaleraStatus(std::string_view text, int expected_siz
 }
 
 StatusOr<HealthReport> ParsePatroniCluster(std::string_view json) {
-  auto j = ParseJson(json, "Patroni /cluster");
-  if (!j.ok()) return j.status();
-  if (!j->is_object() || !j->contains("members")) return Status::Error("Patroni /cluster: expected {members: [...]}");
-  HealthReport r;
-  int64_t running = 0, leaders = 0, other = 0;
-  for (const Json& m : (*j)["members"]) {
-    std::string state = m.value("state", "");
-    std::string role = m.value("role", "");
-    if (role == "leader" || role == "standby_leader") ++leaders;
-    if (state == "running" || state == "streaming") {
-      ++running;
-    } else {
-      ++other;
+  return Guard("Patroni /cluster", [&]() -> StatusOr<HealthReport> {
+    auto j = ParseJson(json, "Patroni /cluster");
+    if (!j.ok()) return j.status();
+    if (!j->is_object() || !j->contains("members")) return Status::Error("Patroni /cluster: expected {members: [...]}");
+    HealthReport r;
+    int64_t running = 0, leaders = 0, other = 0;
+    for (const Json& m : (*j)["members"]) {
+      std::string state = m.value("state", "");
+      std::string role = m.value("role", "");
+      if (role == "leader" || role == "standby_leader") ++leaders;
+      if (state == "running" || state == "streaming") {
+        ++running;
+      } else {
+        ++other;
+      }
     }
-  }
-  r.live_nodes = running;
-  r.unavailable = other + (leaders == 0 ? 1 : 0);
-  r.healthy = leaders == 1 && other == 0;
-  r.detail = "members running " + std::to_string(running) + ", leaders " + std::to_string(leaders) +
-             ", other " + std::to_string(other);
-  return r;
+    r.live_nodes = running;
+    r.unavailable = other + (leaders == 0 ? 1 : 0);
+    r.healthy = leaders == 1 && other == 0;
+    r.detail = "members running " + std::to_string(running) + ", leaders " + std::to_string(leaders) +
+               ", other " + std::to_string(other);
+    return r;
+  });
 }
 
 }  // namespace stampede::health

@@ -1,5 +1,5 @@
-// Health parsers on recorded responses (shared/fixtures, see its README for
-// each file's source).
+// Health parsers on recorded responses (tests/fixtures/recorded, see its README
+// for each file's source).
 #include "health/health_parsers.h"
 
 #include <gtest/gtest.h>
@@ -22,9 +22,8 @@ std::string Fixture(const std::string& name) {
 class HealthParsersTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!std::filesystem::exists(STAMPEDE_FIXTURES)) {
-      GTEST_SKIP() << "recorded fixtures not found at " << STAMPEDE_FIXTURES;
-    }
+    // The fixtures are part of the repository: missing is a failure, not a skip.
+    ASSERT_TRUE(std::filesystem::exists(STAMPEDE_FIXTURES)) << "recorded fixtures not found at " << STAMPEDE_FIXTURES;
   }
 };
 
@@ -125,6 +124,20 @@ TEST(HealthReportTest, MergeNeedsEveryViewHealthy) {
   a.Merge(b);
   EXPECT_FALSE(a.healthy);
   EXPECT_EQ(a.underreplicated, 3);
+}
+
+// Found by fuzz/health_fuzz: JSON of the wrong shape threw out of the parser
+// (a PD region fed to the tablet-servers parser: a string where an object
+// was expected). Every parser answers with an error instead.
+TEST(HealthParsersShapeTest, WrongShapesAreErrorsNotExceptions) {
+  EXPECT_FALSE(ParseYbTabletServers(R"({"zone": {"ts1": "ALIVE"}})").ok());
+  EXPECT_FALSE(ParsePdRegionCheck(R"({"count": "three"})", "down-peer").ok());
+  EXPECT_FALSE(ParsePdStores(R"({"stores": [1, "x", null]})").ok());
+  EXPECT_FALSE(ParsePatroniCluster(R"({"members": [[1], 2]})").ok());
+  (void)ParseYbHealthCheck(R"({"dead_nodes": 1, "under_replicated_tablets": "x"})");  // must not throw
+  auto wrong = ParseYbTabletServers(R"({"zone": {"ts1": "ALIVE"}})");
+  EXPECT_NE(wrong.status().message().find("yb-master tablet-servers: unexpected response"), std::string::npos)
+      << wrong.status().message();
 }
 
 }  // namespace
