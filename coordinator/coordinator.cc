@@ -14,6 +14,7 @@
 #include "common/log.h"
 #include "common/strings.h"
 #include "coordinator/live_runs.h"
+#include "coordinator/session_limits.h"
 #include "metrics/pusher.h"
 #include "web/http_server.h"
 #include "plan/plan_loader.h"
@@ -62,6 +63,15 @@ class Coordinator::Service final : public v1::Coordinator::Service {
     if (!first.has_hello() || first.hello().name().empty()) {
       return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "first message must be a hello with a name");
     }
+    if (std::string why = AgentNameProblem(first.hello().name()); !why.empty()) {
+      SLOG(kWarn) << "refused an agent from " << context->peer() << ": " << why;
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "refused: " + why);
+    }
+    if (owner_->registry_.size() >= kMaxAgents) {
+      SLOG(kWarn) << "refused agent " << first.hello().name() << ": " << kMaxAgents << " agents are connected";
+      return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                          "the coordinator has " + std::to_string(kMaxAgents) + " agents, its limit");
+    }
     auto session = std::make_shared<AgentSession>(first.hello(), stream, context);
     if (!owner_->registry_.Add(session)) {
       SLOG(kWarn) << "refused a second agent named " << session->name();
@@ -77,7 +87,8 @@ class Coordinator::Service final : public v1::Coordinator::Service {
     session->Send(welcome);
     owner_->registry_.Welcomed(session);
     v1::AgentMessage m;
-    while (stream->Read(&m)) {
+    bool refused = false;
+    while (!refused && stream->Read(&m)) {
       session->Touch();
       switch (m.msg_case()) {
         case v1::AgentMessage::kHeartbeat: {
@@ -88,6 +99,13 @@ class Coordinator::Service final : public v1::Coordinator::Service {
           break;
         }
         case v1::AgentMessage::kSnapshot:
+          if (std::string why = SnapshotProblem(m.snapshot(), session->name()); !why.empty()) {
+            // Nothing it sends can be trusted any more: it is a lost agent.
+            SLOG(kWarn) << "agent " << session->name() << " sent " << why << "; disconnecting it";
+            session->Cancel("sent " + why);
+            refused = true;
+            break;
+          }
           if (auto l = owner_->registry_.listener()) l->OnSnapshot(session->name(), m.snapshot());
           break;
         case v1::AgentMessage::kEvent:
@@ -213,6 +231,8 @@ Status Coordinator::Start() {
   service_ = std::make_unique<Service>(this);
   grpc::ServerBuilder builder;
   builder.AddListeningPort(options_.listen, options_.credentials, &port_);
+  builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
+  builder.SetMaxSendMessageSize(kMaxMessageBytes);
   builder.RegisterService(service_.get());
   builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
   builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, 5000);

@@ -1,0 +1,73 @@
+#include "coordinator/session_limits.h"
+
+#include "common/histogram.h"
+#include "common/outcome.h"
+
+namespace stampede::coordinator {
+namespace {
+
+std::string Cut(std::string_view s) {
+  return s.size() <= 40 ? std::string(s) : std::string(s.substr(0, 40)) + "...";
+}
+
+std::string OpProblem(const v1::OpStats& op) {
+  if (op.op().empty() || op.op().size() > kMaxAgentNameLength) return "an op name of " + std::to_string(op.op().size()) + " characters";
+  if (op.outcomes_size() > kNumOutcomes) {
+    return "op " + Cut(op.op()) + " has " + std::to_string(op.outcomes_size()) + " outcome counts (at most " +
+           std::to_string(kNumOutcomes) + ")";
+  }
+  uint64_t done = 0;
+  for (uint64_t n : op.outcomes()) {
+    if (n > kMaxOpsPerAgentSecond || done + n > kMaxOpsPerAgentSecond) {
+      return "op " + Cut(op.op()) + " reports more than " + std::to_string(kMaxOpsPerAgentSecond) + " operations";
+    }
+    done += n;
+  }
+  const v1::HistogramData& h = op.latency();
+  if (h.index_size() != h.count_size()) return "op " + Cut(op.op()) + " has a histogram with unpaired buckets";
+  uint64_t recorded = 0;
+  for (int i = 0; i < h.index_size(); ++i) {
+    if (h.index(i) >= uint32_t(HistogramLayout::kNumBuckets)) {
+      return "op " + Cut(op.op()) + " has a histogram bucket " + std::to_string(h.index(i)) + " out of range";
+    }
+    if (h.count(i) > kMaxOpsPerAgentSecond || recorded + h.count(i) > kMaxOpsPerAgentSecond) {
+      return "op " + Cut(op.op()) + " has a histogram of more than " + std::to_string(kMaxOpsPerAgentSecond) + " values";
+    }
+    recorded += h.count(i);
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string AgentNameProblem(std::string_view name) {
+  if (name.empty()) return "an empty agent name";
+  if (name.size() > kMaxAgentNameLength) {
+    return "an agent name of " + std::to_string(name.size()) + " characters (at most " +
+           std::to_string(kMaxAgentNameLength) + ")";
+  }
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+                    c == '_' || c == '.';
+    if (!ok) return "an agent name with a character other than letters, digits, '-', '_' or '.'";
+  }
+  return "";
+}
+
+std::string SnapshotProblem(const v1::Snapshot& s, std::string_view session_agent) {
+  if (s.agent() != session_agent) return "a snapshot in the name of agent '" + Cut(s.agent()) + "'";
+  if (s.end_ns() < s.start_ns()) return "a snapshot whose interval ends before it starts";
+  if (s.ops_size() > kMaxOpsPerSnapshot) {
+    return "a snapshot with " + std::to_string(s.ops_size()) + " ops (at most " + std::to_string(kMaxOpsPerSnapshot) + ")";
+  }
+  if (s.endpoints_size() > kMaxEndpointsPerSnapshot) {
+    return "a snapshot with " + std::to_string(s.endpoints_size()) + " endpoints (at most " +
+           std::to_string(kMaxEndpointsPerSnapshot) + ")";
+  }
+  for (const v1::OpStats& op : s.ops()) {
+    if (std::string why = OpProblem(op); !why.empty()) return "a snapshot in which " + why;
+  }
+  return "";
+}
+
+}  // namespace stampede::coordinator

@@ -1,0 +1,62 @@
+#include "coordinator/session_limits.h"
+
+#include <gtest/gtest.h>
+
+#include "common/histogram.h"
+#include "common/outcome.h"
+#include "proto/histogram_codec.h"
+
+namespace stampede::coordinator {
+namespace {
+
+v1::Snapshot Good() {
+  v1::Snapshot s;
+  s.set_agent("a1");
+  s.set_seq(1);
+  s.set_start_ns(1);
+  s.set_end_ns(2);
+  auto* op = s.add_ops();
+  op->set_op("insert");
+  for (int i = 0; i < kNumOutcomes; ++i) op->add_outcomes(i == 0 ? 10 : 0);
+  Histogram h;
+  h.RecordN(1000, 10);
+  HistogramToProto(h, op->mutable_latency());
+  return s;
+}
+
+TEST(SessionLimitsTest, AWellFormedSnapshotPasses) { EXPECT_EQ(SnapshotProblem(Good(), "a1"), ""); }
+
+TEST(SessionLimitsTest, AnotherAgentsNameIsRefused) {
+  EXPECT_EQ(SnapshotProblem(Good(), "a2"), "a snapshot in the name of agent 'a1'");
+}
+
+TEST(SessionLimitsTest, CorruptHistogramsAndAbsurdCountsAreRefused) {
+  v1::Snapshot s = Good();
+  s.mutable_ops(0)->mutable_latency()->add_index(uint32_t(HistogramLayout::kNumBuckets));
+  EXPECT_NE(SnapshotProblem(s, "a1").find("unpaired buckets"), std::string::npos);
+  s.mutable_ops(0)->mutable_latency()->add_count(1);
+  EXPECT_NE(SnapshotProblem(s, "a1").find("out of range"), std::string::npos);
+  s = Good();
+  s.mutable_ops(0)->set_outcomes(1, ~uint64_t{0});
+  EXPECT_NE(SnapshotProblem(s, "a1").find("more than 1000000000 operations"), std::string::npos);
+  s = Good();
+  s.mutable_ops(0)->add_outcomes(1);
+  EXPECT_NE(SnapshotProblem(s, "a1").find("outcome counts"), std::string::npos);
+  s = Good();
+  s.set_end_ns(0);
+  EXPECT_NE(SnapshotProblem(s, "a1").find("ends before it starts"), std::string::npos);
+  s = Good();
+  for (int i = 0; i < kMaxOpsPerSnapshot; ++i) *s.add_ops() = s.ops(0);
+  EXPECT_NE(SnapshotProblem(s, "a1").find("ops (at most 256)"), std::string::npos);
+}
+
+TEST(SessionLimitsTest, AgentNames) {
+  EXPECT_EQ(AgentNameProblem("db-1.zone_a"), "");
+  EXPECT_NE(AgentNameProblem(""), "");
+  EXPECT_NE(AgentNameProblem(std::string(129, 'a')), "");
+  EXPECT_NE(AgentNameProblem("a/b"), "");
+  EXPECT_NE(AgentNameProblem("a\nb"), "");
+}
+
+}  // namespace
+}  // namespace stampede::coordinator
