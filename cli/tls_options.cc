@@ -1,9 +1,15 @@
 #include "cli/tls_options.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+
+#include "common/log.h"
 
 namespace stampede::cli {
 namespace po = boost::program_options;
@@ -43,7 +49,12 @@ StatusOr<Pems> LoadPems(const TlsOptions& o) {
 }
 
 Status Plaintext(const TlsOptions& o, const std::string& address) {
-  if (o.insecure || IsLoopback(address)) return Status::Ok();
+  if (IsLoopback(address)) return Status::Ok();
+  if (o.insecure) {
+    SLOG(kWarn) << "--insecure: plaintext gRPC on " << address
+                << ": anyone on the network can read the plan, submit runs and trigger faults";
+    return Status::Ok();
+  }
   return Status::Error(address + " is not a loopback address: use mutual TLS (--tls-cert, "
                        "--tls-key, --tls-ca) or pass --insecure");
 }
@@ -51,9 +62,24 @@ Status Plaintext(const TlsOptions& o, const std::string& address) {
 }  // namespace
 
 bool IsLoopback(const std::string& address) {
-  std::string host = address.substr(0, address.rfind(':'));
-  if (!host.empty() && host.front() == '[') host = host.substr(1, host.size() - 2);
-  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+  // HOST:PORT, [V6]:PORT, or a bare host. The host must parse as an address
+  // (a name such as 127.example.com is not loopback, whatever it starts with).
+  std::string host = address;
+  if (!host.empty() && host.front() == '[') {
+    const size_t close = host.find(']');
+    if (close == std::string::npos) return false;
+    host = host.substr(1, close - 1);
+  } else if (std::count(host.begin(), host.end(), ':') == 1) {
+    host = host.substr(0, host.find(':'));
+  }
+  if (host == "localhost") return true;
+  in_addr v4{};
+  if (inet_pton(AF_INET, host.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  in6_addr v6{};
+  if (inet_pton(AF_INET6, host.c_str(), &v6) != 1) return false;
+  if (IN6_IS_ADDR_LOOPBACK(&v6)) return true;
+  // ::ffff:127.x.y.z
+  return IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127;
 }
 
 void TlsOptions::AddTo(po::options_description* desc) {

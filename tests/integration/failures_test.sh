@@ -87,4 +87,16 @@ grep -q "not a loopback address" "$TMP/tls.err" || fail "tls message: $(cat "$TM
 rc=0; "$STAMPEDE" coordinator --listen 0.0.0.0:0 --tls-cert "$TMP/none.pem" --tls-key "$TMP/none.key" --tls-ca "$TMP/ca.pem" 2>"$TMP/tls.err" || rc=$?
 expect_eq "$rc" 2 "missing certificate exit code"
 grep -q "tls-cert $TMP/none.pem: No such file or directory" "$TMP/tls.err" || fail "cert message: $(cat "$TMP/tls.err")"
-pass "unreachable, wrong password, too few agents, port in use, duplicate agent, TLS flags"
+# --insecure off loopback is allowed with a warning on every start; a host
+# name that merely starts with "127." is not loopback.
+"$STAMPEDE" coordinator --listen 0.0.0.0:0 --insecure --http off >"$TMP/ins.out" 2>"$TMP/ins.err" &
+ins=$!
+on_exit "kill -9 $ins"
+wait_for_line "$TMP/ins.err" "listening on"
+grep -q "warn .*--insecure: plaintext gRPC on 0.0.0.0:0: anyone on the network can" "$TMP/ins.err" \
+  || fail "no --insecure warning: $(cat "$TMP/ins.err")"
+stop_daemon "$ins" "insecure coordinator"
+rc=0; "$STAMPEDE" agent --coordinator 127.example.com:7878 --name x 2>"$TMP/lb.err" || rc=$?
+expect_eq "$rc" 2 "127.* host name exit code"
+grep -q "127.example.com:7878 is not a loopback address" "$TMP/lb.err" || fail "loopback message: $(cat "$TMP/lb.err")"
+pass "unreachable, wrong password, too few agents, port in use, duplicate agent, TLS flags, --insecure warning"
