@@ -23,4 +23,12 @@ done
 rc=0; "$STAMPEDE" validate "$TMP/does-not-exist.yaml" 2>"$TMP/err" || rc=$?
 expect_eq "$rc" 2 "missing plan file exit code"
 grep -q "cannot open plan file" "$TMP/err" || fail "missing file message: $(cat "$TMP/err")"
-pass "$n broken plans rejected with file:line:col; configs/*.yaml valid"
+# A 5 MB plan and an endless one are refused without being read whole.
+{ printf 'name: '; head -c 5242880 /dev/zero | tr '\0' a; echo; } >"$TMP/big.yaml"
+for f in "$TMP/big.yaml" /dev/zero; do
+  rc=0; timeout 10 "$STAMPEDE" validate "$f" 2>"$TMP/err" || rc=$?
+  expect_eq "$rc" 2 "$f exit code"
+  grep -qF "$f:1:1: plan: the plan is larger than the limit of 1048576 bytes (1 MiB)" "$TMP/err" \
+    || fail "$f: $(head -c 300 "$TMP/err")"
+done
+pass "$n broken plans rejected with file:line:col (numbers at 2^64, alias bombs, deep nesting included), 5 MB and endless plans refused; configs/*.yaml valid"
