@@ -3,6 +3,8 @@
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
 
+#include <atomic>
+
 #include "common/log.h"
 
 namespace stampede::web {
@@ -14,11 +16,23 @@ namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
 constexpr auto kTimeout = std::chrono::seconds(10);
+// Connections open at once; more are closed as they arrive.
+constexpr int kMaxConnections = 64;
+// Handlers run here, not on the thread that reads and writes sockets: a
+// slow request (an old run's journal read from disk) does not hold up the
+// live dashboard's polls.
+constexpr int kHandlerThreads = 2;
+
+struct ServerState {
+  HttpHandler handler;
+  asio::thread_pool pool{kHandlerThreads};
+  std::atomic<int> open{0};
+};
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket socket, const HttpHandler* handler)
-      : stream_(std::move(socket)), handler_(handler) {}
+  Session(tcp::socket socket, ServerState* state) : stream_(std::move(socket)), state_(state) { ++state_->open; }
+  ~Session() { --state_->open; }
 
   void Start() {
     stream_.expires_after(kTimeout);
@@ -29,21 +43,26 @@ class Session : public std::enable_shared_from_this<Session> {
  private:
   void OnRead(beast::error_code ec) {
     if (ec) return;
+    if (request_.method() != http::verb::get && request_.method() != http::verb::head) {
+      Respond({405, "text/plain", "GET only\n"});
+      return;
+    }
+    asio::post(state_->pool, [self = shared_from_this()] {
+      HttpResponse r = self->state_->handler(std::string(self->request_.target()));
+      asio::post(self->stream_.get_executor(),
+                 [self, r = std::move(r)]() mutable { self->Respond(std::move(r)); });
+    });
+  }
+
+  void Respond(HttpResponse r) {
     auto res = std::make_shared<http::response<http::string_body>>();
     res->version(request_.version());
     res->keep_alive(false);
     res->set(http::field::server, "stampede");
     res->set(http::field::cache_control, "no-store");
-    if (request_.method() != http::verb::get && request_.method() != http::verb::head) {
-      res->result(http::status::method_not_allowed);
-      res->set(http::field::content_type, "text/plain");
-      res->body() = "GET only\n";
-    } else {
-      HttpResponse r = (*handler_)(std::string(request_.target()));
-      res->result(static_cast<http::status>(r.status));
-      res->set(http::field::content_type, r.content_type);
-      if (request_.method() == http::verb::get) res->body() = std::move(r.body);
-    }
+    res->result(static_cast<http::status>(r.status));
+    res->set(http::field::content_type, r.content_type);
+    if (request_.method() == http::verb::get) res->body() = std::move(r.body);
     res->prepare_payload();
     http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code, size_t) {
       beast::error_code ignored;
@@ -54,15 +73,15 @@ class Session : public std::enable_shared_from_this<Session> {
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
   http::request<http::string_body> request_;
-  const HttpHandler* handler_;
+  ServerState* const state_;
 };
 
 }  // namespace
 
 struct HttpServer::Impl {
+  ServerState state;  // first: outlives the sessions io destroys
   asio::io_context io;
   tcp::acceptor acceptor{io};
-  HttpHandler handler;
   std::thread thread;
 
   void Accept() {
@@ -71,7 +90,12 @@ struct HttpServer::Impl {
         if (ec != asio::error::operation_aborted) Accept();
         return;
       }
-      std::make_shared<Session>(std::move(socket), &handler)->Start();
+      if (state.open.load() >= kMaxConnections) {
+        beast::error_code ignored;
+        socket.close(ignored);  // over the limit: the client sees the connection closed
+      } else {
+        std::make_shared<Session>(std::move(socket), &state)->Start();
+      }
       Accept();
     });
   }
@@ -95,7 +119,7 @@ Status HttpServer::Start(const std::string& address, HttpHandler handler) {
   const auto ip = asio::ip::make_address(host == "localhost" ? "127.0.0.1" : host, ec);
   if (ec) return Status::Error(address + ": " + host + " is not an IP address");
   const tcp::endpoint endpoint(ip, static_cast<unsigned short>(port));
-  impl_->handler = std::move(handler);
+  impl_->state.handler = std::move(handler);
   impl_->acceptor.open(endpoint.protocol(), ec);
   if (!ec) impl_->acceptor.set_option(asio::socket_base::reuse_address(true), ec);
   if (!ec) impl_->acceptor.bind(endpoint, ec);
@@ -121,6 +145,8 @@ void HttpServer::Stop() {
   });
   impl_->io.stop();
   impl_->thread.join();
+  // Handlers still running finish; their responses are dropped with io.
+  impl_->state.pool.join();
 }
 
 }  // namespace stampede::web

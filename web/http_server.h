@@ -1,7 +1,8 @@
 // A small HTTP/1.1 server (Boost.Beast) for the dashboard, its JSON API and
-// /metrics. GET and HEAD only; one request per connection; a handler maps
-// the request target to a response. The handler runs on the server's
-// thread and must be quick (it reads in-memory state).
+// /metrics. GET and HEAD only; one request per connection; at most 64
+// connections at once, each given 10 s. A handler maps the request target to
+// a response; handlers run on two threads of their own (so they must be
+// thread-safe), apart from the thread that reads and writes the sockets.
 #ifndef STAMPEDE_WEB_HTTP_SERVER_H_
 #define STAMPEDE_WEB_HTTP_SERVER_H_
 
