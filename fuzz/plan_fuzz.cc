@@ -1,6 +1,6 @@
 // libFuzzer target: any text as a plan. The loader must return errors or a
-// plan, never crash, hang or leak; a plan it accepts must survive its own
-// normalized YAML (PlanToYaml) unchanged.
+// plan, never crash, hang or leak; a plan it accepts must load again from its
+// own normalized YAML (PlanToYaml), as a submitted plan is checked.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
