@@ -55,7 +55,13 @@ std::string AgentNameProblem(std::string_view name) {
 }
 
 std::string SnapshotProblem(const v1::Snapshot& s, std::string_view session_agent) {
-  if (s.agent() != session_agent) return "a snapshot in the name of agent '" + Cut(s.agent()) + "'";
+  // Its own name, or ITS_NAME+LOST for a lost agent's share it took over
+  // (agents.on_loss: redistribute).
+  const std::string_view agent = s.agent();
+  const bool own = agent == session_agent ||
+                   (agent.size() > session_agent.size() + 1 && agent.substr(0, session_agent.size()) == session_agent &&
+                    agent[session_agent.size()] == '+');
+  if (!own) return "a snapshot in the name of agent '" + Cut(agent) + "'";
   if (s.end_ns() < s.start_ns()) return "a snapshot whose interval ends before it starts";
   if (s.ops_size() > kMaxOpsPerSnapshot) {
     return "a snapshot with " + std::to_string(s.ops_size()) + " ops (at most " + std::to_string(kMaxOpsPerSnapshot) + ")";

@@ -28,6 +28,14 @@ TEST(SessionLimitsTest, AWellFormedSnapshotPasses) { EXPECT_EQ(SnapshotProblem(G
 
 TEST(SessionLimitsTest, AnotherAgentsNameIsRefused) {
   EXPECT_EQ(SnapshotProblem(Good(), "a2"), "a snapshot in the name of agent 'a1'");
+  v1::Snapshot s = Good();
+  s.set_agent("a1+a2");  // a2's share, taken over by a1 (on_loss: redistribute)
+  EXPECT_EQ(SnapshotProblem(s, "a1"), "");
+  EXPECT_EQ(SnapshotProblem(s, "a2"), "a snapshot in the name of agent 'a1+a2'");
+  s.set_agent("a1+");
+  EXPECT_NE(SnapshotProblem(s, "a1"), "");
+  s.set_agent("a10+a2");
+  EXPECT_NE(SnapshotProblem(s, "a1"), "");
 }
 
 TEST(SessionLimitsTest, CorruptHistogramsAndAbsurdCountsAreRefused) {
