@@ -1,0 +1,185 @@
+// PlanToYaml: a plan message back to the YAML a user would write (the
+// normalized plan.yaml of every run, and what SubmitRun validates).
+#include <yaml-cpp/yaml.h>
+
+#include "common/duration.h"
+#include "plan/plan_loader.h"
+
+namespace stampede::plan {
+namespace {
+void EmitStatements(YAML::Emitter& out, const char* key,
+                    const google::protobuf::RepeatedPtrField<std::string>& statements) {
+  if (statements.empty()) return;
+  out << YAML::Key << key << YAML::Value << YAML::BeginSeq;
+  for (const std::string& st : statements) out << YAML::DoubleQuoted << st;
+  out << YAML::EndSeq;
+}
+void EmitParamGen(YAML::Emitter& out, const v1::ParamGen& g) {
+  const std::string& k = g.kind();
+  if (k == "uuid" || k == "now") {
+    out << k;
+    return;
+  }
+  out << YAML::Flow << YAML::BeginMap << YAML::Key << k << YAML::Value;
+  if (k == "uniform") {
+    out << YAML::Flow << YAML::BeginSeq << g.a() << g.b() << YAML::EndSeq;
+  } else if (k == "choice") {
+    out << YAML::Flow << YAML::BeginSeq;
+    for (const auto& c : g.choices()) out << YAML::DoubleQuoted << c;
+    out << YAML::EndSeq;
+  } else if (k == "value") {
+    out << YAML::DoubleQuoted << (g.choices_size() ? g.choices(0) : "");
+  } else if (k == "from") {
+    out << g.from_op() + "." + std::to_string(g.from_param() + 1);
+  } else {
+    out << g.a();
+  }
+  out << YAML::EndMap;
+}
+
+void EmitCustom(YAML::Emitter& out, const v1::CustomWorkload& c) {
+  out << YAML::Key << "custom" << YAML::Value << YAML::BeginSeq;
+  for (const auto& op : c.ops()) {
+    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << op.name();
+    out << YAML::Key << "weight" << YAML::Value << op.weight();
+    if (op.txn()) out << YAML::Key << "txn" << YAML::Value << true;
+    out << YAML::Key << "statements" << YAML::Value << YAML::BeginSeq;
+    for (const auto& st : op.statements()) {
+      out << YAML::BeginMap << YAML::Key << "sql" << YAML::Value << YAML::DoubleQuoted << st.text();
+      out << YAML::Key << "write" << YAML::Value << st.write();
+      out << YAML::Key << "params" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+      for (const auto& g : st.params()) EmitParamGen(out, g);
+      out << YAML::EndSeq << YAML::EndMap;
+    }
+    out << YAML::EndSeq << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
+}  // namespace
+
+std::string PlanToYaml(const v1::Plan& plan) {
+  YAML::Emitter out;
+  out.SetDoublePrecision(12);  // 0.9, not 0.90000000000000002
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << plan.name();
+  out << YAML::Key << "seed" << YAML::Value << plan.seed();
+  const auto& t = plan.target();
+  out << YAML::Key << "target" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "driver" << YAML::Value << t.driver();
+  out << YAML::Key << "flavor" << YAML::Value << t.flavor();
+  out << YAML::Key << "endpoints" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+  for (const auto& e : t.endpoints()) out << e;
+  out << YAML::EndSeq;
+  if (!t.user().empty()) out << YAML::Key << "user" << YAML::Value << t.user();
+  if (!t.password_env().empty()) out << YAML::Key << "password_env" << YAML::Value << t.password_env();
+  if (!t.database().empty()) out << YAML::Key << "database" << YAML::Value << t.database();
+  out << YAML::Key << "connect_timeout" << YAML::Value
+      << FormatDurationNs(int64_t(t.connect_timeout_ms()) * 1000000);
+  out << YAML::Key << "op_timeout" << YAML::Value
+      << FormatDurationNs(int64_t(t.op_timeout_ms()) * 1000000);
+  out << YAML::Key << "balance" << YAML::Value << t.balance();
+  if (!t.health().kind().empty()) {
+    out << YAML::Key << "health" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "kind" << YAML::Value << t.health().kind();
+    if (t.health().urls_size()) {
+      out << YAML::Key << "urls" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+      for (const auto& u : t.health().urls()) out << u;
+      out << YAML::EndSeq;
+    }
+    if (t.health().nodes()) out << YAML::Key << "nodes" << YAML::Value << t.health().nodes();
+    out << YAML::Key << "consecutive" << YAML::Value << t.health().consecutive();
+    out << YAML::EndMap;
+  }
+  out << YAML::EndMap;
+  out << YAML::Key << "retry" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "max_attempts" << YAML::Value << plan.retry().max_attempts();
+  out << YAML::Key << "backoff" << YAML::Value
+      << FormatDurationNs(int64_t(plan.retry().backoff_ms()) * 1000000);
+  out << YAML::EndMap;
+  const auto& a = plan.agents();
+  out << YAML::Key << "agents" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "min" << YAML::Value << a.min();
+  out << YAML::Key << "wait" << YAML::Value << FormatDurationNs(int64_t(a.wait_ms()) * 1000000);
+  out << YAML::Key << "on_loss" << YAML::Value << a.on_loss();
+  out << YAML::EndMap;
+  const auto& rec = plan.recovery();
+  out << YAML::Key << "recovery" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "baseline" << YAML::Value << FormatDurationNs(int64_t(rec.baseline_ms()) * 1000000);
+  out << YAML::Key << "recovered_fraction" << YAML::Value << rec.recovered_fraction();
+  out << YAML::Key << "hold" << YAML::Value << FormatDurationNs(int64_t(rec.hold_ms()) * 1000000);
+  out << YAML::EndMap;
+  if (plan.timeout_ms()) {
+    out << YAML::Key << "timeout" << YAML::Value << FormatDurationNs(int64_t(plan.timeout_ms()) * 1000000);
+  }
+  EmitStatements(out, "setup", plan.setup());
+  EmitStatements(out, "cleanup", plan.cleanup());
+  if (plan.report().ns_per_op()) {
+    out << YAML::Key << "report" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
+        << "ns_per_op" << YAML::Value << true << YAML::EndMap;
+  }
+  out << YAML::Key << "phases" << YAML::Value << YAML::BeginSeq;
+  for (const auto& p : plan.phases()) {
+    out << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value << p.name();
+    out << YAML::Key << "workload" << YAML::Value << p.workload();
+    out << YAML::Key << "workers" << YAML::Value << p.workers();
+    if (p.duration_ms() && p.stages_size() == 0) {
+      out << YAML::Key << "duration" << YAML::Value
+          << FormatDurationNs(int64_t(p.duration_ms()) * 1000000);
+    }
+    if (p.ops()) out << YAML::Key << "ops" << YAML::Value << p.ops();
+    if (p.timeout_ms()) {
+      out << YAML::Key << "timeout" << YAML::Value << FormatDurationNs(int64_t(p.timeout_ms()) * 1000000);
+    }
+    if (p.rate() > 0) out << YAML::Key << "rate" << YAML::Value << p.rate();
+    if (p.stages_size() > 0) {
+      out << YAML::Key << "stages" << YAML::Value << YAML::BeginSeq;
+      for (const auto& st : p.stages()) {
+        out << YAML::Flow << YAML::BeginMap << YAML::Key << "duration" << YAML::Value
+            << FormatDurationNs(int64_t(st.duration_ms()) * 1000000);
+        if (st.rate() > 0 || st.workers() == 0) {
+          out << YAML::Key << "rate" << YAML::Value << st.rate();
+        } else {
+          out << YAML::Key << "workers" << YAML::Value << st.workers();
+        }
+        out << YAML::EndMap;
+      }
+      out << YAML::EndSeq;
+    }
+    if (p.think_time_ms()) {
+      out << YAML::Key << "think_time" << YAML::Value << FormatDurationNs(int64_t(p.think_time_ms()) * 1000000);
+    }
+    if (!p.arrival().empty()) out << YAML::Key << "arrival" << YAML::Value << p.arrival();
+    EmitStatements(out, "setup", p.setup());
+    EmitStatements(out, "cleanup", p.cleanup());
+    if (p.custom().ops_size() > 0) EmitCustom(out, p.custom());
+    if (!p.params().empty()) {
+      std::map<std::string, std::string> sorted(p.params().begin(), p.params().end());
+      out << YAML::Key << "params" << YAML::Value << YAML::Flow << YAML::BeginMap;
+      for (const auto& [k, v] : sorted) out << YAML::Key << k << YAML::Value << v;
+      out << YAML::EndMap;
+    }
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+  if (plan.faults_size() > 0) {
+    out << YAML::Key << "faults" << YAML::Value << YAML::BeginSeq;
+    for (const auto& f : plan.faults()) {
+      out << YAML::Flow << YAML::BeginMap;
+      char pct[32];
+      std::snprintf(pct, sizeof(pct), "@%g%%", f.at_percent());
+      out << YAML::Key << "at" << YAML::Value
+          << (f.at_percent() > 0 ? f.phase() + pct
+                                 : f.phase() + "+" + FormatDurationNs(int64_t(f.at_ms()) * 1000000));
+      out << YAML::Key << "action" << YAML::Value << f.action();
+      out << YAML::Key << "node" << YAML::Value << f.node();
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
+  out << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace stampede::plan
