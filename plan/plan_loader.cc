@@ -987,6 +987,7 @@ class Loader {
         continue;
       }
       const YAML::Node v = it->second;
+      const size_t errors_before = result_.errors.size();
       std::string value;
       switch (spec->type) {
         case ParamSpec::Type::kInt:
@@ -1022,7 +1023,9 @@ class Loader {
           }
           break;
       }
-      (*phase->mutable_params())[key] = value;
+      // A rejected value is not kept: the workload's own checks and step
+      // counts below then see its default, never a 0 it cannot divide by.
+      if (result_.errors.size() == errors_before) (*phase->mutable_params())[key] = value;
     }
   }
 

@@ -170,7 +170,7 @@ const std::vector<ParamSpec>& HugedbWorkload::ParamSpecs() {
 
 HugedbWorkload::Counts HugedbWorkload::CountsOf(const Params& params) {
   Counts c;
-  const uint64_t slow = static_cast<uint64_t>(params.Int("slow_factor"));
+  const uint64_t slow = std::max<uint64_t>(1, static_cast<uint64_t>(params.Int("slow_factor")));
   c.users = std::max<uint64_t>(1, static_cast<uint64_t>(params.Int("users")) / slow);
   c.warm = std::max<uint64_t>(1, c.users * 5 / 100);
   c.searches = static_cast<uint64_t>(params.Int("searches")) / slow;
