@@ -203,7 +203,8 @@ Status Agent::Run() {
     if (shutdown_.load()) break;
     std::string error = status.error_message();
     if (status.error_code() == grpc::StatusCode::ALREADY_EXISTS ||
-        status.error_code() == grpc::StatusCode::INVALID_ARGUMENT) {
+        status.error_code() == grpc::StatusCode::INVALID_ARGUMENT ||
+        status.error_code() == grpc::StatusCode::PERMISSION_DENIED) {
       result = Status::Error("coordinator " + options_.coordinator + " refused agent " + options_.name + ": " + error);
       break;
     }

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -26,6 +27,7 @@
 #include "common/histogram.h"
 #include "common/outcome.h"
 #include "common/rng.h"
+#include "coordinator/access.h"
 #include "plan/plan_loader.h"
 #include "proto/histogram_codec.h"
 #include "proto/stampede.grpc.pb.h"
@@ -40,6 +42,7 @@ struct Options {
   std::string coordinator;
   int agents = 1000;
   int seconds = 20;
+  std::string token_file;  // the coordinator's submit token
 };
 
 class SimAgent {
@@ -200,6 +203,12 @@ int Main(const Options& o) {
   // The submitter: progress lines, timed on arrival.
   auto submitter = v1::Coordinator::NewStub(channels[0]);
   grpc::ClientContext submit_context;
+  if (!o.token_file.empty()) {
+    std::ifstream in(o.token_file);
+    std::string token;
+    std::getline(in, token);
+    submit_context.AddMetadata(coordinator::kTokenMetadata, token);
+  }
   v1::SubmitRunRequest request;
   *request.mutable_plan() = plan.plan;
   request.set_plan_yaml(plan_text);
@@ -277,8 +286,10 @@ int main(int argc, char** argv) {
       o.agents = std::atoi(argv[i + 1]);
     } else if (k == "--seconds") {
       o.seconds = std::atoi(argv[i + 1]);
+    } else if (k == "--token-file") {
+      o.token_file = argv[i + 1];
     } else {
-      std::fprintf(stderr, "usage: agents_sim --coordinator HOST:PORT [--agents N] [--seconds S]\n");
+      std::fprintf(stderr, "usage: agents_sim --coordinator HOST:PORT [--agents N] [--seconds S] [--token-file F]\n");
       return 2;
     }
   }

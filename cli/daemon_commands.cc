@@ -8,43 +8,47 @@
 #include "agent/agent.h"
 #include "cli/commands.h"
 #include "cli/flags.h"
+#include "cli/local_state.h"
 #include "cli/signals.h"
 #include "cli/tls_options.h"
 #include "common/log.h"
+#include "common/strings.h"
 #include "coordinator/coordinator.h"
 #include "metrics/metrics_exporter.h"
 #include "web/http_server.h"
 
 namespace stampede::cli {
 namespace po = boost::program_options;
-namespace {
-
-// Where an agent daemon keeps its spool unless told: systemd's
-// StateDirectory, the system's state directory as root, the user's otherwise.
-std::string DefaultSpoolDir() {
-  if (const char* d = std::getenv("STATE_DIRECTORY")) return std::string(d) + "/spool";
-  if (geteuid() == 0) return "/var/lib/stampede/spool";
-  if (const char* d = std::getenv("XDG_STATE_HOME")) return std::string(d) + "/stampede/spool";
-  if (const char* h = std::getenv("HOME")) return std::string(h) + "/.local/state/stampede/spool";
-  return "stampede-spool";
-}
-
-}  // namespace
 
 int CoordinatorCommand(const Args& args) {
   coordinator::CoordinatorOptions options;
   TlsOptions tls;
+  std::vector<std::string> submitters;
+  std::string token_file = DefaultTokenPath();
   po::options_description desc("coordinator options");
   desc.add_options()
       ("listen", po::value(&options.listen)->default_value(options.listen), "gRPC address for agents and clients")
       ("results", po::value(&options.results_root)->default_value(options.results_root), "where results/<run-id>/ go")
       ("http", po::value(&options.http)->default_value("127.0.0.1:0"),
        "dashboard, /api/runs and /metrics on HOST:PORT (port 0: any free port; off: none)")
-      ("pushgateway", po::value(&options.pushgateway), "also push metrics to this Pushgateway (http://HOST:PORT) during runs");
+      ("pushgateway", po::value(&options.pushgateway), "also push metrics to this Pushgateway (http://HOST:PORT) during runs")
+      ("submitter", po::value(&submitters)->composing(),
+       "certificate name (CN or SAN) that may submit and abort runs (repeatable; default: submitter)")
+      ("token-file", po::value(&token_file)->default_value(token_file),
+       "submit token for callers without a certificate, created (mode 0600) if missing; none: no token");
   tls.AddTo(&desc);
   po::variables_map vm;
   const std::string usage = "usage: stampede coordinator [--listen HOST:PORT] [--results DIR]";
   if (auto code = ParseFlags(usage, desc, {}, args, &vm)) return *code;
+  if (!submitters.empty()) options.access.submitters = submitters;
+  if (token_file != "none") {
+    auto token = LoadOrCreateToken(token_file);
+    if (!token.ok()) {
+      std::cerr << "stampede: " << token.status().message() << "\n";
+      return kExitBadInput;
+    }
+    options.access.token = *token;
+  }
   auto creds = tls.ServerCredentials(options.listen);
   if (!creds.ok()) {
     std::cerr << "stampede: " << creds.status().message() << "\n";
@@ -63,6 +67,10 @@ int CoordinatorCommand(const Args& args) {
     return kExitFailed;
   }
   SLOG(kInfo) << "listening on " << coord.address() << (tls.enabled() ? " (mutual TLS)" : "");
+  SLOG(kInfo) << "runs may be submitted by "
+              << (tls.enabled() ? "certificates named " + Join(options.access.submitters, ", ") : std::string())
+              << (tls.enabled() && !options.access.token.empty() ? " or " : "")
+              << (options.access.token.empty() ? std::string() : "callers holding the token in " + token_file);
   if (coord.http_port()) {
     const std::string host = options.http.substr(0, options.http.rfind(':'));
     SLOG(kInfo) << "dashboard and /metrics on http://" << host << ":" << coord.http_port() << "/";

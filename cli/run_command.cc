@@ -10,6 +10,7 @@
 #include "agent/agent.h"
 #include "cli/commands.h"
 #include "cli/flags.h"
+#include "cli/local_state.h"
 #include "cli/signals.h"
 #include "cli/tls_options.h"
 #include "common/clock.h"
@@ -101,8 +102,8 @@ bool ReadUpdates(grpc::ClientReaderInterface<v1::RunUpdate>* reader, std::string
 // Submits the plan and follows the run. If the coordinator goes away, the
 // run goes on without it (its agents spool) and a restarted coordinator
 // takes it back: this follows it again when it is back.
-int RunRemote(const std::string& address, const TlsOptions& tls, const v1::Plan& plan,
-              const std::string& yaml, int64_t follow_for_ms) {
+int RunRemote(const std::string& address, const TlsOptions& tls, const std::string& token,
+              const v1::Plan& plan, const std::string& yaml, int64_t follow_for_ms) {
   auto creds = tls.ChannelCredentials(address);
   if (!creds.ok()) {
     std::cerr << "stampede: " << creds.status().message() << "\n";
@@ -119,6 +120,7 @@ int RunRemote(const std::string& address, const TlsOptions& tls, const v1::Plan&
   });
   auto call = [&](auto&& start) {
     grpc::ClientContext ctx;
+    if (!token.empty()) ctx.AddMetadata(coordinator::kTokenMetadata, token);
     {
       std::lock_guard<std::mutex> lock(mu);
       current = &ctx;
@@ -138,7 +140,8 @@ int RunRemote(const std::string& address, const TlsOptions& tls, const v1::Plan&
   req.set_plan_yaml(yaml);
   auto [got, result, status, run_id] = call([&](grpc::ClientContext* ctx) { return stub->SubmitRun(ctx, req); });
   if (got) return Conclude(result, true);
-  if (status.error_code() == grpc::StatusCode::INVALID_ARGUMENT) {
+  if (status.error_code() == grpc::StatusCode::INVALID_ARGUMENT ||
+      status.error_code() == grpc::StatusCode::PERMISSION_DENIED) {
     std::cerr << "stampede: coordinator " << address << ": " << status.error_message() << "\n";
     return kExitBadInput;
   }
@@ -182,6 +185,7 @@ int RunCommand(const Args& args) {
   agent::EngineOptions engine;
   int local_agents = 0;
   TlsOptions tls;
+  std::string token_file = DefaultTokenPath();
   po::options_description desc("run options");
   desc.add_options()
       ("plan", po::value(&plan_file), "plan file")
@@ -198,7 +202,10 @@ int RunCommand(const Args& args) {
        "local agents: async (event loops) or threads (one per worker)")
       ("threads", po::value(&engine.threads)->default_value(0), "local agents: event loops (0: one per core)")
       ("follow-for", po::value(&follow_for)->default_value(follow_for),
-       "with --coordinator: how long to wait for a lost coordinator to come back and follow the run again");
+       "with --coordinator: how long to wait for a lost coordinator to come back and follow the run again")
+      ("token-file", po::value(&token_file)->default_value(token_file),
+       "with --coordinator: the coordinator's submit token, sent if the file exists (none: never; "
+       "a submitter's certificate needs none)");
   tls.AddTo(&desc);
   po::positional_options_description pos;
   pos.add("plan", 1);
@@ -224,7 +231,12 @@ int RunCommand(const Args& args) {
       std::cerr << "stampede: --follow-for: " << follow.status().message() << "\n";
       return kExitBadInput;
     }
-    return RunRemote(coordinator_addr, tls, loaded.plan, plan::PlanToYaml(loaded.plan), *follow / kNsPerMs);
+    auto token = token_file == "none" ? StatusOr<std::string>(std::string()) : ReadToken(token_file);
+    if (!token.ok()) {
+      std::cerr << "stampede: " << token.status().message() << "\n";
+      return kExitBadInput;
+    }
+    return RunRemote(coordinator_addr, tls, *token, loaded.plan, plan::PlanToYaml(loaded.plan), *follow / kNsPerMs);
   }
 
   if (vm.count("local-agents") && local_agents < 0) {

@@ -52,7 +52,7 @@ Status Plaintext(const TlsOptions& o, const std::string& address) {
   if (IsLoopback(address)) return Status::Ok();
   if (o.insecure) {
     SLOG(kWarn) << "--insecure: plaintext gRPC on " << address
-                << ": anyone on the network can read the plan, submit runs and trigger faults";
+                << ": anyone on the network can read plans and the submit token in transit, and pose as an agent";
     return Status::Ok();
   }
   return Status::Error(address + " is not a loopback address: use mutual TLS (--tls-cert, "

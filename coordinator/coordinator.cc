@@ -67,6 +67,12 @@ class Coordinator::Service final : public v1::Coordinator::Service {
       SLOG(kWarn) << "refused an agent from " << context->peer() << ": " << why;
       return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "refused: " + why);
     }
+    if (std::string why = AgentIdentityProblem(owner_->options_.access, CertificateNames(*context),
+                                               first.hello().name());
+        !why.empty()) {
+      SLOG(kWarn) << "refused an agent from " << context->peer() << ": " << why;
+      return grpc::Status(grpc::StatusCode::PERMISSION_DENIED, "refused: " + why);
+    }
     if (owner_->registry_.size() >= kMaxAgents) {
       SLOG(kWarn) << "refused agent " << first.hello().name() << ": " << kMaxAgents << " agents are connected";
       return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
@@ -128,6 +134,7 @@ class Coordinator::Service final : public v1::Coordinator::Service {
 
   grpc::Status SubmitRun(grpc::ServerContext* context, const v1::SubmitRunRequest* request,
                          grpc::ServerWriter<v1::RunUpdate>* writer) override {
+    if (grpc::Status denied = MaySubmit(*context, "a run"); !denied.ok()) return denied;
     // The plan is validated again here: a coordinator trusts no client.
     auto check = plan::LoadPlanText(plan::PlanToYaml(request->plan()), "submitted plan");
     if (!check.ok()) {
@@ -146,6 +153,9 @@ class Coordinator::Service final : public v1::Coordinator::Service {
 
   grpc::Status Follow(grpc::ServerContext* context, const v1::FollowRequest* request,
                       grpc::ServerWriter<v1::RunUpdate>* writer) override {
+    if (request->abort_on_cancel()) {
+      if (grpc::Status denied = MaySubmit(*context, "a follower that may abort"); !denied.ok()) return denied;
+    }
     auto feed = owner_->Feed(request->run_id());
     if (!feed) {
       return grpc::Status(grpc::StatusCode::NOT_FOUND,
@@ -156,6 +166,13 @@ class Coordinator::Service final : public v1::Coordinator::Service {
   }
 
  private:
+  grpc::Status MaySubmit(const grpc::ServerContext& context, const char* what) const {
+    std::string why = SubmitProblem(owner_->options_.access, CertificateNames(context), PresentedToken(context));
+    if (why.empty()) return grpc::Status::OK;
+    SLOG(kWarn) << "refused " << what << " from " << context.peer() << ": " << why;
+    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED, "refused: " + why);
+  }
+
   // Until the run's result is written. A caller who may abort (the
   // submitter) and cancels its call aborts the run, as Ctrl-C does.
   static void FollowFeed(grpc::ServerContext* context, grpc::ServerWriter<v1::RunUpdate>* writer,

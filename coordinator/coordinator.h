@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "common/status.h"
+#include "coordinator/access.h"
 #include "coordinator/agent_registry.h"
 #include "coordinator/run_controller.h"
 #include "coordinator/run_feed.h"
@@ -38,6 +39,8 @@ struct CoordinatorOptions {
   // A daemon: its runs can be taken back by a restarted coordinator, and it
   // takes back an unfinished one when it starts.
   bool resume = false;
+  // Who may submit and abort runs; agents' names against their certificates.
+  AccessPolicy access;
 };
 
 class Coordinator {

@@ -45,15 +45,9 @@ on_host() {  # N CMD...
 
 # A throwaway CA and certificates for mutual TLS: coordinator.pem for IP,
 # client.pem for agents and clients.
-make_certs() {  # DIR COORDINATOR_IP
+make_certs() {  # DIR COORDINATOR_IP [AGENT_NAME...]: a CA, the coordinator, each agent, a submitter
   local d=$1 ip=$2
-  mkdir -p "$d"
-  openssl req -x509 -newkey rsa:2048 -nodes -keyout "$d/ca.key" -out "$d/ca.pem" -days 1 \
-    -subj /CN=stampede-test-ca 2>/dev/null
-  for who in coordinator client; do
-    openssl req -newkey rsa:2048 -nodes -keyout "$d/$who.key" -out "$d/$who.csr" -subj "/CN=$who" 2>/dev/null
-    printf 'subjectAltName=IP:%s\nextendedKeyUsage=serverAuth,clientAuth\n' "$ip" >"$d/$who.ext"
-    openssl x509 -req -in "$d/$who.csr" -CA "$d/ca.pem" -CAkey "$d/ca.key" -CAcreateserial \
-      -out "$d/$who.pem" -days 1 -extfile "$d/$who.ext" 2>/dev/null
-  done
+  shift 2
+  "$(dirname "${BASH_SOURCE[0]}")/../tls/make-certs" "$d" --coordinator "$ip" --agents "$(IFS=,; echo "$*")" \
+    --days 1 >/dev/null
 }

@@ -80,6 +80,27 @@ rc=0; timeout 20 "$STAMPEDE" agent --coordinator "127.0.0.1:$COORD_PORT" --name 
 expect_eq "$rc" 1 "duplicate agent exit code"
 grep -q "an agent named twin is already connected" "$TMP/twin.err" || fail "twin message: $(cat "$TMP/twin.err")"
 
+# Submitting needs the coordinator's token (or a submitter's certificate):
+# without it, or with another one, PERMISSION_DENIED and exit 2. The token
+# is never echoed; a token file others can read stops the coordinator.
+plan "$DB_ENDPOINT" "" >"$TMP/sub.yaml"
+rc=0; "$STAMPEDE" run "$TMP/sub.yaml" --coordinator "127.0.0.1:$COORD_PORT" --token-file none >"$TMP/s1.out" 2>"$TMP/s1.err" || rc=$?
+expect_eq "$rc" 2 "submit without a token exit code"
+grep -q "^stampede: coordinator 127.0.0.1:$COORD_PORT: refused: no certificate and no token: submit with a submitter's certificate, or from the coordinator's host with its token file (--token-file)" \
+  "$TMP/s1.err" || fail "no token message: $(cat "$TMP/s1.err")"
+grep -q "refused a run from .*: no certificate and no token" "$TMP/coordinator.log" || fail "refusal not logged"
+printf 'forged-token-0123456789abcdef\n' >"$TMP/forged.token"
+rc=0; "$STAMPEDE" run "$TMP/sub.yaml" --coordinator "127.0.0.1:$COORD_PORT" --token-file "$TMP/forged.token" >"$TMP/s2.out" 2>"$TMP/s2.err" || rc=$?
+expect_eq "$rc" 2 "submit with a wrong token exit code"
+grep -q "refused: the token is not this coordinator's (see its --token-file)" "$TMP/s2.err" || fail "wrong token message: $(cat "$TMP/s2.err")"
+grep -q "forged-token\|$(cat "$STATE_DIRECTORY/coordinator.token")" "$TMP/s2.err" "$TMP/coordinator.log" && fail "a token was echoed"
+[ "$(stat -c %a "$STATE_DIRECTORY/coordinator.token")" = 600 ] || fail "token file mode $(stat -c %a "$STATE_DIRECTORY/coordinator.token")"
+chmod 644 "$TMP/forged.token"
+rc=0; "$STAMPEDE" coordinator --listen 127.0.0.1:0 --token-file "$TMP/forged.token" 2>"$TMP/c4.err" || rc=$?
+expect_eq "$rc" 2 "readable token file exit code"
+grep -q "^stampede: token file $TMP/forged.token must belong to this user and be readable by no one else (mode 0644): chmod 600 $TMP/forged.token" \
+  "$TMP/c4.err" || fail "token mode message: $(cat "$TMP/c4.err")"
+
 # Plaintext outside loopback is refused; a missing certificate is named.
 rc=0; "$STAMPEDE" coordinator --listen 0.0.0.0:0 2>"$TMP/tls.err" || rc=$?
 expect_eq "$rc" 2 "non-loopback plaintext exit code"
@@ -99,4 +120,4 @@ stop_daemon "$ins" "insecure coordinator"
 rc=0; "$STAMPEDE" agent --coordinator 127.example.com:7878 --name x 2>"$TMP/lb.err" || rc=$?
 expect_eq "$rc" 2 "127.* host name exit code"
 grep -q "127.example.com:7878 is not a loopback address" "$TMP/lb.err" || fail "loopback message: $(cat "$TMP/lb.err")"
-pass "unreachable, wrong password, too few agents, port in use, duplicate agent, TLS flags, --insecure warning"
+pass "unreachable, wrong password, too few agents, port in use, duplicate agent, unauthorized submitter, token file, TLS flags, --insecure warning"

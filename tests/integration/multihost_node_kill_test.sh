@@ -2,8 +2,10 @@
 # The node-kill scenario across hosts: network namespaces on a bridge, each
 # with its own address. Host 1 runs the coordinator, hosts 2-3 a client
 # agent each, hosts 4-6 one Galera node each plus an agent that owns that
-# node. Everything talks mutual TLS. The plan kills node3 at insert+2s and
-# starts it at insert+10s.
+# node. Everything talks mutual TLS, each agent with its own certificate and
+# the run submitted with the submitter's; an agent that claims another's
+# name and a submitter holding an agent's certificate are refused. The plan
+# kills node3 at insert+2s and starts it at insert+10s.
 source "$(dirname "$0")/../lib.sh"
 source "$ROOT/deploy/local/netns.sh"
 if ! netns_available; then
@@ -12,9 +14,10 @@ if ! netns_available; then
 fi
 net_create 6
 certs=$TMP/certs
-make_certs "$certs" "$(host_ip 1)"
-tls_server=(--tls-cert "$certs/coordinator.pem" --tls-key "$certs/coordinator.key" --tls-ca "$certs/ca.pem")
-tls_client=(--tls-cert "$certs/client.pem" --tls-key "$certs/client.key" --tls-ca "$certs/ca.pem")
+make_certs "$certs" "$(host_ip 1)" client-1 client-2 db1 db2 db3
+tls_of() { echo --tls-cert "$certs/$1.pem" --tls-key "$certs/$1.key" --tls-ca "$certs/ca.pem"; }
+read -ra tls_server <<<"$(tls_of coordinator)"
+read -ra tls_submitter <<<"$(tls_of submitter)"
 
 GA_DIR=$TMP/galera; GA_BASE=3306
 on_exit "'$ROOT/deploy/local/galera.sh' stop '$GA_DIR'"
@@ -28,15 +31,40 @@ on_exit "kill -9 $!"
 wait_for_line "$TMP/coordinator.log" "listening on .*(mutual TLS)"
 
 start_host_agent() {  # HOST NAME [CONFIG]
-  local extra=()
+  local extra=() tls
   [ -n "${3:-}" ] && extra=(--config "$3")
+  read -ra tls <<<"$(tls_of "$2")"
   ip netns exec "$(host_ns "$1")" "$STAMPEDE" agent \
-    --coordinator "$coord" --name "$2" "${tls_client[@]}" "${extra[@]}" \
+    --coordinator "$coord" --name "$2" "${tls[@]}" "${extra[@]}" \
     >"$TMP/agent-$2.out" 2>"$TMP/agent-$2.log" &
   on_exit "kill -9 $!"
   wait_for_line "$TMP/agent-$2.log" "connected to coordinator"
 }
 start_host_agent 2 client-1
+# Identity: client-1's certificate cannot call itself db3 (it would be given
+# node3's faults), and an agent's certificate cannot submit runs.
+read -ra tls_client1 <<<"$(tls_of client-1)"
+rc=0
+on_host 2 timeout 20 "$STAMPEDE" agent --coordinator "$coord" --name db3 "${tls_client1[@]}" \
+  >"$TMP/impostor.out" 2>"$TMP/impostor.err" || rc=$?
+expect_eq "$rc" 1 "exit code of an agent claiming another's name"
+grep -q "refused agent db3: refused: the hello says 'db3' but the certificate names client-1" "$TMP/impostor.err" ||
+  fail "impostor agent: $(cat "$TMP/impostor.err")"
+grep -q "refused an agent from .*: the hello says 'db3' but the certificate names client-1" "$TMP/coordinator.log" ||
+  fail "the coordinator did not log the impostor"
+echo "ok: an agent presenting client-1's certificate as db3 is refused"
+echo "name: x
+target: {driver: redis, endpoints: [127.0.0.1:6379]}
+phases: [{name: a, workload: kv, workers: 1, duration: 1s}]" >"$TMP/tiny.yaml"
+rc=0
+on_host 2 "$STAMPEDE" run "$TMP/tiny.yaml" --coordinator "$coord" "${tls_client1[@]}" --token-file none \
+  >"$TMP/unauth.out" 2>"$TMP/unauth.err" || rc=$?
+expect_eq "$rc" 2 "exit code of a run submitted with an agent's certificate"
+grep -q "refused: the certificate (client-1) is not a submitter's (the coordinator's --submitter: submitter)" \
+  "$TMP/unauth.err" || fail "unauthorized submitter: $(cat "$TMP/unauth.err")"
+grep -q "refused a run from .*: the certificate (client-1) is not a submitter's" "$TMP/coordinator.log" ||
+  fail "the coordinator did not log the unauthorized submitter"
+echo "ok: a run submitted with an agent's certificate is refused (PERMISSION_DENIED, exit 2)"
 start_host_agent 3 client-2
 for n in 1 2 3; do
   cat >"$TMP/db$n.yaml" <<YAML
@@ -62,7 +90,7 @@ faults:
   - {at: insert+2s, action: kill, node: node3}
   - {at: insert+10s, action: start, node: node3}
 YAML
-on_host 1 "$STAMPEDE" run "$TMP/plan.yaml" --coordinator "$coord" "${tls_client[@]}" \
+on_host 1 "$STAMPEDE" run "$TMP/plan.yaml" --coordinator "$coord" "${tls_submitter[@]}" --token-file none \
   >"$TMP/run.out" 2>"$TMP/run.err" || fail "run exited $?"
 dir=$(summary_of "$TMP/results")
 s=$dir/summary.json

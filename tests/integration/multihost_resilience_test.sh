@@ -21,9 +21,13 @@ if ! netns_available; then
 fi
 net_create 4
 certs=$TMP/certs
-make_certs "$certs" "$(host_ip 1)"
-tls_server=(--tls-cert "$certs/coordinator.pem" --tls-key "$certs/coordinator.key" --tls-ca "$certs/ca.pem")
-tls_client=(--tls-cert "$certs/client.pem" --tls-key "$certs/client.key" --tls-ca "$certs/ca.pem")
+make_certs "$certs" "$(host_ip 1)" a1 a2
+tls_of() { echo --tls-cert "$certs/$1.pem" --tls-key "$certs/$1.key" --tls-ca "$certs/ca.pem"; }
+read -ra tls_server <<<"$(tls_of coordinator)"
+# The submitter by certificate only: following the run again after the
+# coordinator's restart needs the same identity.
+read -ra tls_submitter <<<"$(tls_of submitter)"
+tls_submitter+=(--token-file none)
 
 PG_DIR=$TMP/pg; PG_PORT=5432
 on_exit "'$ROOT/deploy/local/postgres.sh' stop '$PG_DIR'"
@@ -39,7 +43,9 @@ start_coord() {  # LOG
   wait_for_line "$1" "listening on .*(mutual TLS)"
 }
 start_host_agent() {  # HOST NAME
-  ip netns exec "$(host_ns "$1")" "$STAMPEDE" agent --coordinator "$coord" --name "$2" "${tls_client[@]}" \
+  local tls
+  read -ra tls <<<"$(tls_of "$2")"
+  ip netns exec "$(host_ns "$1")" "$STAMPEDE" agent --coordinator "$coord" --name "$2" "${tls[@]}" \
     --spool "$TMP/spool-$2" >>"$TMP/agent-$2.out" 2>>"$TMP/agent-$2.log" &
   local pid=$!
   eval "AGENT_PID_$2=$pid"
@@ -66,7 +72,7 @@ YAML
 
 # --- A: an agent killed and started again ------------------------------------
 plan agent-kill ak >"$TMP/a.yaml"
-on_host 1 "$STAMPEDE" run "$TMP/a.yaml" --coordinator "$coord" "${tls_client[@]}" >"$TMP/a.out" 2>"$TMP/a.err" &
+on_host 1 "$STAMPEDE" run "$TMP/a.yaml" --coordinator "$coord" "${tls_submitter[@]}" >"$TMP/a.out" 2>"$TMP/a.err" &
 run=$!
 wait_for_line "$TMP/a.out" "insert" 150
 sleep 2
@@ -108,7 +114,7 @@ pass "agent a2 killed at ~3 s: lost after $((detected - killed)) ms, back and re
 # --- B: the coordinator killed and started again -----------------------------
 wait_for_line "$TMP/agent-a2.log" "connected to coordinator"
 plan coordinator-kill ck >"$TMP/b.yaml"
-on_host 1 "$STAMPEDE" run "$TMP/b.yaml" --coordinator "$coord" "${tls_client[@]}" --follow-for 2m \
+on_host 1 "$STAMPEDE" run "$TMP/b.yaml" --coordinator "$coord" "${tls_submitter[@]}" --follow-for 2m \
   >"$TMP/b.out" 2>"$TMP/b.err" &
 run=$!
 wait_for_line "$TMP/b.out" "insert" 150
