@@ -9,6 +9,7 @@
 
 #include "common/byte_size.h"
 #include "common/duration.h"
+#include "plan/plan_limits.h"
 
 namespace stampede::agent {
 namespace {
@@ -55,6 +56,11 @@ StatusOr<AgentConfig> AgentConfig::Load(const std::string& path) {
 }
 
 StatusOr<AgentConfig> AgentConfig::Parse(const std::string& text, const std::string& file) {
+  // The same limits as a plan's: size, nesting, aliases.
+  if (auto e = plan::CheckPlanTextLimits(text)) {
+    return Status::Error(file + ":" + std::to_string(e->line) + ":" + std::to_string(e->column) + ": " +
+                         e->message);
+  }
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -65,7 +71,7 @@ StatusOr<AgentConfig> AgentConfig::Parse(const std::string& text, const std::str
   AgentConfig c;
   if (root.IsNull()) return c;
   if (!root.IsMap()) return Status::Error(file + ": expected a mapping (nodes:, fault_timeout:, ...)");
-  Status s = UnknownKeys(root, file, "", {"nodes", "fault_timeout", "coordinator_lost", "spool"});
+  Status s = UnknownKeys(root, file, "", {"nodes", "fault_timeout", "coordinator_lost", "spool", "allow"});
   if (!s.ok()) return s;
   if (root["nodes"]) {
     auto faults = FaultActions::FromYaml(root["nodes"], file);
@@ -100,6 +106,11 @@ StatusOr<AgentConfig> AgentConfig::Parse(const std::string& text, const std::str
       if (*size < (1u << 20)) return Status::Error(At(file, spool["max_size"]) + "spool.max_size: expected at least 1MB");
       c.spool_max_bytes = *size;
     }
+  }
+  if (const YAML::Node allow = root["allow"]) {
+    auto a = AllowList::FromYaml(allow, file);
+    if (!a.ok()) return a.status();
+    c.allow = std::move(*a);
   }
   return c;
 }

@@ -9,12 +9,15 @@
 //     resume_paused_after: 30s      # resume the nodes this agent paused
 //     stop_run_after: 120s          # stop the run, undo its faults, keep the spool
 //   spool: {dir: /var/lib/stampede/spool, max_size: 256MB}
+//   allow: {targets: [{endpoints: [10.0.0.0/24], password_env: [DB_PASSWORD]}], setup: true, custom: true}
+//                                   # agent/allow_list.h
 #ifndef STAMPEDE_AGENT_AGENT_CONFIG_H_
 #define STAMPEDE_AGENT_AGENT_CONFIG_H_
 
 #include <cstdint>
 #include <string>
 
+#include "agent/allow_list.h"
 #include "agent/fault_actions.h"
 #include "common/status.h"
 
@@ -26,6 +29,7 @@ struct AgentConfig {
   int64_t stop_run_after_ms = 120000;
   std::string spool_dir;  // empty: the agent's default
   uint64_t spool_max_bytes = 256ull << 20;
+  AllowList allow;  // what plans may make this agent do
 
   // Errors name file:line:col like plans do.
   static StatusOr<AgentConfig> Load(const std::string& path);

@@ -188,6 +188,12 @@ PhaseRunnerOptions AgentRun::RunnerOptions(uint32_t phase, uint32_t slot, uint32
 void AgentRun::PhaseMain(v1::PreparePhase prepare) {
   const uint32_t index = prepare.phase_index();
   PhaseRunnerOptions o = RunnerOptions(index, prepare.slot(), prepare.slots(), prepare.lead(), "");
+  // Before any connection: may a plan make this agent do this?
+  if (Status allowed = config_->allow.Check(o.plan); !allowed.ok()) {
+    SLOG(kError) << allowed.message();
+    Event(v1::Event::ERROR, index, allowed.message());
+    return;
+  }
   const std::string& env = o.plan.target().password_env();
   if (!env.empty()) {
     const char* value = std::getenv(env.c_str());
@@ -257,8 +263,9 @@ void AgentRun::AdoptMain(v1::AdoptShare adopt, std::shared_ptr<Phase> phase) {
   PhaseRunnerOptions o = RunnerOptions(adopt.phase_index(), adopt.slot(), adopt.slots(), false, adopt.source());
   const std::string& env = o.plan.target().password_env();
   if (!env.empty() && std::getenv(env.c_str())) o.password = std::getenv(env.c_str());
-  std::shared_ptr<PhaseRunner> runner = PhaseRunner::Create(std::move(o));
-  Status s = runner->Prepare();
+  Status s = config_->allow.Check(o.plan);
+  std::shared_ptr<PhaseRunner> runner = s.ok() ? PhaseRunner::Create(std::move(o)) : nullptr;
+  if (s.ok()) s = runner->Prepare();
   if (s.ok()) {
     SLOG(kInfo) << "took over " << adopt.source() << "'s share of phase " << adopt.phase_index();
     runner->Run(adopt.start_ns(), adopt.join_ns());

@@ -142,6 +142,11 @@ int AgentCommand(const Args& args) {
   if (!spool.empty()) options.config.spool_dir = spool;
   if (options.config.spool_dir.empty()) options.config.spool_dir = DefaultSpoolDir();
   SetLogPrefix("agent " + options.name);
+  if (!options.config.allow.configured()) {
+    SLOG(kInfo) << "no allow: in " << (config.empty() ? "a config (--config)" : config)
+                << ": this agent connects to whatever target a plan names (docs/deployment.md, \"What an agent "
+                   "allows\")";
+  }
   metrics::MetricsExporter metrics;
   web::HttpServer server;
   if (!http.empty()) {

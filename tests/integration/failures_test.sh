@@ -80,6 +80,25 @@ rc=0; timeout 20 "$STAMPEDE" agent --coordinator "127.0.0.1:$COORD_PORT" --name 
 expect_eq "$rc" 1 "duplicate agent exit code"
 grep -q "an agent named twin is already connected" "$TMP/twin.err" || fail "twin message: $(cat "$TMP/twin.err")"
 
+# An agent runs only what its own config allows: a target outside
+# allow.targets is refused before any connection, naming the config line.
+cat >"$TMP/fenced.yaml" <<YAML
+allow:
+  targets:
+    - endpoints: [10.99.0.0/16]
+      password_env: [STAMPEDE_PASSWORD]
+YAML
+start_agent fenced --config "$TMP/fenced.yaml"
+plan "$DB_ENDPOINT" "agents: {min: 2, wait: 10s}" >"$TMP/fenced-plan.yaml"
+rc=0; "$STAMPEDE" run "$TMP/fenced-plan.yaml" --coordinator "127.0.0.1:$COORD_PORT" >"$TMP/fenced.out" 2>"$TMP/fenced.err" || rc=$?
+expect_eq "$rc" 1 "exit code of a plan an agent does not allow"
+msg="agent fenced: refused by the agent's config: $TMP/fenced.yaml:3:5: allow.targets: the plan's target.endpoints\[0\] '$DB_ENDPOINT' is not listed"
+grep -q "result: FAILED: $msg" "$TMP/fenced.out" || fail "allow-list message: $(cat "$TMP/fenced.out")"
+grep -q "$msg" "$TMP/agent-fenced.log" || fail "the agent did not log its refusal"
+dir=$(summary_of "$COORD_RESULTS")
+expect_eq "$(jq .ok "$dir/summary.json")" false "summary of the refused run"
+stop_daemon "$AGENT_PID_fenced" "fenced agent"
+
 # Submitting needs the coordinator's token (or a submitter's certificate):
 # without it, or with another one, PERMISSION_DENIED and exit 2. The token
 # is never echoed; a token file others can read stops the coordinator.

@@ -1,0 +1,239 @@
+#include "agent/allow_list.h"
+
+#include <arpa/inet.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "plan/plan_limits.h"
+
+namespace stampede::agent {
+namespace {
+
+std::string At(const std::string& file, const YAML::Node& n) {
+  const YAML::Mark m = n.Mark();
+  return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": ";
+}
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return s;
+}
+
+// "host:port", "[v6]:port", "v6" or "host" -> host, port ("" if none).
+void SplitEndpoint(const std::string& e, std::string* host, std::string* port) {
+  if (!e.empty() && e.front() == '[') {
+    const size_t close = e.find(']');
+    *host = e.substr(1, close == std::string::npos ? std::string::npos : close - 1);
+    *port = close != std::string::npos && close + 1 < e.size() && e[close + 1] == ':' ? e.substr(close + 2) : "";
+    return;
+  }
+  const size_t colon = e.rfind(':');
+  if (colon == std::string::npos || e.find(':') != colon) {  // no port, or a bare IPv6 address
+    *host = e;
+    port->clear();
+    return;
+  }
+  *host = e.substr(0, colon);
+  *port = e.substr(colon + 1);
+}
+
+// An IP address in binary: 4 or 16 bytes, or 0 if `s` is not one.
+size_t ParseIp(const std::string& s, unsigned char out[16]) {
+  if (inet_pton(AF_INET, s.c_str(), out) == 1) return 4;
+  if (inet_pton(AF_INET6, s.c_str(), out) == 1) return 16;
+  return 0;
+}
+
+bool InNetwork(const std::string& cidr, const std::string& host) {
+  const size_t slash = cidr.find('/');
+  unsigned char net[16], ip[16];
+  const size_t n = ParseIp(cidr.substr(0, slash), net);
+  if (n == 0 || ParseIp(host, ip) != n) return false;
+  const int bits = std::atoi(cidr.c_str() + slash + 1);
+  for (int i = 0; i < bits; ++i) {
+    const unsigned char mask = static_cast<unsigned char>(0x80 >> (i % 8));
+    if ((net[i / 8] & mask) != (ip[i / 8] & mask)) return false;
+  }
+  return true;
+}
+
+// "" if an allow-list entry is well formed, else what is wrong with it.
+std::string EntryProblem(const std::string& entry) {
+  if (entry == "*") return "";
+  if (const size_t slash = entry.find('/'); slash != std::string::npos) {
+    unsigned char net[16];
+    const size_t n = ParseIp(entry.substr(0, slash), net);
+    const std::string bits = entry.substr(slash + 1);
+    const bool digits = !bits.empty() && bits.size() <= 3 && std::all_of(bits.begin(), bits.end(), ::isdigit);
+    if (n == 0 || !digits || std::atoi(bits.c_str()) > int(n * 8)) return "expected a network like 10.0.0.0/24";
+    return "";
+  }
+  std::string host, port;
+  SplitEndpoint(entry, &host, &port);
+  if (host.empty() || host.size() > 253) return "expected HOST, HOST:PORT, a network like 10.0.0.0/24, or *";
+  if (!port.empty()) {
+    const bool digits = port.size() <= 5 && std::all_of(port.begin(), port.end(), ::isdigit);
+    if (!digits || std::atoi(port.c_str()) < 1 || std::atoi(port.c_str()) > 65535) return "expected a port 1-65535";
+  }
+  return "";
+}
+
+StatusOr<std::vector<std::string>> Strings(const YAML::Node& n, const std::string& file, const std::string& field) {
+  if (!n.IsSequence()) return Status::Error(At(file, n) + field + ": expected a list like [a, b]");
+  std::vector<std::string> out;
+  for (const YAML::Node& v : n) {
+    if (!v.IsScalar() || v.Scalar().empty()) return Status::Error(At(file, v) + field + ": expected a non-empty string");
+    out.push_back(v.Scalar());
+  }
+  return out;
+}
+
+StatusOr<bool> Bool(const YAML::Node& n, const std::string& file, const std::string& field) {
+  bool b = false;
+  if (!n.IsScalar() || !YAML::convert<bool>::decode(n, b)) {
+    return Status::Error(At(file, n) + field + ": expected true or false");
+  }
+  return b;
+}
+
+Status UnknownKeys(const YAML::Node& map, const std::string& file, const std::string& prefix,
+                   const std::vector<std::string>& allowed) {
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    const std::string key = it->first.IsScalar() ? it->first.Scalar() : "?";
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+      std::string list;
+      for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      return Status::Error(At(file, it->first) + prefix + plan::Quoted(key) + ": unknown key (expected " + list + ")");
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+bool EndpointAllowed(const std::string& entry, const std::string& endpoint) {
+  if (entry == "*") return true;
+  std::string host, port;
+  SplitEndpoint(endpoint, &host, &port);
+  if (entry.find('/') != std::string::npos) return InNetwork(entry, host);
+  std::string entry_host, entry_port;
+  SplitEndpoint(entry, &entry_host, &entry_port);
+  if (Lower(entry_host) != Lower(host)) {
+    // The same address written two ways (::1 and 0:0:0:0:0:0:0:1).
+    unsigned char a[16], b[16];
+    const size_t n = ParseIp(entry_host, a);
+    if (n == 0 || ParseIp(host, b) != n || std::memcmp(a, b, n) != 0) return false;
+  }
+  return entry_port.empty() || entry_port == port;
+}
+
+StatusOr<AllowList> AllowList::FromYaml(const YAML::Node& allow, const std::string& file) {
+  AllowList a;
+  a.configured_ = true;
+  a.file_ = file;
+  a.allow_at_ = a.targets_at_ = a.setup_at_ = a.custom_at_ = At(file, allow);
+  if (!allow.IsMap()) return Status::Error(a.allow_at_ + "allow: expected a mapping (targets:, setup:, custom:)");
+  if (Status s = UnknownKeys(allow, file, "allow.", {"targets", "setup", "custom"}); !s.ok()) return s;
+  if (const YAML::Node t = allow["targets"]) {
+    a.targets_at_ = At(file, t);
+    if (!t.IsSequence()) return Status::Error(a.targets_at_ + "allow.targets: expected a list of {endpoints: [...], password_env: [...]}");
+    for (size_t i = 0; i < t.size(); ++i) {
+      const YAML::Node e = t[i];
+      Target target;
+      target.name = "allow.targets[" + std::to_string(i) + "]";
+      target.at = target.password_at = At(file, e);
+      if (!e.IsMap()) return Status::Error(target.at + target.name + ": expected {endpoints: [...], password_env: [...]}");
+      if (Status s = UnknownKeys(e, file, target.name + ".", {"endpoints", "password_env"}); !s.ok()) return s;
+      if (!e["endpoints"]) return Status::Error(target.at + target.name + ".endpoints: missing");
+      target.at = At(file, e["endpoints"]);
+      auto endpoints = Strings(e["endpoints"], file, target.name + ".endpoints");
+      if (!endpoints.ok()) return endpoints.status();
+      for (size_t k = 0; k < endpoints->size(); ++k) {
+        if (std::string why = EntryProblem((*endpoints)[k]); !why.empty()) {
+          return Status::Error(At(file, e["endpoints"][k]) + target.name + ".endpoints: " + why + ", found " +
+                               plan::Quoted((*endpoints)[k]));
+        }
+      }
+      target.endpoints = *endpoints;
+      if (e["password_env"]) {
+        target.password_at = At(file, e["password_env"]);
+        auto envs = Strings(e["password_env"], file, target.name + ".password_env");
+        if (!envs.ok()) return envs.status();
+        for (size_t k = 0; k < envs->size(); ++k) {
+          if (!plan::IsIdentifier((*envs)[k])) {
+            return Status::Error(At(file, e["password_env"][k]) + target.name +
+                                 ".password_env: expected the name of an environment variable");
+          }
+        }
+        target.password_env = *envs;
+      }
+      a.targets_.push_back(std::move(target));
+    }
+  }
+  for (auto [key, flag, at] : {std::tuple{"setup", &a.setup_, &a.setup_at_}, std::tuple{"custom", &a.custom_, &a.custom_at_}}) {
+    if (const YAML::Node n = allow[key]) {
+      auto b = Bool(n, file, std::string("allow.") + key);
+      if (!b.ok()) return b.status();
+      *flag = *b;
+      *at = At(file, n);
+    }
+  }
+  return a;
+}
+
+Status AllowList::Check(const v1::Plan& plan) const {
+  if (!configured_) return Status::Ok();
+  if (Status s = CheckTarget(plan.target()); !s.ok()) return s;
+  return CheckStatements(plan);
+}
+
+Status AllowList::CheckTarget(const v1::Target& target) const {
+  const std::string& env = target.password_env();
+  for (int i = 0; i < target.endpoints_size(); ++i) {
+    const std::string& endpoint = target.endpoints(i);
+    const Target* match = nullptr;
+    for (const Target& t : targets_) {
+      for (const std::string& entry : t.endpoints) {
+        if (!match && EndpointAllowed(entry, endpoint)) match = &t;
+      }
+    }
+    const std::string which = "target.endpoints[" + std::to_string(i) + "] " + plan::Quoted(endpoint, 80);
+    if (!match) {
+      return Status::Error("refused by the agent's config: " + targets_at_ + "allow.targets: the plan's " + which +
+                           " is not listed; add it (HOST:PORT, HOST or a network like 10.0.0.0/24) to allow.targets "
+                           "in " + file_);
+    }
+    if (!env.empty() && std::find(match->password_env.begin(), match->password_env.end(), env) ==
+                            match->password_env.end()) {
+      // The plan loader only takes identifiers here; anything else is not echoed.
+      const std::string var = plan::IsIdentifier(env) ? env : "(not a variable name)";
+      return Status::Error("refused by the agent's config: " + match->password_at + match->name +
+                           ".password_env: the plan's target.password_env " + var + " is not listed for " + which +
+                           "; add it there in " + file_ + " to let this agent read it");
+    }
+  }
+  return Status::Ok();
+}
+
+Status AllowList::CheckStatements(const v1::Plan& plan) const {
+  bool setup = plan.setup_size() > 0 || plan.cleanup_size() > 0;
+  std::string custom;
+  for (const v1::Phase& p : plan.phases()) {
+    setup |= p.setup_size() > 0 || p.cleanup_size() > 0;
+    if (custom.empty() && p.workload() == "custom") custom = p.name();
+  }
+  if (setup && !setup_) {
+    return Status::Error("refused by the agent's config: " + setup_at_ +
+                         "allow.setup: false, and the plan has setup: or cleanup: statements; set allow.setup: true in " +
+                         file_ + " to run them");
+  }
+  if (!custom.empty() && !custom_) {
+    return Status::Error("refused by the agent's config: " + custom_at_ + "allow.custom: false, and phase " +
+                         plan::Quoted(custom) + " runs workload: custom; set allow.custom: true in " + file_ +
+                         " to run its statements");
+  }
+  return Status::Ok();
+}
+
+}  // namespace stampede::agent
