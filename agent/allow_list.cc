@@ -83,7 +83,8 @@ StatusOr<std::vector<std::string>> Strings(const YAML::Node& n, const std::strin
   if (!n.IsSequence()) return Status::Error(At(file, n) + field + ": expected a list like [a, b]");
   std::vector<std::string> out;
   for (const YAML::Node& v : n) {
-    if (!v.IsScalar() || v.Scalar().empty()) return Status::Error(At(file, v) + field + ": expected a non-empty string");
+    if (!v.IsScalar() || v.Scalar().empty())
+      return Status::Error(At(file, v) + field + ": expected a non-empty string");
     out.push_back(v.Scalar());
   }
   return out;
@@ -137,13 +138,15 @@ StatusOr<AllowList> AllowList::FromYaml(const YAML::Node& allow, const std::stri
   if (Status s = UnknownKeys(allow, file, "allow.", {"targets", "setup", "custom"}); !s.ok()) return s;
   if (const YAML::Node t = allow["targets"]) {
     a.targets_at_ = At(file, t);
-    if (!t.IsSequence()) return Status::Error(a.targets_at_ + "allow.targets: expected a list of {endpoints: [...], password_env: [...]}");
+    if (!t.IsSequence())
+      return Status::Error(a.targets_at_ + "allow.targets: expected a list of {endpoints: [...], password_env: [...]}");
     for (size_t i = 0; i < t.size(); ++i) {
       const YAML::Node e = t[i];
       Target target;
       target.name = "allow.targets[" + std::to_string(i) + "]";
       target.at = target.password_at = At(file, e);
-      if (!e.IsMap()) return Status::Error(target.at + target.name + ": expected {endpoints: [...], password_env: [...]}");
+      if (!e.IsMap())
+        return Status::Error(target.at + target.name + ": expected {endpoints: [...], password_env: [...]}");
       if (Status s = UnknownKeys(e, file, target.name + ".", {"endpoints", "password_env"}); !s.ok()) return s;
       if (!e["endpoints"]) return Status::Error(target.at + target.name + ".endpoints: missing");
       target.at = At(file, e["endpoints"]);
@@ -171,7 +174,8 @@ StatusOr<AllowList> AllowList::FromYaml(const YAML::Node& allow, const std::stri
       a.targets_.push_back(std::move(target));
     }
   }
-  for (auto [key, flag, at] : {std::tuple{"setup", &a.setup_, &a.setup_at_}, std::tuple{"custom", &a.custom_, &a.custom_at_}}) {
+  for (auto [key, flag, at] :
+       {std::tuple{"setup", &a.setup_, &a.setup_at_}, std::tuple{"custom", &a.custom_, &a.custom_at_}}) {
     if (const YAML::Node n = allow[key]) {
       auto b = Bool(n, file, std::string("allow.") + key);
       if (!b.ok()) return b.status();
@@ -202,10 +206,11 @@ Status AllowList::CheckTarget(const v1::Target& target) const {
     if (!match) {
       return Status::Error("refused by the agent's config: " + targets_at_ + "allow.targets: the plan's " + which +
                            " is not listed; add it (HOST:PORT, HOST or a network like 10.0.0.0/24) to allow.targets "
-                           "in " + file_);
+                           "in " +
+                           file_);
     }
-    if (!env.empty() && std::find(match->password_env.begin(), match->password_env.end(), env) ==
-                            match->password_env.end()) {
+    if (!env.empty() &&
+        std::find(match->password_env.begin(), match->password_env.end(), env) == match->password_env.end()) {
       // The plan loader only takes identifiers here; anything else is not echoed.
       const std::string var = plan::IsIdentifier(env) ? env : "(not a variable name)";
       return Status::Error("refused by the agent's config: " + match->password_at + match->name +
@@ -224,9 +229,10 @@ Status AllowList::CheckStatements(const v1::Plan& plan) const {
     if (custom.empty() && p.workload() == "custom") custom = p.name();
   }
   if (setup && !setup_) {
-    return Status::Error("refused by the agent's config: " + setup_at_ +
-                         "allow.setup: false, and the plan has setup: or cleanup: statements; set allow.setup: true in " +
-                         file_ + " to run them");
+    return Status::Error(
+        "refused by the agent's config: " + setup_at_ +
+        "allow.setup: false, and the plan has setup: or cleanup: statements; set allow.setup: true in " + file_ +
+        " to run them");
   }
   if (!custom.empty() && !custom_) {
     return Status::Error("refused by the agent's config: " + custom_at_ + "allow.custom: false, and phase " +

@@ -12,8 +12,8 @@
 namespace stampede::cli {
 
 std::string StateDir();
-std::string DefaultSpoolDir();        // StateDir()/spool
-std::string DefaultTokenPath();       // StateDir()/coordinator.token
+std::string DefaultSpoolDir();   // StateDir()/spool
+std::string DefaultTokenPath();  // StateDir()/coordinator.token
 
 // The coordinator's submit token at path: read if the file exists (it must
 // be a regular file of this user that no one else can read), created with

@@ -13,9 +13,7 @@ bool Contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-std::string Described(const std::vector<std::string>& names) {
-  return names.empty() ? "no name" : Join(names, ", ");
-}
+std::string Described(const std::vector<std::string>& names) { return names.empty() ? "no name" : Join(names, ", "); }
 
 }  // namespace
 
@@ -45,8 +43,8 @@ std::string SubmitProblem(const AccessPolicy& policy, const std::vector<std::str
   }
   if (!token.empty() && !policy.token.empty() && SecretEquals(token, policy.token)) return "";
   if (!cert_names.empty()) {
-    return "the certificate (" + Described(cert_names) + ") is not a submitter's (the coordinator's --submitter: " +
-           Described(policy.submitters) + ")";
+    return "the certificate (" + Described(cert_names) +
+           ") is not a submitter's (the coordinator's --submitter: " + Described(policy.submitters) + ")";
   }
   return token.empty() ? "no certificate and no token: submit with a submitter's certificate, or from the "
                          "coordinator's host with its token file (--token-file)"

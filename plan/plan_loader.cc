@@ -14,7 +14,9 @@
 #include "drivers/driver_registry.h"
 #include "drivers/statement_template.h"
 #include "health/health_probe.h"
+#include "plan/custom_grammar.h"
 #include "plan/plan_limits.h"
+#include "plan/yaml_reader.h"
 #include "workloads/custom_workload.h"
 #include "workloads/workload_registry.h"
 
@@ -23,22 +25,13 @@ namespace {
 
 using workloads::ParamSpec;
 
-std::string Found(const YAML::Node& n) {
-  if (!n.IsDefined() || n.IsNull()) return "nothing";
-  if (n.IsScalar()) return Quoted(n.Scalar());
-  if (n.IsSequence()) return "a list";
-  if (n.IsMap()) return "a mapping";
-  return "something else";
-}
-
 // The run's default timeout beyond its timed phases.
 constexpr uint64_t kDefaultRunSlackMs = 3600 * 1000;
-// Any one duration, and a run's timed phases together: 30 days.
-constexpr int64_t kMaxDurationMs = int64_t(720) * 3600 * 1000;
 
-class Loader {
+class Loader : public YamlReader {
  public:
-  explicit Loader(std::string file) : file_(std::move(file)) {}
+  explicit Loader(std::string file)
+      : YamlReader(file, &result_.errors), statements_(file, &result_.errors, result_.plan) {}
 
   PlanLoadResult Load(const std::string& text) {
     if (auto limit = CheckPlanTextLimits(text)) {
@@ -71,8 +64,8 @@ class Loader {
     LoadRetry(root);
     LoadPhases(root);
     LoadFaults(root);
-    if (root["setup"]) LoadStatements(root["setup"], "setup", result_.plan.mutable_setup());
-    if (root["cleanup"]) LoadStatements(root["cleanup"], "cleanup", result_.plan.mutable_cleanup());
+    if (root["setup"]) statements_.LoadStatements(root["setup"], "setup", result_.plan.mutable_setup());
+    if (root["cleanup"]) statements_.LoadStatements(root["cleanup"], "cleanup", result_.plan.mutable_cleanup());
     if (root["report"]) LoadReportOptions(root["report"]);
     LoadRecovery(root);
     LoadRunTimeout(root);
@@ -80,362 +73,7 @@ class Loader {
   }
 
  private:
-  // --------------------------------------------------------------- errors
-  void AddAt(int line, int col, const std::string& field, const std::string& msg) {
-    result_.errors.push_back(file_ + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                             ": " + field + ": " + msg);
-  }
-  void Error(const YAML::Node& at, const std::string& field, const std::string& msg) {
-    YAML::Mark m = at.IsDefined() ? at.Mark() : YAML::Mark();
-    AddAt(m.line + 1, m.column + 1, field, msg);
-  }
   PlanLoadResult Finish() { return std::move(result_); }
-
-  static std::string Path(const std::string& prefix, const std::string& key) {
-    return prefix.empty() ? key : prefix + "." + key;
-  }
-
-  void CheckKeys(const YAML::Node& map, const std::string& prefix,
-                 const std::vector<std::string>& allowed) {
-    for (auto it = map.begin(); it != map.end(); ++it) {
-      const std::string key = it->first.IsScalar() ? it->first.Scalar() : "?";
-      if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
-      std::string msg = "unknown key";
-      if (key == "password") {
-        msg = "inline passwords are not accepted: set password_env to the name of an "
-              "environment variable that holds it";
-      } else {
-        std::string near = NearestWord(key, allowed);
-        msg += near.empty() ? " (expected one of " + Join(allowed, ", ") + ")"
-                            : ", did you mean '" + near + "'?";
-      }
-      Error(it->first, Path(prefix, key), msg);
-    }
-  }
-
-  // -------------------------------------------------------------- scalars
-  std::string RequiredString(const YAML::Node& map, const std::string& key,
-                             const std::string& field) {
-    YAML::Node n = map[key];
-    if (!n) {
-      Error(map, field, "missing (expected a string)");
-      return "";
-    }
-    return String(n, field);
-  }
-  std::string String(const YAML::Node& n, const std::string& field) {
-    if (!n.IsScalar() || n.Scalar().empty()) {
-      Error(n, field, "expected a string, found " + Found(n));
-      return "";
-    }
-    return n.Scalar();
-  }
-  bool Bool(const YAML::Node& n, const std::string& field) {
-    bool b = false;
-    if (!n.IsScalar() || !YAML::convert<bool>::decode(n, b)) {
-      Error(n, field, "expected true or false, found " + Found(n));
-    }
-    return b;
-  }
-  uint64_t UInt(const YAML::Node& n, const std::string& field, double min, double max) {
-    int64_t v = 0;
-    uint64_t u = 0;
-    std::string range = "an integer";
-    if (min >= 1) range = "a positive integer";
-    if (min == 0) range = "a non-negative integer";
-    if (!n.IsScalar()) {
-      Error(n, field, "expected " + range + ", found " + Found(n));
-      return 0;
-    }
-    const std::string out_of_range =
-        "expected " + range + (max < 1e18 ? " up to " + std::to_string(int64_t(max)) : "") + ", found ";
-    if (YAML::convert<int64_t>::decode(n, v)) {
-      if (double(v) < min || double(v) > max) {
-        Error(n, field, out_of_range + std::to_string(v));
-        return 0;
-      }
-      return static_cast<uint64_t>(v);
-    }
-    // 2^63 and above: still an integer, still checked against the range.
-    if (min >= 0 && YAML::convert<uint64_t>::decode(n, u)) {
-      if (double(u) > max) {
-        Error(n, field, out_of_range + std::to_string(u));
-        return 0;
-      }
-      return u;
-    }
-    Error(n, field, "expected " + range + ", found " + Found(n));
-    return 0;
-  }
-  double Double(const YAML::Node& n, const std::string& field, double min, double max,
-                bool exclusive_min) {
-    double v = 0;
-    if (!n.IsScalar() || !YAML::convert<double>::decode(n, v) || std::isnan(v)) {
-      Error(n, field, "expected a number, found " + Found(n));
-      return 0;
-    }
-    if (v < min || (exclusive_min && v == min) || v > max) {
-      std::ostringstream os;
-      os << "expected a number " << (exclusive_min ? "above " : "from ") << min;
-      if (max < 1e18) os << " up to " << max;
-      os << ", found " << (n.Scalar().size() > 60 ? Quoted(n.Scalar()) : n.Scalar());
-      Error(n, field, os.str());
-      return 0;
-    }
-    return v;
-  }
-  int64_t DurationMs(const YAML::Node& n, const std::string& field) {
-    if (!n.IsScalar()) {
-      Error(n, field, "expected a duration like 10s, 1m30s or 250ms, found " + Found(n));
-      return 0;
-    }
-    auto d = ParseDurationNs(n.Scalar());
-    if (!d.ok()) {
-      Error(n, field, d.status().message());
-      return 0;
-    }
-    if (*d <= 0) {
-      Error(n, field, "expected a duration above zero, found " + Quoted(n.Scalar()));
-      return 0;
-    }
-    if (*d / 1000000 > kMaxDurationMs) {
-      Error(n, field, "expected a duration up to 720h (30 days), found " + Quoted(n.Scalar()));
-      return 0;
-    }
-    return *d / 1000000;
-  }
-
-  // ------------------------------------------------------------- sections
-  // A list of statements: each a string for every dialect, or a mapping from
-  // driver or flavor names to the statement for that target (the flavor's
-  // entry wins; a target with no entry skips the statement).
-  void LoadStatements(const YAML::Node& n, const std::string& field,
-                      google::protobuf::RepeatedPtrField<std::string>* out) {
-    if (!n.IsSequence()) {
-      Error(n, field, "expected a list of statements (strings, or {postgres: ..., mysql: ..., redis: ...}), found " + Found(n));
-      return;
-    }
-    for (size_t i = 0; i < n.size(); ++i) {
-      const YAML::Node st = n[i];
-      const std::string at = field + "[" + std::to_string(i) + "]";
-      if (st.IsScalar()) {
-        out->Add(std::string(st.Scalar()));
-        continue;
-      }
-      if (!st.IsMap()) {
-        Error(st, at, "expected a statement or a mapping of driver/flavor to statement, found " + Found(st));
-        continue;
-      }
-      std::string resolved;
-      if (ResolveStatement(st, at, &resolved)) out->Add(std::move(resolved));
-    }
-  }
-
-  // A statement given per driver/flavor: the target's (flavor first). False
-  // if the target has none (or on errors, which are reported).
-  bool ResolveStatement(const YAML::Node& st, const std::string& at, std::string* out) {
-    const v1::Target& t = result_.plan.target();
-    if (st.IsScalar()) {
-      *out = st.Scalar();
-      return true;
-    }
-    {
-      std::string by_driver, by_flavor;
-      for (auto it = st.begin(); it != st.end(); ++it) {
-        const std::string key = it->first.Scalar();
-        const YAML::Node value = it->second;
-        bool known = drivers::FindDriver(key) != nullptr;
-        for (const std::string& d : drivers::DriverNames()) {
-          for (const std::string& f : drivers::FindDriver(d)->flavors) known |= f == key;
-        }
-        if (!known) {
-          Error(it->first, at + "." + key, "expected a driver or flavor name, found " + Quoted(key));
-          continue;
-        }
-        if (!value.IsScalar()) {
-          Error(value, at + "." + key, "expected a statement, found " + Found(value));
-          continue;
-        }
-        if (key == t.flavor()) by_flavor = value.Scalar();
-        if (key == t.driver()) by_driver = value.Scalar();
-      }
-      *out = !by_flavor.empty() ? by_flavor : by_driver;
-      return !out->empty();
-    }
-  }
-
-  void LoadCustom(const YAML::Node& n, const std::string& field, v1::CustomWorkload* out) {
-    if (!n.IsSequence() || n.size() == 0) {
-      Error(n, field, "expected a list of ops ({name, weight, sql, params} or {name, statements: [...]}), found " + Found(n));
-      return;
-    }
-    std::set<std::string> names;
-    for (size_t i = 0; i < n.size(); ++i) {
-      const YAML::Node o = n[i];
-      const std::string at = field + "[" + std::to_string(i) + "]";
-      if (!o.IsMap()) {
-        Error(o, at, "expected an op {name, sql, params}, found " + Found(o));
-        continue;
-      }
-      CheckKeys(o, at, {"name", "weight", "txn", "statements", "sql", "params", "write"});
-      v1::CustomOp* op = out->add_ops();
-      op->set_name(RequiredString(o, "name", at + ".name"));
-      if (!op->name().empty() && !names.insert(op->name()).second) {
-        Error(o["name"], at + ".name", "duplicate op name " + Quoted(op->name()));
-      }
-      op->set_weight(o["weight"] ? uint32_t(UInt(o["weight"], at + ".weight", 1, 1e9)) : 1);
-      if (o["txn"]) op->set_txn(Bool(o["txn"], at + ".txn"));
-      if (o["statements"]) {
-        if (o["sql"] || o["params"] || o["write"]) {
-          Error(o, at, "expected either statements: [...] or sql:/params:, not both");
-          continue;
-        }
-        const YAML::Node sts = o["statements"];
-        if (!sts.IsSequence() || sts.size() == 0 || sts.size() > 16) {
-          Error(sts, at + ".statements", "expected a list of 1 to 16 {sql, params}, found " + Found(sts));
-          continue;
-        }
-        for (size_t k = 0; k < sts.size(); ++k) {
-          const std::string sat = at + ".statements[" + std::to_string(k) + "]";
-          if (!sts[k].IsMap()) {
-            Error(sts[k], sat, "expected {sql, params}, found " + Found(sts[k]));
-            continue;
-          }
-          CheckKeys(sts[k], sat, {"sql", "params", "write"});
-          LoadCustomStatement(sts[k], sat, op->add_statements());
-        }
-      } else if (o["sql"]) {
-        LoadCustomStatement(o, at, op->add_statements());
-      } else {
-        Error(o, at + ".sql", "missing (expected the op's statement, or statements: [...])");
-      }
-    }
-    // `from` must name an op and one of its first statement's parameters.
-    for (int i = 0; i < out->ops_size(); ++i) {
-      for (const auto& st : out->ops(i).statements()) {
-        for (const auto& g : st.params()) {
-          if (g.kind() != "from") continue;
-          const v1::CustomOp* target = nullptr;
-          for (const auto& o : out->ops()) {
-            if (o.name() == g.from_op()) target = &o;
-          }
-          const std::string at = field + "[" + std::to_string(i) + "]";
-          if (!target) {
-            Error(n[i], at, "from: no op named " + Quoted(g.from_op()));
-          } else if (target->statements_size() == 0 ||
-                     int(g.from_param()) >= target->statements(0).params_size()) {
-            Error(n[i], at, "from: op " + g.from_op() + " has no parameter " + std::to_string(g.from_param() + 1) +
-                                " in its first statement");
-          }
-        }
-      }
-    }
-  }
-
-  void LoadCustomStatement(const YAML::Node& n, const std::string& at, v1::CustomStatement* out) {
-    std::string text;
-    if (!n["sql"]) {
-      Error(n, at + ".sql", "missing");
-      return;
-    }
-    if (!ResolveStatement(n["sql"], at + ".sql", &text)) {
-      Error(n["sql"], at + ".sql", "no statement for this target (" + result_.plan.target().driver() + ", flavor " +
-                                       result_.plan.target().flavor() + ")");
-      return;
-    }
-    out->set_text(text);
-    out->set_write(n["write"] ? Bool(n["write"], at + ".write") : !workloads::CustomStatementIsRead(text));
-    const YAML::Node params = n["params"];
-    if (params && (!params.IsSequence() || params.size() > size_t(drivers::kMaxParams))) {
-      Error(params, at + ".params", "expected a list of up to " + std::to_string(drivers::kMaxParams) +
-                                        " parameter generators, found " + Found(params));
-      return;
-    }
-    for (size_t i = 0; params && i < params.size(); ++i) {
-      LoadParamGen(params[i], at + ".params[" + std::to_string(i) + "]", out->add_params());
-    }
-    std::vector<int> order;
-    auto q = drivers::ToQuestionMarks(text, drivers::kMaxParams, &order);
-    if (!q.ok()) {
-      Error(n["sql"], at + ".sql", q.status().message());
-      return;
-    }
-    int used = 0;
-    for (int k : order) used = std::max(used, k + 1);
-    if (used > out->params_size()) {
-      Error(n["sql"], at + ".sql", "uses $" + std::to_string(used) + " but params has " +
-                                       std::to_string(out->params_size()) + " generator(s)");
-    }
-  }
-
-  void LoadParamGen(const YAML::Node& n, const std::string& at, v1::ParamGen* g) {
-    static const char* kExpected =
-        "expected sequence, uuid, now, or one of {sequence: START}, {uniform: [MIN, MAX]}, {zipfian: N}, "
-        "{string: LENGTH}, {choice: [A, B, ...]}, {value: X}, {from: OP or OP.N}";
-    if (n.IsScalar()) {
-      const std::string k = n.Scalar();
-      if (k != "sequence" && k != "uuid" && k != "now") {
-        Error(n, at, std::string(kExpected) + ", found " + Quoted(k));
-      }
-      g->set_kind(k);
-      return;
-    }
-    if (!n.IsMap() || n.size() != 1) {
-      Error(n, at, std::string(kExpected) + ", found " + Found(n));
-      return;
-    }
-    const std::string k = n.begin()->first.Scalar();
-    const YAML::Node v = n.begin()->second;
-    const std::string f = at + "." + k;
-    g->set_kind(k);
-    if (k == "sequence") {
-      g->set_a(int64_t(UInt(v, f, 0, 9e18)));
-    } else if (k == "uniform") {
-      if (!v.IsSequence() || v.size() != 2) {
-        Error(v, f, "expected [MIN, MAX], found " + Found(v));
-        return;
-      }
-      int64_t lo = 0, hi = 0;
-      if (!YAML::convert<int64_t>::decode(v[0], lo) || !YAML::convert<int64_t>::decode(v[1], hi) || hi < lo) {
-        Error(v, f, "expected [MIN, MAX] integers with MIN <= MAX, found " + Found(v));
-      }
-      g->set_a(lo);
-      g->set_b(hi);
-    } else if (k == "zipfian") {
-      g->set_a(int64_t(UInt(v, f, 1, 1e15)));
-    } else if (k == "string") {
-      g->set_a(int64_t(UInt(v, f, 1, 65535)));
-    } else if (k == "choice") {
-      if (!v.IsSequence() || v.size() == 0) {
-        Error(v, f, "expected a non-empty list, found " + Found(v));
-        return;
-      }
-      for (size_t i = 0; i < v.size(); ++i) {
-        if (!v[i].IsScalar()) Error(v[i], f, "expected a scalar, found " + Found(v[i]));
-        else g->add_choices(v[i].Scalar());
-      }
-    } else if (k == "value") {
-      if (!v.IsScalar()) Error(v, f, "expected a scalar, found " + Found(v));
-      else g->add_choices(v.Scalar());
-    } else if (k == "from") {
-      std::string ref = v.IsScalar() ? v.Scalar() : "";
-      size_t dot = ref.rfind('.');
-      uint32_t index = 1;
-      if (dot != std::string::npos && dot + 1 < ref.size() &&
-          ref.find_first_not_of("0123456789", dot + 1) == std::string::npos) {
-        index = uint32_t(std::stoul(ref.substr(dot + 1)));
-        ref = ref.substr(0, dot);
-      }
-      if (ref.empty() || index == 0) {
-        Error(v, f, "expected OP or OP.N (N from 1), found " + Found(v));
-        return;
-      }
-      g->set_from_op(ref);
-      g->set_from_param(index - 1);
-    } else {
-      Error(n.begin()->first, at, std::string(kExpected) + ", found " + Quoted(k));
-    }
-  }
 
   void LoadReportOptions(const YAML::Node& r) {
     if (!r.IsMap()) {
@@ -819,13 +457,13 @@ class Loader {
       if (phase->workload() != "custom") {
         Error(p["custom"], at + ".custom", "only for workload: custom");
       } else {
-        LoadCustom(p["custom"], at + ".custom", phase->mutable_custom());
+        statements_.LoadCustom(p["custom"], at + ".custom", phase->mutable_custom());
       }
     } else if (phase->workload() == "custom") {
       Error(p, at + ".custom", "missing (workload custom needs a list of ops)");
     }
-    if (p["setup"]) LoadStatements(p["setup"], at + ".setup", phase->mutable_setup());
-    if (p["cleanup"]) LoadStatements(p["cleanup"], at + ".cleanup", phase->mutable_cleanup());
+    if (p["setup"]) statements_.LoadStatements(p["setup"], at + ".setup", phase->mutable_setup());
+    if (p["cleanup"]) statements_.LoadStatements(p["cleanup"], at + ".cleanup", phase->mutable_cleanup());
     if (!p["workers"] && !(p["stages"] && phase->workers() > 0)) {
       Error(p, at + ".workers", "missing (expected a positive integer)");
     }
@@ -1029,8 +667,8 @@ class Loader {
     }
   }
 
-  std::string file_;
   PlanLoadResult result_;
+  CustomGrammar statements_;  // after result_: it reads the plan
   size_t phase_errors_start_ = 0;  // errors before the phase being loaded
 };
 
