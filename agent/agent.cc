@@ -209,14 +209,18 @@ Status Agent::Run() {
       break;
     }
     if (!options_.reconnect) {
-      if (!welcomed) result = Status::Error("cannot reach coordinator at " + options_.coordinator + ": " + error);
+      if (!welcomed) {
+        result = Status::Error("cannot reach coordinator at " + options_.coordinator + ": " + error +
+                               options_.unreachable_hint);
+      }
       break;
     }
     if (welcomed) {
       SLOG(kWarn) << "lost coordinator " << options_.coordinator << ": " << error << "; reconnecting";
       backoff_ms = 200;
     } else if (error != last_error) {
-      SLOG(kWarn) << "cannot reach coordinator at " << options_.coordinator << ": " << error << "; retrying";
+      SLOG(kWarn) << "cannot reach coordinator at " << options_.coordinator << ": " << error
+                  << options_.unreachable_hint << "; retrying";
     }
     last_error = error;
     for (int64_t slept = 0; slept < backoff_ms && !shutdown_.load(); slept += 50) {

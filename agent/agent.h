@@ -30,6 +30,9 @@ struct AgentOptions {
   std::map<std::string, std::string> labels;
   uint32_t capacity = 0;
   std::shared_ptr<grpc::ChannelCredentials> credentials;
+  // Appended to "cannot reach coordinator" when the error says nothing
+  // useful (a TLS peer that refused our certificate just closes).
+  std::string unreachable_hint;
   // Its local config (--config): the nodes it may act on, what to do when
   // the coordinator is gone, where to spool (config.spool_dir; empty: in
   // memory only).

@@ -125,6 +125,7 @@ int AgentCommand(const Args& args) {
     }
     options.labels[l.substr(0, eq)] = l.substr(eq + 1);
   }
+  options.unreachable_hint = TlsConnectHint(tls);
   auto creds = tls.ChannelCredentials(options.coordinator);
   if (!creds.ok()) {
     std::cerr << "stampede: " << creds.status().message() << "\n";

@@ -1,10 +1,14 @@
 // stampede: one binary, subcommands. Parses the subcommand and hands over.
+#include <grpc/support/log.h>
+
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
 #include "cli/signals.h"
+#include "common/log.h"
 #include "drivers/driver_registry.h"
 #include "workloads/workload_registry.h"
 
@@ -23,10 +27,25 @@ commands:
 
 `stampede COMMAND --help` shows a command's options.)";
 
+bool g_serving = false;  // a coordinator: refused handshakes are worth a line
+
+// gRPC's own log, through ours: its errors as warnings, the rest dropped. A
+// refused TLS handshake is the only trace a coordinator has of a client
+// with a wrong certificate; a client learns it from its call's status.
+void GrpcLog(gpr_log_func_args* args) {
+  if (args->severity != GPR_LOG_SEVERITY_ERROR) return;
+  const bool handshake = std::strstr(args->message, "Handshake failed") != nullptr;
+  if (handshake && !g_serving) return;
+  SLOG(kWarn) << (handshake ? "a TLS handshake failed (a certificate not signed by the other side's CA?): "
+                            : "grpc: ")
+              << args->message;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   stampede::cli::BlockTerminationSignals();
+  gpr_set_log_function(GrpcLog);
   for (const auto& s : {stampede::drivers::CheckDriverRegistry(),
                         stampede::workloads::CheckWorkloadRegistry()}) {
     if (!s.ok()) {
@@ -44,6 +63,7 @@ int main(int argc, char** argv) {
   if (command == "validate") return stampede::cli::ValidateCommand(args);
   if (command == "workloads") return stampede::cli::WorkloadsCommand(args);
   if (command == "compare") return stampede::cli::CompareCommand(args);
+  g_serving = command == "coordinator";
   if (command == "coordinator") return stampede::cli::CoordinatorCommand(args);
   if (command == "agent") return stampede::cli::AgentCommand(args);
   if (command == "report") return stampede::cli::ReportCommand(args);

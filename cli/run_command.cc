@@ -145,6 +145,11 @@ int RunRemote(const std::string& address, const TlsOptions& tls, const std::stri
     std::cerr << "stampede: coordinator " << address << ": " << status.error_message() << "\n";
     return kExitBadInput;
   }
+  if (!interrupted && run_id.empty() && status.error_code() == grpc::StatusCode::UNAVAILABLE) {
+    std::cerr << "stampede: cannot reach coordinator " << address << ": " << status.error_message()
+              << TlsConnectHint(tls) << "\n";
+    return kExitFailed;
+  }
   if (interrupted || run_id.empty() || follow_for_ms <= 0) {
     std::cerr << "stampede: coordinator " << address << ": "
               << (interrupted ? "interrupted: the coordinator aborts the run and keeps its results"

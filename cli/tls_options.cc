@@ -82,6 +82,13 @@ bool IsLoopback(const std::string& address) {
   return IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127;
 }
 
+std::string TlsConnectHint(const TlsOptions& tls) {
+  if (!tls.enabled()) return "";
+  return " (mutual TLS: if the coordinator is up, it or this side refused a certificate: --tls-cert must be "
+         "signed by the CA the coordinator's --tls-ca names, and --tls-ca here by the one that signed the "
+         "coordinator's; the coordinator's log says 'Handshake failed')";
+}
+
 void TlsOptions::AddTo(po::options_description* desc) {
   desc->add_options()
       ("tls-cert", po::value(&cert), "PEM certificate of this side")

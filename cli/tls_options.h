@@ -31,6 +31,11 @@ struct TlsOptions {
 
 bool IsLoopback(const std::string& address);
 
+// What to add to a failed connection's message: with mutual TLS, a peer
+// that refuses our certificate only closes the connection, so say which
+// flags to check.
+std::string TlsConnectHint(const TlsOptions& tls);
+
 }  // namespace stampede::cli
 
 #endif  // STAMPEDE_CLI_TLS_OPTIONS_H_

@@ -36,6 +36,22 @@ echo "$line" | grep -q "$DB_ENDPOINT" || fail "error does not name the endpoint:
 echo "$line" | grep -q "password authentication failed" || fail "error does not say why: $line"
 grep -rq "wrong" "$TMP/r2" && fail "the password appears in results"
 
+# Database missing: one line naming the endpoint and the database.
+sed 's/database: bench/database: no_such_db/' "$TMP/pw.yaml" >"$TMP/nodb.yaml"
+rc=0; "$STAMPEDE" run "$TMP/nodb.yaml" --results "$TMP/r5" >"$TMP/r5.out" 2>"$TMP/r5.err" || rc=$?
+expect_eq "$rc" 1 "missing database exit code"
+line=$(grep '^stampede: ' "$TMP/r5.err")
+[ "$(echo "$line" | wc -l)" = 1 ] || fail "expected one error line, got: $line"
+echo "$line" | grep -q "$DB_ENDPOINT.*database \"no_such_db\" does not exist" || fail "missing database: $line"
+expect_eq "$(jq .ok "$TMP/r5/summary.json")" false "summary ok after a missing database"
+
+# Coordinator unreachable: one line, exit 1, nothing started.
+rc=0; "$STAMPEDE" run "$TMP/pw.yaml" --coordinator "$dead" >"$TMP/cu.out" 2>"$TMP/cu.err" || rc=$?
+expect_eq "$rc" 1 "unreachable coordinator exit code"
+grep -q "^stampede: cannot reach coordinator $dead: .*Connection refused" "$TMP/cu.err" \
+  || fail "unreachable coordinator: $(cat "$TMP/cu.err")"
+expect_eq "$(wc -l <"$TMP/cu.err")" 1 "lines of the unreachable coordinator error"
+
 # Results of what ran are kept when a later phase fails (here: the kv phase
 # names the crud table, so its statements do not prepare).
 cat >"$TMP/later.yaml" <<YAML
@@ -120,6 +136,25 @@ expect_eq "$rc" 2 "readable token file exit code"
 grep -q "^stampede: token file $TMP/forged.token must belong to this user and be readable by no one else (mode 0644): chmod 600 $TMP/forged.token" \
   "$TMP/c4.err" || fail "token mode message: $(cat "$TMP/c4.err")"
 
+# A certificate from another CA: the client's one line says which flags to
+# check; the coordinator logs the refused handshake.
+"$ROOT/deploy/tls/make-certs" "$TMP/ca-a" --coordinator 127.0.0.1 --days 1 >/dev/null
+"$ROOT/deploy/tls/make-certs" "$TMP/ca-b" --coordinator 127.0.0.1 --days 1 >/dev/null
+tls_port=$(free_port)
+"$STAMPEDE" coordinator --listen "127.0.0.1:$tls_port" --http off --token-file none --tls-cert "$TMP/ca-a/coordinator.pem" \
+  --tls-key "$TMP/ca-a/coordinator.key" --tls-ca "$TMP/ca-a/ca.pem" 2>"$TMP/tlscoord.err" &
+tls_coord=$!
+on_exit "kill -9 $tls_coord"
+wait_for_line "$TMP/tlscoord.err" "listening on .*(mutual TLS)"
+rc=0; "$STAMPEDE" run "$TMP/sub.yaml" --coordinator "127.0.0.1:$tls_port" --tls-cert "$TMP/ca-b/submitter.pem" \
+  --tls-key "$TMP/ca-b/submitter.key" --tls-ca "$TMP/ca-a/ca.pem" >"$TMP/cert.out" 2>"$TMP/cert.err" || rc=$?
+expect_eq "$rc" 1 "certificate from another CA exit code"
+expect_eq "$(wc -l <"$TMP/cert.err")" 1 "lines of the certificate error"
+grep -q "^stampede: cannot reach coordinator 127.0.0.1:$tls_port: .*(mutual TLS: if the coordinator is up, it or this side refused a certificate: --tls-cert must be signed by the CA the coordinator's --tls-ca names" \
+  "$TMP/cert.err" || fail "certificate message: $(cat "$TMP/cert.err")"
+wait_for_line "$TMP/tlscoord.err" "warn  coordinator: a TLS handshake failed (a certificate not signed by the other side's CA?)"
+stop_daemon "$tls_coord" "TLS coordinator"
+
 # Plaintext outside loopback is refused; a missing certificate is named.
 rc=0; "$STAMPEDE" coordinator --listen 0.0.0.0:0 2>"$TMP/tls.err" || rc=$?
 expect_eq "$rc" 2 "non-loopback plaintext exit code"
@@ -139,4 +174,4 @@ stop_daemon "$ins" "insecure coordinator"
 rc=0; "$STAMPEDE" agent --coordinator 127.example.com:7878 --name x 2>"$TMP/lb.err" || rc=$?
 expect_eq "$rc" 2 "127.* host name exit code"
 grep -q "127.example.com:7878 is not a loopback address" "$TMP/lb.err" || fail "loopback message: $(cat "$TMP/lb.err")"
-pass "unreachable, wrong password, too few agents, port in use, duplicate agent, unauthorized submitter, token file, TLS flags, --insecure warning"
+pass "unreachable, wrong password, missing database, coordinator unreachable, certificate from another CA, too few agents, port in use, duplicate agent, unauthorized submitter, token file, TLS flags, --insecure warning"
