@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -48,6 +49,7 @@ Status Spool::Begin(const std::string& run_id) {
   CloseLocked();
   run_id_ = run_id;
   records_.clear();
+  last_phase_ = 0;
   bytes_ = dropped_ = 0;
   write_failed_ = false;
   if (dir_.empty()) return Status::Ok();
@@ -69,11 +71,16 @@ bool Spool::LoadPrevious(std::string* run_id) {
   if (!Read(path_, &id, &agent, &records).ok() || id.empty()) return false;
   std::lock_guard<std::mutex> lock(mu_);
   run_id_ = id;
-  records_ = std::move(records);
+  records_.clear();
   bytes_ = 0;
-  for (const SpoolRecord& r : records_) bytes_ += r.message.ByteSizeLong() + 8;
-  // Go on appending to it.
+  last_phase_ = 0;
+  for (const SpoolRecord& r : records) {
+    bytes_ += r.message.ByteSizeLong() + 8;
+    last_phase_ = std::max(last_phase_, r.phase);
+  }
+  // Go on appending to it; without it, its records are all there is.
   file_ = std::fopen(path_.c_str(), "a");
+  if (!file_) records_ = std::move(records);
   *run_id = id;
   return true;
 }
@@ -88,8 +95,11 @@ void Spool::Append(uint32_t phase, const v1::AgentMessage& message) {
     return;
   }
   bytes_ += size;
-  records_.push_back({phase, message});
-  if (!file_ || write_failed_) return;
+  last_phase_ = std::max(last_phase_, phase);
+  if (!file_ || write_failed_) {
+    records_.push_back({phase, message});
+    return;
+  }
   std::string buf;
   PutU32(&buf, uint32_t(size - 8));
   PutU32(&buf, phase);
@@ -97,6 +107,7 @@ void Spool::Append(uint32_t phase, const v1::AgentMessage& message) {
   if (std::fwrite(buf.data(), 1, buf.size(), file_) != buf.size() || std::fflush(file_) != 0) {
     write_failed_ = true;
     SLOG(kWarn) << "spool: " << path_ << ": " << std::strerror(errno) << "; records are kept in memory only";
+    records_.push_back({phase, message});
     return;
   }
   if (MonoNowNs() - last_sync_ns_ >= kNsPerSec) {
@@ -108,6 +119,16 @@ void Spool::Append(uint32_t phase, const v1::AgentMessage& message) {
 std::vector<v1::AgentMessage> Spool::Since(uint32_t phase) const {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<v1::AgentMessage> out;
+  // The file's records first (read back: they are not kept in memory), then
+  // those kept in memory since writing it failed.
+  if (file_) {
+    std::string id, agent;
+    std::vector<SpoolRecord> on_disk;
+    if (Status s = Read(path_, &id, &agent, &on_disk); !s.ok()) SLOG(kWarn) << "spool: " << s.message();
+    for (SpoolRecord& r : on_disk) {
+      if (r.phase >= phase) out.push_back(std::move(r.message));
+    }
+  }
   for (const SpoolRecord& r : records_) {
     if (r.phase >= phase) out.push_back(r.message);
   }
@@ -116,9 +137,7 @@ std::vector<v1::AgentMessage> Spool::Since(uint32_t phase) const {
 
 uint32_t Spool::last_phase() const {
   std::lock_guard<std::mutex> lock(mu_);
-  uint32_t p = 0;
-  for (const SpoolRecord& r : records_) p = std::max(p, r.phase);
-  return p;
+  return last_phase_;
 }
 
 uint64_t Spool::dropped() const {
@@ -130,6 +149,7 @@ void Spool::Drop() {
   std::lock_guard<std::mutex> lock(mu_);
   CloseLocked();
   records_.clear();
+  last_phase_ = 0;
   bytes_ = 0;
   if (!dir_.empty()) std::remove(path_.c_str());
   run_id_.clear();
@@ -139,6 +159,7 @@ std::string Spool::Keep() {
   std::lock_guard<std::mutex> lock(mu_);
   CloseLocked();
   records_.clear();
+  last_phase_ = 0;
   bytes_ = 0;
   if (dir_.empty() || run_id_.empty()) return "";
   const std::string kept = dir_ + "/" + agent_ + "." + run_id_ + ".spool";

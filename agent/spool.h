@@ -1,5 +1,7 @@
 // An agent's spool: every record it sends its coordinator about a run
-// (snapshots, events), kept in memory and appended to a file as it is made,
+// (snapshots, events), appended to a file as it is made (kept in memory
+// only without a file, or after writing it failed, so a long run's agent
+// stays the same size: bench/soak),
 // so what the agent measured outlives the coordinator (and the agent's own
 // process): after a lost session the agent hands in what the coordinator
 // asks for again, a restarted agent hands in its predecessor's, and
@@ -64,7 +66,8 @@ class Spool {
   mutable std::mutex mu_;
   std::string run_id_;                // guarded by mu_
   std::FILE* file_ = nullptr;         // guarded by mu_
-  std::vector<SpoolRecord> records_;  // guarded by mu_
+  std::vector<SpoolRecord> records_;  // guarded by mu_: those not in the file
+  uint32_t last_phase_ = 0;           // guarded by mu_
   uint64_t bytes_ = 0;                // guarded by mu_
   uint64_t dropped_ = 0;              // guarded by mu_
   int64_t last_sync_ns_ = 0;          // guarded by mu_

@@ -44,7 +44,9 @@ void LiveRuns::OnLine(const report::Json& line) {
   } else if (type == "end" && !runs_.empty()) {
     runs_.back().status = line.value("ok", false) ? "ok" : "failed";
   }
-  current_.push_back(line);
+  report::Json kept = line;
+  if (type == "second") report::PackHistograms(&kept);
+  current_.push_back(std::move(kept));
 }
 
 report::Json LiveRuns::ViewOf(const std::vector<report::Json>& lines, const std::string& plan_yaml) const {

@@ -87,12 +87,85 @@ Json HistogramToJson(const Histogram& h) {
   return Json{{"sum_ns", h.sum_ns()}, {"max_ns", h.max_ns()}, {"b", std::move(buckets)}};
 }
 
+namespace {
+
+// A number in base 32, most significant digit first: the last digit from
+// kEnd, the others from kMore, so numbers need no separator.
+constexpr char kMore[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345";
+constexpr char kEnd[] = "abcdefghijklmnopqrstuvwxyz6789+/";
+
+void PutNumber(uint64_t v, std::string* out) {
+  char digits[14];
+  int n = 0;
+  do {
+    digits[n++] = char(v & 31);
+    v >>= 5;
+  } while (v);
+  for (int i = n - 1; i > 0; --i) out->push_back(kMore[int(digits[i])]);
+  out->push_back(kEnd[int(digits[0])]);
+}
+
+// The next number at *pos; false at the end or on a character not ours.
+bool GetNumber(const std::string& s, size_t* pos, uint64_t* v) {
+  *v = 0;
+  for (int digits = 0; *pos < s.size() && digits < 13; ++digits) {
+    const char c = s[(*pos)++];
+    const char* more = std::strchr(kMore, c);
+    const char* end = more ? nullptr : std::strchr(kEnd, c);
+    if (c == '\0' || (!more && !end)) return false;
+    *v = (*v << 5) | uint64_t(more ? more - kMore : end - kEnd);
+    if (end) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 void MergeHistogramJson(const Json& j, Histogram* h) {
   if (!j.is_object()) return;
-  for (const Json& b : j.value("b", Json::array())) {
-    if (b.is_array() && b.size() == 2) h->AddBucket(b[0].get<int>(), b[1].get<uint64_t>());
+  if (auto b = j.find("b"); b != j.end() && b->is_array()) {
+    for (const Json& pair : *b) {
+      if (pair.is_array() && pair.size() == 2) h->AddBucket(pair[0].get<int>(), pair[1].get<uint64_t>());
+    }
+  }
+  if (auto z = j.find("z"); z != j.end() && z->is_string()) {
+    const std::string& packed = z->get_ref<const std::string&>();
+    size_t pos = 0;
+    uint64_t index = 0, delta = 0, count = 0;
+    while (GetNumber(packed, &pos, &delta) && GetNumber(packed, &pos, &count)) {
+      index += delta;
+      if (index >= uint64_t(HistogramLayout::kNumBuckets)) break;
+      h->AddBucket(int(index), count);
+    }
   }
   h->AddSummary(j.value("sum_ns", uint64_t{0}), j.value("max_ns", uint64_t{0}));
+}
+
+void PackHistograms(Json* line) {
+  auto ops = line->find("ops");
+  if (ops == line->end() || !ops->is_object()) return;
+  for (auto& op : ops->items()) {
+    auto latency = op.value().find("latency");
+    if (latency == op.value().end() || !latency->is_object()) continue;
+    auto b = latency->find("b");
+    if (b == latency->end() || !b->is_array()) continue;
+    std::string packed;
+    uint64_t previous = 0;
+    bool ok = true;
+    for (const Json& pair : *b) {
+      if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() || !pair[1].is_number_integer() ||
+          pair[0].get<int64_t>() < int64_t(previous) || pair[1].get<int64_t>() < 0) {
+        ok = false;  // not what HistogramToJson writes: leave it as it is
+        break;
+      }
+      PutNumber(pair[0].get<uint64_t>() - previous, &packed);
+      PutNumber(pair[1].get<uint64_t>(), &packed);
+      previous = pair[0].get<uint64_t>();
+    }
+    if (!ok) continue;
+    latency->erase("b");
+    (*latency)["z"] = std::move(packed);
+  }
 }
 
 }  // namespace stampede::report
