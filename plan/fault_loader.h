@@ -1,0 +1,32 @@
+// The parts of a plan about failure: faults: (when, what, on which node,
+// repeated), recovery: (how recovery is measured) and target.health (how
+// the cluster's health is polled). Read after the phases, which faults
+// refer to.
+#ifndef STAMPEDE_PLAN_FAULT_LOADER_H_
+#define STAMPEDE_PLAN_FAULT_LOADER_H_
+
+#include <string>
+#include <vector>
+
+#include "plan/yaml_reader.h"
+#include "proto/stampede.pb.h"
+
+namespace stampede::plan {
+
+class FaultLoader : public YamlReader {
+ public:
+  // plan: the plan being loaded (it must outlive this).
+  FaultLoader(std::string file, std::vector<std::string>* errors, v1::Plan* plan)
+      : YamlReader(std::move(file), errors), plan_(plan) {}
+
+  void LoadFaults(const YAML::Node& root);
+  void LoadRecovery(const YAML::Node& root);
+  void LoadHealth(const YAML::Node& target);
+
+ private:
+  v1::Plan* plan_;
+};
+
+}  // namespace stampede::plan
+
+#endif  // STAMPEDE_PLAN_FAULT_LOADER_H_
