@@ -2,6 +2,7 @@
 
 #include <google/protobuf/util/json_util.h>
 
+#include <algorithm>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include "common/duration.h"
 #include "common/log.h"
 #include "common/strings.h"
+#include "coordinator/agent_roles.h"
 #include "plan/plan_expander.h"
 
 namespace stampede::coordinator {
@@ -99,6 +101,28 @@ std::vector<std::string> RunController::ActiveNamesLocked() const {
   return out;
 }
 
+std::vector<std::string> RunController::LoadNamesLocked() const {
+  const std::vector<std::string> active = ActiveNamesLocked();
+  std::vector<const v1::Hello*> hellos;
+  for (const std::string& n : active) hellos.push_back(&agents_.at(n).session->hello());
+  auto load = LoadAgents(options_.plan.agents(), active, hellos);
+  return load.ok() && !load->empty() ? *load : active;
+}
+
+StatusOr<report::Json> RunController::AgentRoles() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<const v1::Hello*> hellos;
+  for (const std::string& n : names_) hellos.push_back(&agents_.at(n).session->hello());
+  auto load = LoadAgents(options_.plan.agents(), names_, hellos);
+  if (!load.ok()) return Status::Error(load.status().message() + "; nothing was run");
+  report::Json roles = report::Json::object();
+  for (size_t i = 0; i < names_.size(); ++i) {
+    const bool loads = std::find(load->begin(), load->end(), names_[i]) != load->end();
+    roles[names_[i]] = RoleOf(*hellos[i], loads);
+  }
+  return roles;
+}
+
 v1::RunResult RunController::Run() {
   int first = 0;
   bool in_progress = false;
@@ -143,6 +167,8 @@ Status RunController::Begin() {
   journal_open_ = true;
   if (!(s = WaitForAgents()).ok()) return s;
   if (!(s = CheckFaultOwners()).ok()) return s;
+  auto roles = AgentRoles();
+  if (!roles.ok()) return roles.status();
   Emit({{"type", "run"},
         {"run_id", run_id_},
         {"plan_name", plan.name()},
@@ -155,6 +181,7 @@ Status RunController::Begin() {
           {"hold_s", plan.recovery().hold_ms() / 1000.0},
           {"healthy_polls", plan.target().health().consecutive()}}},
         {"agents", names_},
+        {"roles", *roles},
         {"report", {{"ns_per_op", plan.report().ns_per_op()}}},
         {"resumable", options_.resumable},
         {"mono_start_ns", run_start_ns_},

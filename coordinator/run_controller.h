@@ -134,6 +134,12 @@ class RunController : public SessionListener {
   bool Cancelled();
   double Since(int64_t mono_ns) const { return double(mono_ns - run_start_ns_) / 1e9; }
   std::vector<std::string> ActiveNamesLocked() const;
+  // The active agents that generate load (agents.load); all active ones if
+  // none of them does.
+  std::vector<std::string> LoadNamesLocked() const;
+  // Each agent's role for the journal's run line; an error if agents.load
+  // chooses no agent.
+  StatusOr<report::Json> AgentRoles();
 
   RunOptions options_;
   AgentRegistry* registry_;

@@ -32,7 +32,7 @@ Status RunController::PreparePhase(int p) {
     phase_ = p;
     phase_running_ = false;
     mergers_.resize(size_t(p) + 1);
-    present = ActiveNamesLocked();
+    present = LoadNamesLocked();
     if (present.empty()) return Status::Error("no agent is left to run phase " + options_.plan.phases(p).name());
     slots_.clear();
     for (size_t i = 0; i < present.size(); ++i) slots_[present[i]] = uint32_t(i);
@@ -207,7 +207,7 @@ Status RunController::RunFinalCleanup() {
   std::string lead;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    const auto present = ActiveNamesLocked();
+    const auto present = LoadNamesLocked();
     if (present.empty()) return Status::Error("no agent is left to run the cleanup");
     lead = present.front();
   }

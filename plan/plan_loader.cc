@@ -212,6 +212,39 @@ class Loader : public YamlReader {
     }
   }
 
+  // agents.load: all, nodes-free (the default), or {labels: {KEY: VALUE}}.
+  void LoadAgentsLoad(const YAML::Node& load, v1::AgentsSpec* agents) {
+    const std::string field = "agents.load";
+    const std::string expected = "expected all, no-nodes or {labels: {role: load}}, found ";
+    if (load.IsScalar()) {
+      const std::string v = load.Scalar();
+      if (v != "all" && v != "no-nodes") Error(load, field, expected + Quoted(v));
+      agents->set_load(v == "all" ? "all" : "");
+      return;
+    }
+    if (!load.IsMap()) {
+      Error(load, field, expected + Found(load));
+      return;
+    }
+    CheckKeys(load, field, {"labels"});
+    const YAML::Node labels = load["labels"];
+    if (!labels || !labels.IsMap() || labels.size() == 0 || labels.size() > 16) {
+      Error(labels ? labels : load, field + ".labels", "expected 1 to 16 labels like {role: load}, found " +
+                                                           Found(labels));
+      return;
+    }
+    for (auto it = labels.begin(); it != labels.end(); ++it) {
+      const std::string key = it->first.IsScalar() ? it->first.Scalar() : "";
+      const std::string value = String(it->second, field + ".labels." + key);
+      if (!IsNameOf(key, "_.-/") || (!value.empty() && !IsNameOf(value, "_.-/"))) {
+        Error(it->first, field + ".labels", "expected names of letters, digits, '_', '.', '-' or '/', found " +
+                                                Quoted(key + "=" + value));
+        continue;
+      }
+      (*agents->mutable_load_labels())[key] = value;
+    }
+  }
+
   void LoadAgents(const YAML::Node& root) {
     auto* agents = result_.plan.mutable_agents();
     agents->set_min(1);
@@ -223,7 +256,8 @@ class Loader : public YamlReader {
       Error(a, "agents", "expected a mapping like {min: 2}, found " + Found(a));
       return;
     }
-    CheckKeys(a, "agents", {"min", "wait", "on_loss"});
+    CheckKeys(a, "agents", {"min", "wait", "on_loss", "load"});
+    if (const YAML::Node load = a["load"]) LoadAgentsLoad(load, agents);
     if (a["min"]) agents->set_min(static_cast<uint32_t>(UInt(a["min"], "agents.min", 1, 10000)));
     if (a["wait"]) agents->set_wait_ms(static_cast<uint32_t>(DurationMs(a["wait"], "agents.wait")));
     if (a["on_loss"]) {

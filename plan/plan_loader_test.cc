@@ -194,3 +194,27 @@ phases:
 
 }  // namespace
 }  // namespace stampede::plan
+
+namespace stampede::plan {
+namespace {
+
+TEST(PlanLoaderTest, AgentsLoadChoosesLoadAgents) {
+  const std::string head = "name: x\ntarget: {driver: redis, endpoints: [127.0.0.1:6379]}\n";
+  const std::string phases = "phases: [{name: a, workload: kv, workers: 1, duration: 1s}]\n";
+  auto r = LoadPlanText(head + "agents: {min: 2, load: {labels: {role: load, zone: a}}}\n" + phases, "p.yaml");
+  ASSERT_TRUE(r.ok()) << r.errors[0];
+  EXPECT_EQ(r.plan.agents().load_labels().at("role"), "load");
+  auto again = LoadPlanText(PlanToYaml(r.plan), "again.yaml");
+  ASSERT_TRUE(again.ok()) << again.errors[0];
+  EXPECT_EQ(again.plan.agents().load_labels().size(), 2u);
+  r = LoadPlanText(head + "agents: {load: all}\n" + phases, "p.yaml");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.plan.agents().load(), "all");
+  EXPECT_EQ(LoadPlanText(PlanToYaml(r.plan), "again.yaml").plan.agents().load(), "all");
+  r = LoadPlanText(head + "agents: {load: some}\n" + phases, "p.yaml");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.errors[0], "p.yaml:3:16: agents.load: expected all, no-nodes or {labels: {role: load}}, found 'some'");
+}
+
+}  // namespace
+}  // namespace stampede::plan

@@ -2,6 +2,8 @@
 // normalized plan.yaml of every run, and what SubmitRun validates).
 #include <yaml-cpp/yaml.h>
 
+#include <map>
+
 #include "common/duration.h"
 #include "plan/plan_loader.h"
 
@@ -102,6 +104,15 @@ std::string PlanToYaml(const v1::Plan& plan) {
   out << YAML::Key << "min" << YAML::Value << a.min();
   out << YAML::Key << "wait" << YAML::Value << FormatDurationNs(int64_t(a.wait_ms()) * 1000000);
   out << YAML::Key << "on_loss" << YAML::Value << a.on_loss();
+  if (!a.load_labels().empty()) {
+    std::map<std::string, std::string> labels(a.load_labels().begin(), a.load_labels().end());
+    out << YAML::Key << "load" << YAML::Value << YAML::BeginMap << YAML::Key << "labels" << YAML::Value
+        << YAML::BeginMap;
+    for (const auto& [k, v] : labels) out << YAML::Key << k << YAML::Value << v;
+    out << YAML::EndMap << YAML::EndMap;
+  } else if (a.load() == "all") {
+    out << YAML::Key << "load" << YAML::Value << "all";
+  }
   out << YAML::EndMap;
   const auto& rec = plan.recovery();
   out << YAML::Key << "recovery" << YAML::Value << YAML::Flow << YAML::BeginMap;

@@ -124,6 +124,7 @@ RunSummary BuildSummary(const std::vector<Json>& journal) {
       s.started_at = line.value("started_at", "");
       s.target = line.value("target", "");
       s.agents = line.value("agents", std::vector<std::string>{});
+      s.roles = line.value("roles", std::map<std::string, std::string>{});
       s.ns_per_op = line.value("report", Json::object()).value("ns_per_op", false);
     } else if (type == "phase_start") {
       PhaseSummary p;
@@ -272,7 +273,7 @@ Json SummaryToJson(const RunSummary& s) {
   }
   Json j = {{"run_id", s.run_id},         {"plan_name", s.plan_name},
             {"started_at", s.started_at}, {"target", s.target},
-            {"agents", s.agents},         {"ok", s.ok},
+            {"agents", s.agents},         {"roles", s.roles},         {"ok", s.ok},
             {"phases", phases}, {"groups", groups}, {"notes", s.logs},
             {"events", events}, {"undone", undone}};
   j["error"] = s.error.empty() ? Json(nullptr) : Json(s.error);
@@ -286,7 +287,10 @@ std::string RenderReportMarkdown(const RunSummary& s) {
   md << "- plan: " << s.plan_name << "\n";
   md << "- target: " << s.target << "\n";
   md << "- agents: ";
-  for (size_t i = 0; i < s.agents.size(); ++i) md << (i ? ", " : "") << s.agents[i];
+  for (size_t i = 0; i < s.agents.size(); ++i) {
+    auto role = s.roles.find(s.agents[i]);
+    md << (i ? ", " : "") << s.agents[i] << (role == s.roles.end() ? "" : " (" + role->second + ")");
+  }
   md << "\n- started: " << s.started_at << "\n";
   md << "- result: "
      << (!s.ok ? "FAILED: " + s.error : s.degraded.empty() ? std::string("ok") : "DEGRADED: " + s.degraded)

@@ -74,6 +74,7 @@ struct RunSummary {
   std::string started_at;
   std::string target;  // "postgres (postgres) 127.0.0.1:5432"
   std::vector<std::string> agents;
+  std::map<std::string, std::string> roles;  // agent -> "load", "nodes node3", labels
   std::vector<PhaseSummary> phases;
   std::vector<std::string> logs;
   std::vector<FaultRecovery> faults;

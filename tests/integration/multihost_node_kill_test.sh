@@ -95,6 +95,11 @@ on_host 1 "$STAMPEDE" run "$TMP/plan.yaml" --coordinator "$coord" "${tls_submitt
 dir=$(summary_of "$TMP/results")
 s=$dir/summary.json
 expect_eq "$(jq '.agents | length' "$s")" 5 "agents in the run"
+# Load comes from the client hosts only: the agents that own the nodes
+# (and the host of the node being killed) generate none.
+expect_eq "$(jq -c '[.phases[].agent_ops | keys[]] | unique' "$s")" '["client-1","client-2"]' "agents that generated load"
+expect_eq "$(jq -r '.roles.db3' "$s")" "nodes node3" "role of db3"
+grep -q "^- agents: .*client-1 (load).*db3 (nodes node3)" "$dir/report.md" || fail "report.md roles: $(grep '^- agents' "$dir/report.md")"
 expect_eq "$(jq '.faults[0].ok' "$s")" true "kill took effect"
 expect_eq "$(jq '.faults[0].agent' "$s")" '"db3"' "agent that killed node3"
 expect_eq "$(jq '.faults[1].ok' "$s")" true "start took effect"
