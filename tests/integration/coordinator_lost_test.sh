@@ -4,7 +4,8 @@
 # about 3 s. The agent that paused Redis resumes it after its
 # coordinator_lost.resume_paused_after (2 s), finishes its phase, stops the
 # run after stop_run_after (10 s) and keeps its spool; `stampede report DIR
-# --spool FILE` merges what the agents kept into the run's results.
+# --spool FILE` merges what the agents kept into the run's results. Both
+# agents generate load (agents.load: all), so both spools hold seconds.
 source "$(dirname "$0")/../lib.sh"
 start_redis
 pid=$(db_pid redis)
@@ -25,7 +26,7 @@ start_agent other --config "$TMP/other.yaml"
 cat >"$TMP/plan.yaml" <<YAML
 name: coordinator-lost
 $(target_yaml redis)
-agents: {min: 2}
+agents: {min: 2, load: all}
 phases:
   - {name: p, workload: kv, workers: 4, duration: 10s, rate: 200, params: {keys: 100}}
 faults:
