@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/clock.h"
 #include "report/run_view.h"
 #include "web/assets.h"
 
@@ -13,6 +14,8 @@ namespace {
 web::HttpResponse JsonResponse(const report::Json& j, int status = 200) {
   return {status, "application/json", j.dump()};
 }
+
+web::HttpResponse JsonText(std::string body) { return {200, "application/json", std::move(body)}; }
 
 web::HttpResponse NotFound(const std::string& what) {
   return {404, "text/plain; charset=utf-8", what + " not found\n"};
@@ -26,6 +29,7 @@ LiveRuns::LiveRuns(std::function<std::vector<std::string>()> connected)
 void LiveRuns::RunStarting(const std::string& plan_yaml) {
   std::lock_guard<std::mutex> lock(mu_);
   current_.clear();
+  ++generation_;
   current_plan_yaml_ = plan_yaml;
 }
 
@@ -35,6 +39,7 @@ void LiveRuns::OnLine(const report::Json& line) {
   const std::string type = line.value("type", "");
   if (type == "run") {
     current_.clear();
+    ++generation_;
     Run r;
     r.run_id = line.value("run_id", "");
     r.plan_name = line.value("plan_name", "");
@@ -44,9 +49,42 @@ void LiveRuns::OnLine(const report::Json& line) {
   } else if (type == "end" && !runs_.empty()) {
     runs_.back().status = line.value("ok", false) ? "ok" : "failed";
   }
-  report::Json kept = line;
-  if (type == "second") report::PackHistograms(&kept);
-  current_.push_back(std::move(kept));
+  if (type == "second") {
+    report::Json packed = line;
+    report::PackHistograms(&packed);
+    current_.push_back(packed.dump());
+  } else {
+    current_.push_back(line.dump());
+  }
+}
+
+// Built at most once a second for the same lines, whoever polls; the
+// lines are parsed outside the lock the run's threads need.
+web::HttpResponse LiveRuns::CurrentView() {
+  std::vector<std::string> texts;
+  std::string plan_yaml;
+  uint64_t generation = 0;
+  const int64_t now = MonoNowNs();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!view_.empty() && view_generation_ == generation_ && view_lines_ == current_.size() &&
+        now - view_built_ns_ < kNsPerSec) {
+      return JsonText(view_);
+    }
+    texts = current_;
+    plan_yaml = current_plan_yaml_;
+    generation = generation_;
+  }
+  std::vector<report::Json> lines;
+  lines.reserve(texts.size());
+  for (const std::string& t : texts) lines.push_back(report::Json::parse(t, nullptr, false));
+  std::string body = ViewOf(lines, plan_yaml).dump();
+  std::lock_guard<std::mutex> lock(mu_);
+  view_ = body;
+  view_generation_ = generation;
+  view_lines_ = texts.size();
+  view_built_ns_ = now;
+  return JsonText(std::move(body));
 }
 
 report::Json LiveRuns::ViewOf(const std::vector<report::Json>& lines, const std::string& plan_yaml) const {
@@ -85,19 +123,16 @@ web::HttpResponse LiveRuns::Handle(const std::string& raw_target) {
     const std::string id = target.substr(prefix.size());
     std::vector<report::Json> lines;
     std::string plan_yaml, dir;
+    bool current = false;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      const bool current = id == "current" || (!runs_.empty() && runs_.back().run_id == id);
-      if (current) {
-        lines = current_;
-        plan_yaml = current_plan_yaml_;
-      } else {
-        for (const Run& r : runs_) {
-          if (r.run_id == id) dir = r.dir;
-        }
-        if (dir.empty()) return NotFound("run " + id);
+      current = id == "current" || (!runs_.empty() && runs_.back().run_id == id);
+      for (const Run& r : runs_) {
+        if (!current && r.run_id == id) dir = r.dir;
       }
+      if (!current && dir.empty()) return NotFound("run " + id);
     }
+    if (current) return CurrentView();
     if (!dir.empty()) {
       // An earlier run is read from disk without holding the live run's lock.
       auto journal = report::ReadJournal(dir + "/journal.jsonl");

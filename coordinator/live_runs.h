@@ -37,6 +37,7 @@ class LiveRuns {
 
  private:
   report::Json ViewOf(const std::vector<report::Json>& lines, const std::string& plan_yaml) const;
+  web::HttpResponse CurrentView();
 
   std::function<std::vector<std::string>()> connected_;
   metrics::MetricsExporter metrics_;
@@ -44,9 +45,19 @@ class LiveRuns {
   struct Run {
     std::string run_id, plan_name, started_at, status = "running", dir;
   };
-  std::vector<Run> runs_;                  // guarded by mu_
-  std::vector<report::Json> current_;      // guarded by mu_: the latest run's lines
-  std::string current_plan_yaml_;          // guarded by mu_
+  std::vector<Run> runs_;  // guarded by mu_
+  // The latest run's lines as compact JSON text, histograms packed
+  // (report::PackHistograms): about 1 KB a second where a parsed line took
+  // 35 KB (bench/soak). Parsed again when the view is built.
+  std::vector<std::string> current_;  // guarded by mu_
+  std::string current_plan_yaml_;     // guarded by mu_
+  uint64_t generation_ = 0;           // guarded by mu_: which run current_ holds
+  // The current run's view as last built (from which run, how many lines,
+  // when): polls within the second are answered from it.
+  std::string view_;                  // guarded by mu_
+  uint64_t view_generation_ = 0;      // guarded by mu_
+  size_t view_lines_ = 0;             // guarded by mu_
+  int64_t view_built_ns_ = 0;         // guarded by mu_
 };
 
 }  // namespace stampede::coordinator
