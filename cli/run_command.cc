@@ -168,6 +168,10 @@ int RunRemote(const std::string& address, const TlsOptions& tls, const std::stri
     auto [again, r, st, id] = call([&](grpc::ClientContext* ctx) { return stub->Follow(ctx, follow); });
     (void)id;
     if (again) return Conclude(r, true);
+    if (st.error_code() == grpc::StatusCode::PERMISSION_DENIED) {
+      std::cerr << "stampede: coordinator " << address << " came back but " << st.error_message() << "\n";
+      return kExitBadInput;
+    }
     if (st.error_code() == grpc::StatusCode::NOT_FOUND) {
       std::cerr << "stampede: coordinator " << address << " does not know run " << run_id
                 << " (any more): its results stay where it wrote them\n";
