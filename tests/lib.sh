@@ -37,10 +37,17 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 pass() { echo "PASS: $*"; }
 expect_eq() { [ "$1" = "$2" ] || fail "$3: expected '$2', got '$1'"; }
 
+# Ports are drawn from below the kernel's ephemeral range (32768-60999 by
+# default): a port inside it can be taken by any outgoing connection's local
+# end between our check and the server's bind (a MariaDB once failed to
+# start with "Address already in use" that way).
+EPHEMERAL_LO=$(awk '{ print $1 }' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+PORT_LO=10000 PORT_HI=$((EPHEMERAL_LO - 1))
+[ "$PORT_HI" -gt $((PORT_LO + 12000)) ] || PORT_HI=$((PORT_LO + 12000))  # an odd range: do what we can
 free_port() {
   local p
   while :; do
-    p=$((20000 + RANDOM % 20000))
+    p=$((PORT_LO + 2000 + (RANDOM * 32768 + RANDOM) % (PORT_HI - PORT_LO - 2000)))
     (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
   done
 }
@@ -48,9 +55,10 @@ free_port() {
 port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 # A base port B such that B+offset is free for every offset given.
 free_port_base() {  # OFFSET...
-  local b ok
+  local b ok max=0
+  for o in "$@"; do [ "$o" -gt "$max" ] && max=$o; done
   while :; do
-    b=$((20000 + RANDOM % 9000))
+    b=$((PORT_LO + (RANDOM * 32768 + RANDOM) % (PORT_HI - PORT_LO - max)))
     ok=1
     for o in "$@"; do port_busy $((b + o)) && { ok=0; break; }; done
     [ $ok = 1 ] && { echo "$b"; return; }
