@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "agent/config_yaml.h"
 #include "common/byte_size.h"
 #include "common/duration.h"
 #include "plan/plan_limits.h"
@@ -14,32 +15,12 @@
 namespace stampede::agent {
 namespace {
 
-std::string At(const std::string& file, const YAML::Node& n) {
-  YAML::Mark m = n.Mark();
-  return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": ";
-}
-
-Status UnknownKeys(const YAML::Node& map, const std::string& file, const std::string& prefix,
-                   std::initializer_list<const char*> allowed) {
-  for (auto it = map.begin(); it != map.end(); ++it) {
-    const std::string key = it->first.Scalar();
-    bool ok = false;
-    std::string list;
-    for (const char* a : allowed) {
-      ok |= key == a;
-      list += (list.empty() ? "" : ", ") + std::string(a);
-    }
-    if (!ok) return Status::Error(At(file, it->first) + prefix + key + ": unknown key (expected " + list + ")");
-  }
-  return Status::Ok();
-}
-
 // A duration field, in ms, between 1 s and a day.
 Status Duration(const YAML::Node& n, const std::string& file, const std::string& field, int64_t* ms) {
   auto d = n.IsScalar() ? ParseDurationNs(n.Scalar()) : Status::Error("expected a duration like 30s");
-  if (!d.ok()) return Status::Error(At(file, n) + field + ": " + d.status().message());
+  if (!d.ok()) return Status::Error(ConfigAt(file, n) + field + ": " + d.status().message());
   if (*d < 1000000000LL || *d > 86400LL * 1000000000LL) {
-    return Status::Error(At(file, n) + field + ": expected between 1s and 24h, found '" + n.Scalar() + "'");
+    return Status::Error(ConfigAt(file, n) + field + ": expected between 1s and 24h, found '" + n.Scalar() + "'");
   }
   *ms = *d / 1000000;
   return Status::Ok();
@@ -71,7 +52,7 @@ StatusOr<AgentConfig> AgentConfig::Parse(const std::string& text, const std::str
   AgentConfig c;
   if (root.IsNull()) return c;
   if (!root.IsMap()) return Status::Error(file + ": expected a mapping (nodes:, fault_timeout:, ...)");
-  Status s = UnknownKeys(root, file, "", {"nodes", "fault_timeout", "coordinator_lost", "spool", "allow"});
+  Status s = CheckConfigKeys(root, file, "", {"nodes", "fault_timeout", "coordinator_lost", "spool", "allow"});
   if (!s.ok()) return s;
   if (root["nodes"]) {
     auto faults = FaultActions::FromYaml(root["nodes"], file);
@@ -84,8 +65,8 @@ StatusOr<AgentConfig> AgentConfig::Parse(const std::string& text, const std::str
     c.faults.set_timeout_ms(ms);
   }
   if (const YAML::Node lost = root["coordinator_lost"]) {
-    if (!lost.IsMap()) return Status::Error(At(file, lost) + "coordinator_lost: expected a mapping");
-    if (!(s = UnknownKeys(lost, file, "coordinator_lost.", {"resume_paused_after", "stop_run_after"})).ok()) return s;
+    if (!lost.IsMap()) return Status::Error(ConfigAt(file, lost) + "coordinator_lost: expected a mapping");
+    if (!(s = CheckConfigKeys(lost, file, "coordinator_lost.", {"resume_paused_after", "stop_run_after"})).ok()) return s;
     if (lost["resume_paused_after"] &&
         !(s = Duration(lost["resume_paused_after"], file, "coordinator_lost.resume_paused_after",
                        &c.resume_paused_after_ms)).ok()) {
@@ -97,13 +78,13 @@ StatusOr<AgentConfig> AgentConfig::Parse(const std::string& text, const std::str
     }
   }
   if (const YAML::Node spool = root["spool"]) {
-    if (!spool.IsMap()) return Status::Error(At(file, spool) + "spool: expected a mapping like {dir: ..., max_size: 256MB}");
-    if (!(s = UnknownKeys(spool, file, "spool.", {"dir", "max_size"})).ok()) return s;
+    if (!spool.IsMap()) return Status::Error(ConfigAt(file, spool) + "spool: expected a mapping like {dir: ..., max_size: 256MB}");
+    if (!(s = CheckConfigKeys(spool, file, "spool.", {"dir", "max_size"})).ok()) return s;
     if (spool["dir"]) c.spool_dir = spool["dir"].Scalar();
     if (spool["max_size"]) {
       auto size = ParseByteSize(spool["max_size"].Scalar());
-      if (!size.ok()) return Status::Error(At(file, spool["max_size"]) + "spool.max_size: " + size.status().message());
-      if (*size < (1u << 20)) return Status::Error(At(file, spool["max_size"]) + "spool.max_size: expected at least 1MB");
+      if (!size.ok()) return Status::Error(ConfigAt(file, spool["max_size"]) + "spool.max_size: " + size.status().message());
+      if (*size < (1u << 20)) return Status::Error(ConfigAt(file, spool["max_size"]) + "spool.max_size: expected at least 1MB");
       c.spool_max_bytes = *size;
     }
   }

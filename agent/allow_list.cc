@@ -5,15 +5,11 @@
 #include <algorithm>
 #include <cstring>
 
+#include "agent/config_yaml.h"
 #include "plan/plan_limits.h"
 
 namespace stampede::agent {
 namespace {
-
-std::string At(const std::string& file, const YAML::Node& n) {
-  const YAML::Mark m = n.Mark();
-  return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": ";
-}
 
 std::string Lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
@@ -80,11 +76,11 @@ std::string EntryProblem(const std::string& entry) {
 }
 
 StatusOr<std::vector<std::string>> Strings(const YAML::Node& n, const std::string& file, const std::string& field) {
-  if (!n.IsSequence()) return Status::Error(At(file, n) + field + ": expected a list like [a, b]");
+  if (!n.IsSequence()) return Status::Error(ConfigAt(file, n) + field + ": expected a list like [a, b]");
   std::vector<std::string> out;
   for (const YAML::Node& v : n) {
     if (!v.IsScalar() || v.Scalar().empty())
-      return Status::Error(At(file, v) + field + ": expected a non-empty string");
+      return Status::Error(ConfigAt(file, v) + field + ": expected a non-empty string");
     out.push_back(v.Scalar());
   }
   return out;
@@ -93,22 +89,9 @@ StatusOr<std::vector<std::string>> Strings(const YAML::Node& n, const std::strin
 StatusOr<bool> Bool(const YAML::Node& n, const std::string& file, const std::string& field) {
   bool b = false;
   if (!n.IsScalar() || !YAML::convert<bool>::decode(n, b)) {
-    return Status::Error(At(file, n) + field + ": expected true or false");
+    return Status::Error(ConfigAt(file, n) + field + ": expected true or false");
   }
   return b;
-}
-
-Status UnknownKeys(const YAML::Node& map, const std::string& file, const std::string& prefix,
-                   const std::vector<std::string>& allowed) {
-  for (auto it = map.begin(); it != map.end(); ++it) {
-    const std::string key = it->first.IsScalar() ? it->first.Scalar() : "?";
-    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      std::string list;
-      for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      return Status::Error(At(file, it->first) + prefix + plan::Quoted(key) + ": unknown key (expected " + list + ")");
-    }
-  }
-  return Status::Ok();
 }
 
 }  // namespace
@@ -133,39 +116,39 @@ StatusOr<AllowList> AllowList::FromYaml(const YAML::Node& allow, const std::stri
   AllowList a;
   a.configured_ = true;
   a.file_ = file;
-  a.allow_at_ = a.targets_at_ = a.setup_at_ = a.custom_at_ = At(file, allow);
+  a.allow_at_ = a.targets_at_ = a.setup_at_ = a.custom_at_ = ConfigAt(file, allow);
   if (!allow.IsMap()) return Status::Error(a.allow_at_ + "allow: expected a mapping (targets:, setup:, custom:)");
-  if (Status s = UnknownKeys(allow, file, "allow.", {"targets", "setup", "custom"}); !s.ok()) return s;
+  if (Status s = CheckConfigKeys(allow, file, "allow.", {"targets", "setup", "custom"}); !s.ok()) return s;
   if (const YAML::Node t = allow["targets"]) {
-    a.targets_at_ = At(file, t);
+    a.targets_at_ = ConfigAt(file, t);
     if (!t.IsSequence())
       return Status::Error(a.targets_at_ + "allow.targets: expected a list of {endpoints: [...], password_env: [...]}");
     for (size_t i = 0; i < t.size(); ++i) {
       const YAML::Node e = t[i];
       Target target;
       target.name = "allow.targets[" + std::to_string(i) + "]";
-      target.at = target.password_at = At(file, e);
+      target.at = target.password_at = ConfigAt(file, e);
       if (!e.IsMap())
         return Status::Error(target.at + target.name + ": expected {endpoints: [...], password_env: [...]}");
-      if (Status s = UnknownKeys(e, file, target.name + ".", {"endpoints", "password_env"}); !s.ok()) return s;
+      if (Status s = CheckConfigKeys(e, file, target.name + ".", {"endpoints", "password_env"}); !s.ok()) return s;
       if (!e["endpoints"]) return Status::Error(target.at + target.name + ".endpoints: missing");
-      target.at = At(file, e["endpoints"]);
+      target.at = ConfigAt(file, e["endpoints"]);
       auto endpoints = Strings(e["endpoints"], file, target.name + ".endpoints");
       if (!endpoints.ok()) return endpoints.status();
       for (size_t k = 0; k < endpoints->size(); ++k) {
         if (std::string why = EntryProblem((*endpoints)[k]); !why.empty()) {
-          return Status::Error(At(file, e["endpoints"][k]) + target.name + ".endpoints: " + why + ", found " +
+          return Status::Error(ConfigAt(file, e["endpoints"][k]) + target.name + ".endpoints: " + why + ", found " +
                                plan::Quoted((*endpoints)[k]));
         }
       }
       target.endpoints = *endpoints;
       if (e["password_env"]) {
-        target.password_at = At(file, e["password_env"]);
+        target.password_at = ConfigAt(file, e["password_env"]);
         auto envs = Strings(e["password_env"], file, target.name + ".password_env");
         if (!envs.ok()) return envs.status();
         for (size_t k = 0; k < envs->size(); ++k) {
           if (!plan::IsIdentifier((*envs)[k])) {
-            return Status::Error(At(file, e["password_env"][k]) + target.name +
+            return Status::Error(ConfigAt(file, e["password_env"][k]) + target.name +
                                  ".password_env: expected the name of an environment variable");
           }
         }
@@ -180,7 +163,7 @@ StatusOr<AllowList> AllowList::FromYaml(const YAML::Node& allow, const std::stri
       auto b = Bool(n, file, std::string("allow.") + key);
       if (!b.ok()) return b.status();
       *flag = *b;
-      *at = At(file, n);
+      *at = ConfigAt(file, n);
     }
   }
   return a;

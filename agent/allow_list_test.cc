@@ -104,7 +104,7 @@ TEST(AllowList, BadConfigNamesTheLine) {
   EXPECT_NE(c.status().message().find("expected a port 1-65535"), std::string::npos);
   c = AgentConfig::Parse("allow:\n  target: []\n", "a.yaml");
   ASSERT_FALSE(c.ok());
-  EXPECT_NE(c.status().message().find("a.yaml:2:3: allow.'target': unknown key"), std::string::npos)
+  EXPECT_NE(c.status().message().find("a.yaml:2:3: allow.target: unknown key (expected targets, setup, custom)"), std::string::npos)
       << c.status().message();
   c = AgentConfig::Parse("allow: {targets: [{endpoints: [x], password_env: [\"not a var\"]}]}\n", "a.yaml");
   ASSERT_FALSE(c.ok());

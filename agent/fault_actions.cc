@@ -13,6 +13,7 @@
 #include <fstream>
 #include <thread>
 
+#include "agent/config_yaml.h"
 #include "common/strings.h"
 
 extern char** environ;
@@ -20,20 +21,15 @@ extern char** environ;
 namespace stampede::agent {
 namespace {
 
-std::string At(const std::string& file, const YAML::Node& n) {
-  YAML::Mark m = n.Mark();
-  return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": ";
-}
-
 StatusOr<std::vector<std::string>> Argv(const YAML::Node& n, const std::string& file,
                                         const std::string& field) {
   if (!n.IsSequence() || n.size() == 0) {
-    return Status::Error(At(file, n) + field + ": expected an argv list like [systemctl, start, db], "
+    return Status::Error(ConfigAt(file, n) + field + ": expected an argv list like [systemctl, start, db], "
                          "never a shell string");
   }
   std::vector<std::string> argv;
   for (const auto& a : n) {
-    if (!a.IsScalar()) return Status::Error(At(file, a) + field + ": expected strings");
+    if (!a.IsScalar()) return Status::Error(ConfigAt(file, a) + field + ": expected strings");
     argv.push_back(a.Scalar());
   }
   return argv;
@@ -114,12 +110,12 @@ Status FaultActions::Exec(const std::vector<std::string>& argv) const {
 
 StatusOr<FaultActions> FaultActions::FromYaml(const YAML::Node& nodes, const std::string& file) {
   FaultActions fa;
-  if (!nodes.IsMap()) return Status::Error(At(file, nodes) + "nodes: expected a mapping of node names");
+  if (!nodes.IsMap()) return Status::Error(ConfigAt(file, nodes) + "nodes: expected a mapping of node names");
   for (auto it = nodes.begin(); it != nodes.end(); ++it) {
     const std::string name = it->first.Scalar();
     const YAML::Node spec = it->second;
     if (!spec.IsMap() || spec.size() != 1) {
-      return Status::Error(At(file, it->first) + "nodes." + name +
+      return Status::Error(ConfigAt(file, it->first) + "nodes." + name +
                            ": expected exactly one of process, systemd, docker, command");
     }
     const std::string kind = spec.begin()->first.Scalar();
@@ -131,7 +127,7 @@ StatusOr<FaultActions> FaultActions::FromYaml(const YAML::Node& nodes, const std
       if (body["pidfile"]) n.pidfile = body["pidfile"].Scalar();
       if (body["exe"]) n.exe = body["exe"].Scalar();
       if (n.pidfile.empty() == n.exe.empty()) {
-        return Status::Error(At(file, body) + field + ": expected pidfile or exe (an exact path)");
+        return Status::Error(ConfigAt(file, body) + field + ": expected pidfile or exe (an exact path)");
       }
       if (body["start"]) {
         auto argv = Argv(body["start"], file, field + ".start");
@@ -140,26 +136,26 @@ StatusOr<FaultActions> FaultActions::FromYaml(const YAML::Node& nodes, const std
       }
     } else if (kind == "systemd") {
       n.kind = NodeActions::Kind::kSystemd;
-      if (!body["unit"]) return Status::Error(At(file, body) + field + ": expected unit");
+      if (!body["unit"]) return Status::Error(ConfigAt(file, body) + field + ": expected unit");
       n.unit = body["unit"].Scalar();
     } else if (kind == "docker") {
       n.kind = NodeActions::Kind::kDocker;
-      if (!body["container"]) return Status::Error(At(file, body) + field + ": expected container");
+      if (!body["container"]) return Status::Error(ConfigAt(file, body) + field + ": expected container");
       n.container = body["container"].Scalar();
     } else if (kind == "command") {
       n.kind = NodeActions::Kind::kCommand;
-      if (!body.IsMap()) return Status::Error(At(file, body) + field + ": expected action: [argv]");
+      if (!body.IsMap()) return Status::Error(ConfigAt(file, body) + field + ": expected action: [argv]");
       for (auto a = body.begin(); a != body.end(); ++a) {
         const std::string action = a->first.Scalar();
         if (!IsFaultAction(action)) {
-          return Status::Error(At(file, a->first) + field + "." + action + ": unknown action");
+          return Status::Error(ConfigAt(file, a->first) + field + "." + action + ": unknown action");
         }
         auto argv = Argv(a->second, file, field + "." + action);
         if (!argv.ok()) return argv.status();
         n.commands[action] = *argv;
       }
     } else {
-      return Status::Error(At(file, spec.begin()->first) + "nodes." + name + "." + kind +
+      return Status::Error(ConfigAt(file, spec.begin()->first) + "nodes." + name + "." + kind +
                            ": expected process, systemd, docker or command");
     }
     fa.nodes_[name] = std::move(n);
