@@ -25,6 +25,7 @@ int CoordinatorCommand(const Args& args);
 int AgentCommand(const Args& args);
 int ReportCommand(const Args& args);
 int CompareCommand(const Args& args);
+int VersionCommand(const Args& args);
 
 }  // namespace stampede::cli
 

@@ -21,14 +21,16 @@ inline std::optional<int> ParseFlags(const std::string& usage,
   desc.add_options()("help,h", "show this help");
   try {
     po::store(po::command_line_parser(args).options(desc).positional(pos).run(), *vm);
+    // --help before the required options are checked: `stampede agent --help`
+    // shows the options rather than complaining that --coordinator is missing.
+    if (vm->count("help")) {
+      std::cout << usage << "\n\n" << desc << "\n";
+      return 0;
+    }
     po::notify(*vm);
   } catch (const po::error& e) {
     std::cerr << "stampede: " << e.what() << "\n" << usage << "\n";
     return 2;
-  }
-  if (vm->count("help")) {
-    std::cout << usage << "\n\n" << desc << "\n";
-    return 0;
   }
   return std::nullopt;
 }

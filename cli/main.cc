@@ -24,6 +24,7 @@ commands:
   report RESULTS_DIR     rebuild and print a run's report from its journal
   compare DIR DIR...     runs side by side, best and worst marked (--html FILE)
   workloads [NAME]       list the built-in workloads, or one's parameters
+  version                this build and the client libraries it uses (also --version)
 
 `stampede COMMAND --help` shows a command's options.)";
 
@@ -67,6 +68,7 @@ int main(int argc, char** argv) {
   if (command == "coordinator") return stampede::cli::CoordinatorCommand(args);
   if (command == "agent") return stampede::cli::AgentCommand(args);
   if (command == "report") return stampede::cli::ReportCommand(args);
+  if (command == "version" || command == "--version") return stampede::cli::VersionCommand(args);
   if (command == "--help" || command == "-h" || command == "help") {
     std::cout << kUsage << "\n";
     return 0;

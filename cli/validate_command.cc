@@ -1,5 +1,6 @@
 #include <iostream>
 
+#include "agent/agent_config.h"
 #include "cli/commands.h"
 #include "cli/flags.h"
 #include "plan/plan_loader.h"
@@ -9,19 +10,31 @@ namespace stampede::cli {
 namespace po = boost::program_options;
 
 int ValidateCommand(const Args& args) {
-  std::vector<std::string> files;
+  std::vector<std::string> files, agent_configs;
   po::options_description desc("validate options");
-  desc.add_options()("plan", po::value(&files)->composing(), "plan files");
+  desc.add_options()("plan", po::value(&files)->composing(), "plan files")
+      ("agent-config", po::value(&agent_configs)->composing(),
+       "an agent's local config (its --config) to check instead of, or as well as, plans (repeatable)");
   po::positional_options_description pos;
   pos.add("plan", -1);
   po::variables_map vm;
-  const std::string usage = "usage: stampede validate PLAN.yaml...";
+  const std::string usage = "usage: stampede validate PLAN.yaml... [--agent-config AGENT.yaml]";
   if (auto code = ParseFlags(usage, desc, pos, args, &vm)) return *code;
-  if (files.empty()) {
+  if (files.empty() && agent_configs.empty()) {
     std::cerr << usage << "\n";
     return kExitBadInput;
   }
   int rc = kExitOk;
+  for (const std::string& f : agent_configs) {
+    auto c = agent::AgentConfig::Load(f);
+    if (!c.ok()) {
+      std::cerr << c.status().message() << "\n";
+      rc = kExitBadInput;
+      continue;
+    }
+    std::cout << f << ": ok (agent config: " << c->faults.nodes().size() << " node(s)"
+              << (c->allow.configured() ? ", with allow:" : ", no allow: (any target)") << ")\n";
+  }
   for (const std::string& f : files) {
     auto r = plan::LoadPlanFile(f);
     if (!r.ok()) {
@@ -39,15 +52,23 @@ int ValidateCommand(const Args& args) {
 }
 
 int WorkloadsCommand(const Args& args) {
-  if (args.empty()) {
+  std::string name;
+  po::options_description desc("workloads options");
+  desc.add_options()("name", po::value(&name), "a workload's name: show its parameters");
+  po::positional_options_description pos;
+  pos.add("name", 1);
+  po::variables_map vm;
+  const std::string usage = "usage: stampede workloads [NAME]\nLists the built-in workloads, or one's parameters.";
+  if (auto code = ParseFlags(usage, desc, pos, args, &vm)) return *code;
+  if (name.empty()) {
     for (const workloads::WorkloadInfo& w : workloads::Workloads()) {
       std::cout << w.name << "\t" << w.description << "\n";
     }
     return kExitOk;
   }
-  const workloads::WorkloadInfo* w = workloads::FindWorkload(args[0]);
+  const workloads::WorkloadInfo* w = workloads::FindWorkload(name);
   if (!w) {
-    std::cerr << "stampede: unknown workload '" << args[0] << "' (`stampede workloads` lists them)\n";
+    std::cerr << "stampede: unknown workload '" << name << "' (`stampede workloads` lists them)\n";
     return kExitBadInput;
   }
   std::cout << w->name << ": " << w->description << "\n\nparams:\n";

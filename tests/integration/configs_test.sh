@@ -11,4 +11,15 @@ done
 for w in $("$STAMPEDE" workloads | cut -f1); do
   grep -lq "workload: $w\b" "$ROOT"/configs/*.yaml || fail "no example plan in configs/ uses workload $w"
 done
-pass "$n example plans validate; every built-in workload has one"
+# The example agent config the package ships, and every command's --help
+# (the manual page is made from them; none may need its required flags).
+"$STAMPEDE" validate --agent-config "$ROOT/deploy/systemd/agent.yaml.example" >"$TMP/agent.out" 2>&1 \
+  || fail "deploy/systemd/agent.yaml.example: $(cat "$TMP/agent.out")"
+for c in run validate coordinator agent report compare workloads version; do
+  "$STAMPEDE" "$c" --help >"$TMP/help.out" 2>&1 || fail "stampede $c --help exited $?: $(head -3 "$TMP/help.out")"
+  grep -q "^usage: stampede $c" "$TMP/help.out" || fail "stampede $c --help: no usage line"
+done
+"$STAMPEDE" version | head -n 1 | grep -Eq '^stampede [0-9]+\.[0-9]+\.[0-9]+ \(commit [0-9a-f]+|unknown' \
+  || fail "stampede version: $("$STAMPEDE" version 2>&1 | head -n 1)"
+pass "$n example plans validate; every built-in workload has one; the example agent config validates; every --help"
+
