@@ -1,13 +1,13 @@
 // `stampede version`: what this binary is (version, commit, build type) and
 // the client libraries it talks to databases and peers with, for bug reports
 // and for checking that every host runs the same build.
+#include <google/protobuf/stubs/common.h>
 #include <grpcpp/grpcpp.h>
 #include <hiredis/hiredis.h>
 #include <libpq-fe.h>
 #include <mysql.h>
 
 #include <boost/version.hpp>
-#include <google/protobuf/stubs/common.h>
 #include <iostream>
 #include <pqxx/version.hxx>
 
@@ -35,8 +35,8 @@ int VersionCommand(const Args& args) {
             << "  grpc " << grpc::Version() << ", protobuf "
             << google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION) << "\n"
             << "  libpq " << LibpqVersion() << ", libpqxx " << PQXX_VERSION << ", mariadb connector/c "
-            << mysql_get_client_info() << ", hiredis " << HIREDIS_MAJOR << "." << HIREDIS_MINOR << "."
-            << HIREDIS_PATCH << "\n"
+            << mysql_get_client_info() << ", hiredis " << HIREDIS_MAJOR << "." << HIREDIS_MINOR << "." << HIREDIS_PATCH
+            << "\n"
             << "  boost " << BOOST_VERSION / 100000 << "." << BOOST_VERSION / 100 % 1000 << "." << BOOST_VERSION % 100
             << "\n";
   return kExitOk;
