@@ -9,7 +9,7 @@
 # its working directory or command line is in the dir (servers that rewrite
 # their process title, as Redis and PostgreSQL do, lose the environment
 # but run in their data directory there); and the tmpfs mounts and network
-# namespaces the test recorded in its dir. Then it runs the test under `timeout`, which
+# namespaces (and the containers' init processes) the test recorded in its dir. Then it runs the test under `timeout`, which
 # sends SIGTERM to the test's whole process group before ctest's own
 # timeout: the test's EXIT trap stops its servers and daemons, and what
 # does not stop within 60 s is killed.
@@ -40,6 +40,14 @@ sweep() {
     done
     if [ -f "$d/.mounts" ]; then
       while read -r m; do umount -l "$m" 2>/dev/null; done <"$d/.mounts"
+    fi
+    # Init processes of containers the test booted (its environment and
+    # working directory are the container's own, so only the record finds
+    # it): killing a PID namespace's init kills everything in it.
+    if [ -f "$d/.containers" ]; then
+      while read -r c start; do
+        [ "$(cut -d' ' -f22 "/proc/$c/stat" 2>/dev/null)" = "$start" ] && kill -9 "$c" 2>/dev/null
+      done <"$d/.containers"
     fi
     if [ -f "$d/.netns" ]; then
       while read -r n; do ip netns del "$n" 2>/dev/null; done <"$d/.netns"
