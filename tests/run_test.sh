@@ -49,6 +49,8 @@ sweep() {
         [ "$(cut -d' ' -f22 "/proc/$c/stat" 2>/dev/null)" = "$start" ] && kill -9 "$c" 2>/dev/null
       done <"$d/.containers"
     fi
+    # Mounts under the test's dir (a container's overlay root, a tmpfs).
+    awk -v d="$d/" 'index($2, d) == 1 { print $2 }' /proc/mounts | sort -r | while read -r m; do umount -l "$m" 2>/dev/null; done
     if [ -f "$d/.netns" ]; then
       while read -r n; do ip netns del "$n" 2>/dev/null; done <"$d/.netns"
     fi
