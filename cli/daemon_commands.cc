@@ -91,6 +91,29 @@ int CoordinatorCommand(const Args& args) {
   return kExitOk;
 }
 
+namespace {
+
+// An agent's name: --name, else its certificate's common name (which the
+// coordinator requires anyway), else the host name (a container's or a
+// Kubernetes pod's is unique).
+Status DefaultAgentName(const TlsOptions& tls, std::string* name) {
+  if (!name->empty()) return Status::Ok();
+  if (!tls.cert.empty()) {
+    auto cn = CertificateCommonName(tls.cert);
+    if (!cn.ok()) return cn.status();
+    *name = *cn;
+    return Status::Ok();
+  }
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') {
+    return Status::Error("no --name, and the host name cannot be read: give --name");
+  }
+  *name = host;
+  return Status::Ok();
+}
+
+}  // namespace
+
 int AgentCommand(const Args& args) {
   agent::AgentOptions options;
   std::vector<std::string> labels;
@@ -102,7 +125,7 @@ int AgentCommand(const Args& args) {
       ("spool", po::value(&spool), "spool directory (default: the config's spool.dir, else "
        "$STATE_DIRECTORY, /var/lib/stampede/spool as root, ~/.local/state/stampede/spool)")
       ("coordinator", po::value(&options.coordinator)->required(), "coordinator HOST:PORT")
-      ("name", po::value(&options.name)->required(), "this agent's unique name")
+      ("name", po::value(&options.name), "this agent's unique name (default: its --tls-cert's common name, else the host name)")
       ("label", po::value(&labels)->composing(), "KEY=VALUE label (repeatable)")
       ("capacity", po::value(&options.capacity)->default_value(0), "advisory maximum of workers")
       ("http", po::value(&http), "serve this agent's own /metrics on HOST:PORT (default: none)")
@@ -111,8 +134,12 @@ int AgentCommand(const Args& args) {
       ("threads", po::value(&options.engine.threads)->default_value(0), "event loops of the async engine (0: one per core)");
   tls.AddTo(&desc);
   po::variables_map vm;
-  const std::string usage = "usage: stampede agent --coordinator HOST:PORT --name NAME";
+  const std::string usage = "usage: stampede agent --coordinator HOST:PORT [--name NAME]";
   if (auto code = ParseFlags(usage, desc, {}, args, &vm)) return *code;
+  if (Status n = DefaultAgentName(tls, &options.name); !n.ok()) {
+    std::cerr << "stampede: " << n.message() << "\n";
+    return kExitBadInput;
+  }
   if (Status e = agent::CheckEngine(options.engine); !e.ok()) {
     std::cerr << "stampede: " << e.message() << "\n";
     return kExitBadInput;

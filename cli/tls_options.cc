@@ -2,16 +2,32 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <memory>
 #include <fstream>
 #include <sstream>
 
 #include "common/log.h"
 
 namespace stampede::cli {
+
+StatusOr<std::string> CertificateCommonName(const std::string& path) {
+  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "r"), &std::fclose);
+  if (!f) return Status::Error("cannot read the certificate " + path + ": " + std::strerror(errno));
+  std::unique_ptr<X509, void (*)(X509*)> cert(PEM_read_X509(f.get(), nullptr, nullptr, nullptr), &X509_free);
+  if (!cert) return Status::Error(path + " is not a PEM certificate");
+  char cn[256];
+  const int n = X509_NAME_get_text_by_NID(X509_get_subject_name(cert.get()), NID_commonName, cn, sizeof cn);
+  if (n <= 0) return Status::Error("the certificate " + path + " has no common name; give --name");
+  return std::string(cn, static_cast<size_t>(n));
+}
+
 namespace po = boost::program_options;
 namespace {
 

@@ -31,6 +31,10 @@ struct TlsOptions {
 
 bool IsLoopback(const std::string& address);
 
+// The common name of the PEM certificate in `path` (an agent's default
+// --name: the coordinator checks the name against the certificate anyway).
+StatusOr<std::string> CertificateCommonName(const std::string& path);
+
 // What to add to a failed connection's message: with mutual TLS, a peer
 // that refuses our certificate only closes the connection, so say which
 // flags to check.

@@ -153,6 +153,14 @@ expect_eq "$(wc -l <"$TMP/cert.err")" 1 "lines of the certificate error"
 grep -q "^stampede: cannot reach coordinator 127.0.0.1:$tls_port: .*(mutual TLS: if the coordinator is up, it or this side refused a certificate: --tls-cert must be signed by the CA the coordinator's --tls-ca names" \
   "$TMP/cert.err" || fail "certificate message: $(cat "$TMP/cert.err")"
 wait_for_line "$TMP/tlscoord.err" "warn  coordinator: a TLS handshake failed (a certificate not signed by the other side's CA?)"
+# An agent without --name is named by its certificate's common name.
+"$ROOT/deploy/tls/make-certs" "$TMP/ca-a" --coordinator 127.0.0.1 --agents client-7 --days 1 >/dev/null
+"$STAMPEDE" agent --coordinator "127.0.0.1:$tls_port" --tls-cert "$TMP/ca-a/client-7.pem" \
+  --tls-key "$TMP/ca-a/client-7.key" --tls-ca "$TMP/ca-a/ca.pem" 2>"$TMP/cn-agent.err" &
+cn_agent=$!
+on_exit "kill -9 $cn_agent"
+wait_for_line "$TMP/cn-agent.err" "agent client-7: connected to coordinator"
+stop_daemon "$cn_agent" "agent named by its certificate"
 stop_daemon "$tls_coord" "TLS coordinator"
 
 # Plaintext outside loopback is refused; a missing certificate is named.
