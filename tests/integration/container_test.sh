@@ -2,7 +2,7 @@
 # The container image (deploy/container/Dockerfile), built and run with
 # podman as a user would: a base image made from Debian packages (no
 # registry is reachable here), the image built from the .deb of this build
-# (DEB_FROM=prebuilt: the build stage would compile everything again), then
+# (--target prebuilt: the build stage would compile everything again), then
 # deploy/container/compose.yaml with podman-compose: a Redis container, a
 # coordinator container and two agent containers; a crud plan submitted in
 # the coordinator's container. ok inserts = keys in Redis; the image runs as
@@ -46,7 +46,7 @@ rm -f "$TMP/base.tar"
 "$ROOT/scripts/package" --no-build --out "$TMP/ctx" >"$TMP/package.out" 2>&1 || fail "scripts/package: $(tail -5 "$TMP/package.out")"
 rm -rf "$TMP/ctx/_CPack_Packages"
 pm build --network host -q -f "$ROOT/deploy/container/Dockerfile" --build-arg BASE=localhost/debian:12 \
-  --build-arg DEB_FROM=prebuilt -t localhost/stampede:test "$TMP/ctx" >"$TMP/build.log" 2>&1 \
+  --target prebuilt -t localhost/stampede:test "$TMP/ctx" >"$TMP/build.log" 2>&1 \
   || fail "podman build: $(tail -5 "$TMP/build.log")"
 pm run --rm localhost/stampede:test version | head -n 1 | grep -q "^stampede [0-9]" || fail "the image's stampede version"
 expect_eq "$(pm run --rm --entrypoint id localhost/stampede:test -un)" stampede "the image's user"
