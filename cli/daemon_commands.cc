@@ -112,6 +112,18 @@ Status DefaultAgentName(const TlsOptions& tls, std::string* name) {
   return Status::Ok();
 }
 
+// What an agent tells the coordinator about itself, for its start-up line:
+// "labels role=load, zone=a; nodes node3; capacity 500; spool /var/...".
+std::string DescribeAgent(const agent::AgentOptions& options) {
+  std::string labels, nodes;
+  for (const auto& [k, v] : options.labels) labels += (labels.empty() ? "" : ", ") + k + "=" + v;
+  for (const std::string& n : options.config.faults.nodes()) nodes += (nodes.empty() ? "" : ", ") + n;
+  std::string out = "labels " + (labels.empty() ? std::string("(none)") : labels);
+  out += "; nodes " + (nodes.empty() ? std::string("(none: generates load by default)") : nodes);
+  if (options.capacity > 0) out += "; capacity " + std::to_string(options.capacity);
+  return out + "; spool " + options.config.spool_dir;
+}
+
 }  // namespace
 
 int AgentCommand(const Args& args) {
@@ -170,6 +182,7 @@ int AgentCommand(const Args& args) {
   if (!spool.empty()) options.config.spool_dir = spool;
   if (options.config.spool_dir.empty()) options.config.spool_dir = DefaultSpoolDir();
   SetLogPrefix("agent " + options.name);
+  SLOG(kInfo) << "declares " << DescribeAgent(options);
   if (!options.config.allow.configured()) {
     SLOG(kInfo) << "no allow: in " << (config.empty() ? "a config (--config)" : config)
                 << ": this agent connects to whatever target a plan names (docs/deployment.md, \"What an agent "
