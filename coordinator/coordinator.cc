@@ -192,9 +192,13 @@ class Coordinator::Service final : public v1::Coordinator::Service {
 struct Coordinator::Live {
   explicit Live(AgentRegistry* registry)
       : runs([registry] {
-          std::vector<std::string> names;
-          for (const auto& a : registry->Connected()) names.push_back(a->name());
-          return names;
+          std::vector<ConnectedAgent> agents;
+          for (const auto& a : registry->Connected()) {
+            const v1::Hello& h = a->hello();
+            agents.push_back({h.name(), {h.labels().begin(), h.labels().end()}, {h.nodes().begin(), h.nodes().end()},
+                              h.capacity(), h.version()});
+          }
+          return agents;
         }) {}
   LiveRuns runs;
   web::HttpServer server;

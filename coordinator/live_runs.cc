@@ -23,7 +23,7 @@ web::HttpResponse NotFound(const std::string& what) {
 
 }  // namespace
 
-LiveRuns::LiveRuns(std::function<std::vector<std::string>()> connected)
+LiveRuns::LiveRuns(std::function<std::vector<ConnectedAgent>()> connected)
     : connected_(std::move(connected)) {}
 
 void LiveRuns::RunStarting(const std::string& plan_yaml) {
@@ -90,7 +90,7 @@ web::HttpResponse LiveRuns::CurrentView() {
 report::Json LiveRuns::ViewOf(const std::vector<report::Json>& lines, const std::string& plan_yaml) const {
   report::Json view = report::BuildRunView(lines);
   if (lines.empty()) view["status"] = "waiting";
-  const std::vector<std::string> connected = connected_ ? connected_() : std::vector<std::string>{};
+  const std::vector<std::string> connected = ConnectedNames();
   view["connected_agents"] = connected;
   std::set<std::string> now(connected.begin(), connected.end());
   report::Json lost = report::Json::array();
@@ -102,13 +102,39 @@ report::Json LiveRuns::ViewOf(const std::vector<report::Json>& lines, const std:
   return view;
 }
 
+std::vector<std::string> LiveRuns::ConnectedNames() const {
+  std::vector<std::string> names;
+  if (connected_) {
+    for (const ConnectedAgent& a : connected_()) names.push_back(a.name);
+  }
+  return names;
+}
+
+// The connected agents and what they declared; an agent that owns nodes
+// generates no load unless a plan's agents.load says so (docs/plan.md).
+web::HttpResponse LiveRuns::AgentsList() const {
+  report::Json list = report::Json::array();
+  if (connected_) {
+    for (const ConnectedAgent& a : connected_()) {
+      list.push_back({{"name", a.name},
+                      {"labels", a.labels},
+                      {"nodes", a.nodes},
+                      {"capacity", a.capacity},
+                      {"version", a.version},
+                      {"default_role", a.nodes.empty() ? "load" : "nodes"}});
+    }
+  }
+  return JsonResponse(list);
+}
+
 web::HttpResponse LiveRuns::Handle(const std::string& raw_target) {
   std::string target = raw_target.substr(0, raw_target.find('?'));
   if (target == "/" || target.empty()) target = "/index.html";
   if (target == "/metrics") {
-    if (connected_) metrics_.SetAgentsConnected(connected_().size());
+    if (connected_) metrics_.SetAgentsConnected(ConnectedNames().size());
     return {200, "text/plain; version=0.0.4; charset=utf-8", metrics_.Render()};
   }
+  if (target == "/api/agents") return AgentsList();
   if (target == "/api/runs") {
     std::lock_guard<std::mutex> lock(mu_);
     report::Json list = report::Json::array();

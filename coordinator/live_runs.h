@@ -14,6 +14,7 @@
 #define STAMPEDE_COORDINATOR_LIVE_RUNS_H_
 
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -24,10 +25,19 @@
 
 namespace stampede::coordinator {
 
+// An agent connected now, as its hello declared it (GET /api/agents).
+struct ConnectedAgent {
+  std::string name;
+  std::map<std::string, std::string> labels;
+  std::vector<std::string> nodes;
+  uint32_t capacity = 0;
+  std::string version;
+};
+
 class LiveRuns {
  public:
-  // connected(): names of the agents connected now.
-  explicit LiveRuns(std::function<std::vector<std::string>()> connected);
+  // connected(): the agents connected now.
+  explicit LiveRuns(std::function<std::vector<ConnectedAgent>()> connected);
 
   void RunStarting(const std::string& plan_yaml);
   void OnLine(const report::Json& line);
@@ -39,7 +49,10 @@ class LiveRuns {
   report::Json ViewOf(const std::vector<report::Json>& lines, const std::string& plan_yaml) const;
   web::HttpResponse CurrentView();
 
-  std::function<std::vector<std::string>()> connected_;
+  std::vector<std::string> ConnectedNames() const;
+  web::HttpResponse AgentsList() const;
+
+  std::function<std::vector<ConnectedAgent>()> connected_;
   metrics::MetricsExporter metrics_;
   mutable std::mutex mu_;
   struct Run {

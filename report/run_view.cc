@@ -34,6 +34,7 @@ Json BuildRunView(const std::vector<Json>& journal) {
       view["target"] = line.value("target", "");
       view["started_at"] = line.value("started_at", "");
       view["agents"] = line.value("agents", std::vector<std::string>{});
+      view["roles"] = line.value("roles", Json::object());
     } else if (type == "phase_start") {
       phase = line.value("phase", "");
       phases.push_back({{"name", phase}, {"group", line.value("group", "")},

@@ -29,7 +29,12 @@ YAML
 on_exit "kill -9 $!"
 wait_for_line "$TMP/agent-db.log" "connected to coordinator"
 agent_http=$(free_port)
-start_agent client-1 --http "127.0.0.1:$agent_http"
+start_agent client-1 --http "127.0.0.1:$agent_http" --label role=load
+curl -sf "${COORD_HTTP}api/agents" >"$TMP/agents.json" || fail "no /api/agents"
+jq -e 'map(select(.name == "db-host" and .nodes == ["redis1"] and .default_role == "nodes")) | length == 1' \
+  "$TMP/agents.json" >/dev/null || fail "/api/agents does not show db-host owning redis1: $(cat "$TMP/agents.json")"
+jq -e 'map(select(.name == "client-1" and .labels.role == "load" and .default_role == "load")) | length == 1' \
+  "$TMP/agents.json" >/dev/null || fail "/api/agents does not show client-1's label: $(cat "$TMP/agents.json")"
 
 # Prometheus, scraping the coordinator every second.
 prom_port=$(free_port)
@@ -88,6 +93,11 @@ grep -q 'class="fault-marker resume" data-action="resume" data-node="redis1"' "$
 for a in db-host client-1; do
   grep -q "class=\"agent\" data-agent=\"$a\"" "$TMP/dom.html" || fail "agent $a not listed as connected in the DOM"
 done
+# Each with its role in the run: the node owner generates no load.
+grep -q 'data-agent="db-host">db-host <span class="role">nodes redis1</span>' "$TMP/dom.html" \
+  || fail "db-host's role is not on the page"
+grep -q 'data-agent="client-1">client-1 <span class="role">load, role=load</span>' "$TMP/dom.html" \
+  || fail "client-1's role is not on the page"
 grep -q 'id="status" class="badge running"' "$TMP/dom.html" || fail "the page does not show the run as running"
 wait "$run_pid" || fail "run exited $?"
 

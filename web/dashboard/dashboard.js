@@ -128,8 +128,11 @@
     $("rate").textContent = t.length ? `${Math.round(now).toLocaleString()} ops/s` : "-";
     const lost = new Set(view.lost_agents || []);
     const names = (view.agents || []).concat(view.connected_agents || []).filter((v, i, a) => a.indexOf(v) === i);
+    // Each agent with its role in the run (load, the nodes it owns, labels).
+    const roles = view.roles || {};
     $("agents").innerHTML = names.map((a) =>
-      `<span class="agent${lost.has(a) ? " lost" : ""}" data-agent="${esc(a)}">${esc(a)}</span>`).join("") ||
+      `<span class="agent${lost.has(a) ? " lost" : ""}" data-agent="${esc(a)}">${esc(a)}` +
+      (roles[a] ? ` <span class="role">${esc(roles[a])}</span>` : "") + "</span>").join("") ||
       '<span class="muted">no agents yet</span>';
     const h = view.health || [];
     if (h.length) {
