@@ -17,6 +17,7 @@
 #include "common/duration.h"
 #include "common/log.h"
 #include "coordinator/coordinator.h"
+#include "coordinator/result_files.h"
 #include "plan/plan_loader.h"
 #include "proto/stampede.grpc.pb.h"
 
@@ -54,9 +55,13 @@ void PrintProgress(const v1::Progress& p) {
   std::fflush(stdout);
 }
 
-int Conclude(const v1::RunResult& result, bool remote) {
+// copied: where the results were copied to on this host (run --coordinator
+// --results DIR), or empty.
+int Conclude(const v1::RunResult& result, bool remote, const std::string& copied = "") {
   if (!result.report_md().empty()) std::cout << "\n" << result.report_md();
-  if (!result.results_dir().empty()) {
+  if (!copied.empty()) {
+    std::cout << "\nresults: " << copied << " (copied from " << result.results_dir() << " on the coordinator)\n";
+  } else if (!result.results_dir().empty()) {
     std::cout << "\nresults: " << result.results_dir() << (remote ? " (on the coordinator)" : "")
               << "\n";
   }
@@ -99,11 +104,47 @@ bool ReadUpdates(grpc::ClientReaderInterface<v1::RunUpdate>* reader, std::string
   return got_result;
 }
 
+// Copies a finished run's results from the coordinator into `dir`.
+Status FetchResults(v1::Coordinator::Stub* stub, const std::string& token, const std::string& run_id,
+                    const std::string& dir) {
+  grpc::ClientContext ctx;
+  if (!token.empty()) ctx.AddMetadata(coordinator::kTokenMetadata, token);
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::minutes(10));
+  v1::FetchResultsRequest req;
+  req.set_run_id(run_id);
+  auto reader = stub->FetchResults(&ctx, req);
+  coordinator::ResultFileWriter writer(dir);
+  v1::ResultChunk chunk;
+  Status written = Status::Ok();
+  while (reader->Read(&chunk)) {
+    if (written.ok()) written = writer.Write(chunk);
+    if (!written.ok()) ctx.TryCancel();
+  }
+  grpc::Status st = reader->Finish();
+  if (!written.ok()) return written;
+  if (!st.ok()) return Status::Error("the coordinator did not send them: " + st.error_message());
+  if (Status f = writer.Finish(); !f.ok()) return f;
+  if (writer.files() == 0) return Status::Error("the coordinator sent no files");
+  return Status::Ok();
+}
+
+// The result, with the results copied to `local_dir` first when asked.
+int ConcludeRemote(v1::Coordinator::Stub* stub, const std::string& token, const std::string& run_id,
+                   const v1::RunResult& result, const std::string& local_dir) {
+  if (local_dir.empty() || run_id.empty()) return Conclude(result, true);
+  if (Status s = FetchResults(stub, token, run_id, local_dir); !s.ok()) {
+    const int rc = Conclude(result, true);
+    std::cerr << "stampede: --results " << local_dir << ": " << s.message() << "; they stay on the coordinator\n";
+    return rc == kExitOk ? kExitFailed : rc;
+  }
+  return Conclude(result, true, local_dir);
+}
+
 // Submits the plan and follows the run. If the coordinator goes away, the
 // run goes on without it (its agents spool) and a restarted coordinator
 // takes it back: this follows it again when it is back.
 int RunRemote(const std::string& address, const TlsOptions& tls, const std::string& token,
-              const v1::Plan& plan, const std::string& yaml, int64_t follow_for_ms) {
+              const v1::Plan& plan, const std::string& yaml, int64_t follow_for_ms, const std::string& local_results) {
   auto creds = tls.ChannelCredentials(address);
   if (!creds.ok()) {
     std::cerr << "stampede: " << creds.status().message() << "\n";
@@ -139,7 +180,7 @@ int RunRemote(const std::string& address, const TlsOptions& tls, const std::stri
   *req.mutable_plan() = plan;
   req.set_plan_yaml(yaml);
   auto [got, result, status, run_id] = call([&](grpc::ClientContext* ctx) { return stub->SubmitRun(ctx, req); });
-  if (got) return Conclude(result, true);
+  if (got) return ConcludeRemote(stub.get(), token, run_id, result, local_results);
   if (status.error_code() == grpc::StatusCode::INVALID_ARGUMENT ||
       status.error_code() == grpc::StatusCode::PERMISSION_DENIED) {
     std::cerr << "stampede: coordinator " << address << ": " << status.error_message() << "\n";
@@ -167,7 +208,7 @@ int RunRemote(const std::string& address, const TlsOptions& tls, const std::stri
     for (int i = 0; i < 10 && !interrupted; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     auto [again, r, st, id] = call([&](grpc::ClientContext* ctx) { return stub->Follow(ctx, follow); });
     (void)id;
-    if (again) return Conclude(r, true);
+    if (again) return ConcludeRemote(stub.get(), token, run_id, r, local_results);
     if (st.error_code() == grpc::StatusCode::PERMISSION_DENIED) {
       std::cerr << "stampede: coordinator " << address << " came back but " << st.error_message() << "\n";
       return kExitBadInput;
@@ -201,7 +242,8 @@ int RunCommand(const Args& args) {
       ("coordinator", po::value(&coordinator_addr), "submit to a running coordinator HOST:PORT")
       ("local-agents", po::value(&local_agents), "in-process agents (default: the plan's agents.min)")
       ("listen", po::value(&listen)->default_value(listen), "embedded coordinator's gRPC address")
-      ("results", po::value(&results_dir), "write results to exactly this directory")
+      ("results", po::value(&results_dir), "write results to exactly this directory (with --coordinator: "
+       "copy them there from the coordinator when the run ends)")
       ("results-root", po::value(&results_root)->default_value(results_root), "results/<run-id>/ parent")
       ("agent-config", po::value(&agent_config), "local config of the first local agent: the nodes it may act on")
       ("http", po::value(&http)->default_value("127.0.0.1:0"),
@@ -245,7 +287,8 @@ int RunCommand(const Args& args) {
       std::cerr << "stampede: " << token.status().message() << "\n";
       return kExitBadInput;
     }
-    return RunRemote(coordinator_addr, tls, *token, loaded.plan, plan::PlanToYaml(loaded.plan), *follow / kNsPerMs);
+    return RunRemote(coordinator_addr, tls, *token, loaded.plan, plan::PlanToYaml(loaded.plan), *follow / kNsPerMs,
+                     results_dir);
   }
 
   if (vm.count("local-agents") && local_agents < 0) {

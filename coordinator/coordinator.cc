@@ -14,6 +14,7 @@
 #include "common/log.h"
 #include "common/strings.h"
 #include "coordinator/live_runs.h"
+#include "coordinator/result_files.h"
 #include "coordinator/session_limits.h"
 #include "metrics/pusher.h"
 #include "web/http_server.h"
@@ -162,6 +163,22 @@ class Coordinator::Service final : public v1::Coordinator::Service {
                           request->run_id().empty() ? "no run here" : "run " + request->run_id() + " is not here");
     }
     FollowFeed(context, writer, feed, request->abort_on_cancel(), false);
+    return grpc::Status::OK;
+  }
+
+  // Reading, like Follow without abort: the files hold no secrets.
+  grpc::Status FetchResults(grpc::ServerContext* context, const v1::FetchResultsRequest* request,
+                            grpc::ServerWriter<v1::ResultChunk>* writer) override {
+    if (!IsRunId(request->run_id())) {
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "not a run id: '" + request->run_id() + "'");
+    }
+    auto feed = owner_->Feed(request->run_id());
+    if (feed && !feed->ended()) {
+      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, "run " + request->run_id() + " is still going");
+    }
+    Status s = SendResultFiles(owner_->options_.results_root, request->run_id(),
+                               [&](const v1::ResultChunk& c) { return !context->IsCancelled() && writer->Write(c); });
+    if (!s.ok()) return grpc::Status(grpc::StatusCode::NOT_FOUND, s.message());
     return grpc::Status::OK;
   }
 

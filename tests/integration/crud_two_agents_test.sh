@@ -26,8 +26,8 @@ phases:
     params: {insert: 0, select: 3, update: 1, keys: 3000, table: it_crud}
 YAML
 "$STAMPEDE" validate "$TMP/plan.yaml" >/dev/null
-"$STAMPEDE" run "$TMP/plan.yaml" --coordinator "127.0.0.1:$COORD_PORT" >"$TMP/run.out" 2>"$TMP/run.err" \
-  || fail "run exited $?"
+"$STAMPEDE" run "$TMP/plan.yaml" --coordinator "127.0.0.1:$COORD_PORT" --results "$TMP/local" >"$TMP/run.out" \
+  2>"$TMP/run.err" || fail "run exited $?"
 grep -q "| insert | 3000 |" "$TMP/run.out" || fail "report table missing from run output"
 grep -q "^\[ *[0-9.]*s\] mixed" "$TMP/run.out" || fail "no live progress line for the mixed phase"
 
@@ -35,7 +35,11 @@ dir=$(summary_of "$COORD_RESULTS")
 s=$dir/summary.json
 for f in plan.yaml journal.jsonl summary.json timeline.csv report.md; do
   [ -s "$dir/$f" ] || fail "results file $f missing"
+  # --results with --coordinator: the same files on the submitting side
+  cmp -s "$dir/$f" "$TMP/local/$f" || fail "--results $TMP/local: $f differs from the coordinator's or is missing"
 done
+grep -q "^results: $TMP/local (copied from $dir on the coordinator)" "$TMP/run.out" \
+  || fail "the run does not say where the results were copied: $(grep results: "$TMP/run.out")"
 grep -q "$STAMPEDE_PASSWORD" "$dir"/* && fail "the password leaked into results"
 ok=$(jq '.phases[0].ops[] | select(.name=="insert") | .ok' "$s")
 rows=$(db_count "$driver" it_crud | tr -d ' ')
