@@ -66,13 +66,6 @@ Status Signal(const NodeActions& n, int sig) {
 
 }  // namespace
 
-bool IsFaultAction(const std::string& action) {
-  for (const char* a : kFaultActions) {
-    if (action == a) return true;
-  }
-  return false;
-}
-
 Status FaultActions::Exec(const std::vector<std::string>& argv) const {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));

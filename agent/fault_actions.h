@@ -22,15 +22,13 @@
 #include <vector>
 
 #include "common/status.h"
+#include "proto/fault_action.h"
 
 namespace YAML {
 class Node;
 }
 
 namespace stampede::agent {
-
-constexpr const char* kFaultActions[] = {"kill", "stop", "pause", "resume", "start", "restart"};
-bool IsFaultAction(const std::string& action);
 
 struct NodeActions {
   enum class Kind { kProcess, kSystemd, kDocker, kCommand };

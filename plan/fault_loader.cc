@@ -6,6 +6,7 @@
 #include "common/strings.h"
 #include "health/health_probe.h"
 #include "plan/plan_limits.h"
+#include "proto/fault_action.h"
 #include "workloads/workload_registry.h"
 
 namespace stampede::plan {
@@ -88,10 +89,10 @@ void FaultLoader::LoadFaults(const YAML::Node& root) {
       }
     }
     fault->set_action(RequiredString(f, "action", at + ".action"));
-    static const std::vector<std::string> kActions = {"kill", "stop", "pause", "resume", "start", "restart"};
-    if (!fault->action().empty() && std::find(kActions.begin(), kActions.end(), fault->action()) == kActions.end()) {
+    if (!fault->action().empty() && !IsFaultAction(fault->action())) {
       Error(f["action"], at + ".action",
-            "expected one of " + Join(kActions, ", ") + ", found '" + fault->action() + "'");
+            "expected one of " + Join(std::vector<std::string>(kFaultActions.begin(), kFaultActions.end()), ", ") +
+                ", found '" + fault->action() + "'");
     }
     fault->set_node(RequiredString(f, "node", at + ".node"));
     // Chaos-style cycles: `repeat: N, every: DURATION` adds N-1 copies.
