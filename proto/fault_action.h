@@ -12,7 +12,8 @@ namespace stampede {
 
 // kill (SIGKILL), stop (graceful), pause / resume (SIGSTOP / SIGCONT),
 // start, restart (stop, then start).
-inline constexpr std::array<std::string_view, 6> kFaultActions = {"kill", "stop", "pause", "resume", "start", "restart"};
+inline constexpr std::array<std::string_view, 6> kFaultActions = {"kill",   "stop",  "pause",
+                                                                  "resume", "start", "restart"};
 
 inline bool IsFaultAction(std::string_view action) {
   return std::find(kFaultActions.begin(), kFaultActions.end(), action) != kFaultActions.end();
