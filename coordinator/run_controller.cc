@@ -328,6 +328,7 @@ void RunController::SendDueFaults() {
     {
       std::lock_guard<std::mutex> lock(mu_);
       ledger_.Sent(i);
+      faults_sent_.insert(uint32_t(i));
     }
     // Journal the request before sending it: the agent's answer (a
     // fault_result line) can arrive before Send() returns.

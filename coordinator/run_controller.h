@@ -130,6 +130,7 @@ class RunController : public SessionListener {
   void Emit(const report::Json& line);
   void Log(const std::string& line);
   void UndoFaults();
+  std::vector<uint32_t> InFlightFaultsLocked() const;
   v1::RunResult Finish(bool ok, const std::string& error);
   bool Cancelled();
   double Since(int64_t mono_ns) const { return double(mono_ns - run_start_ns_) / 1e9; }
@@ -180,6 +181,7 @@ class RunController : public SessionListener {
   // What is journalled already, so an agent's spool handed in again is not
   // counted twice.
   std::set<uint32_t> fault_results_;                            // guarded by mu_
+  std::set<uint32_t> faults_sent_;                              // guarded by mu_: planned faults sent
   std::set<std::pair<std::string, std::string>> logged_;        // guarded by mu_
   std::vector<report::Json> resume_journal_;                    // LoadForResume -> Resume
 };

@@ -57,9 +57,21 @@ void RunController::UndoFaults() {
   }
   // Wait for the results: a node left paused or down is worse than a wait.
   const int64_t until = MonoNowNs() + kUndoWaitNs;
+  // So does a planned fault still running (a start that waits for its node
+  // to sync): whether the node came back belongs in the report.
+  std::vector<uint32_t> in_flight;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    in_flight = InFlightFaultsLocked();
+  }
+  for (uint32_t i : in_flight) {
+    const v1::Fault& f = options_.plan.faults(int(i));
+    Log("waiting for fault " + std::to_string(i) + " (" + f.action() + " " + f.node() + ", agent " +
+        node_owner_.at(f.node()) + ") to finish");
+  }
   std::unique_lock<std::mutex> lock(mu_);
   while (MonoNowNs() < until) {
-    bool pending = false;
+    bool pending = !InFlightFaultsLocked().empty();
     for (const auto& [i, r] : undo_results_) {
       auto it = agents_.find(node_owner_.at(undo_actions_.at(i).node));
       pending |= !r.has_value() && it != agents_.end() && it->second.session != nullptr;
@@ -67,6 +79,38 @@ void RunController::UndoFaults() {
     if (!pending) break;
     cv_.wait_for(lock, std::chrono::milliseconds(50));
   }
+  // What never answered is journalled as such, not left without a result.
+  std::vector<std::pair<uint32_t, std::string>> unanswered;
+  for (uint32_t i : faults_sent_) {
+    if (fault_results_.count(i)) continue;
+    const std::string& owner = node_owner_.at(options_.plan.faults(int(i)).node());
+    auto it = agents_.find(owner);
+    const bool connected = it != agents_.end() && it->second.session != nullptr;
+    unanswered.emplace_back(i, connected ? "no answer from agent " + owner +
+                                               " when the run ended (its action was still running)"
+                                         : "agent " + owner + " was lost before it answered");
+  }
+  for (const auto& [i, why] : unanswered) fault_results_.insert(i);
+  lock.unlock();
+  for (const auto& [i, why] : unanswered) {
+    Emit({{"type", "fault_result"},
+          {"index", i},
+          {"agent", node_owner_.at(options_.plan.faults(int(i)).node())},
+          {"ok", false},
+          {"t", Since(MonoNowNs())},
+          {"message", why}});
+  }
+}
+
+// Planned faults sent to an agent that is still connected and not answered.
+std::vector<uint32_t> RunController::InFlightFaultsLocked() const {
+  std::vector<uint32_t> out;
+  for (uint32_t i : faults_sent_) {
+    if (fault_results_.count(i)) continue;
+    auto it = agents_.find(node_owner_.at(options_.plan.faults(int(i)).node()));
+    if (it != agents_.end() && it->second.session != nullptr) out.push_back(i);
+  }
+  return out;
 }
 
 v1::RunResult RunController::Finish(bool ok, const std::string& error) {

@@ -118,6 +118,7 @@ Status RunController::Resume(int* first_phase, bool* in_progress) {
         } else {
           sent.insert(int(index));
           ledger_.Sent(int(index));
+          faults_sent_.insert(index);
         }
       } else if (type == "fault_result") {
         fault_results_.insert(index);

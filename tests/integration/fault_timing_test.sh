@@ -36,4 +36,28 @@ for k in 1 2 3; do
   awk -v t="$tk" -v s="$cycle_start" -v w="$want" 'BEGIN { d = t - s - w; exit !(d >= 0 && d < 0.5) }' \
     || fail "fault $k at $tk s, expected cycle+${want}s (cycle started at $cycle_start s)"
 done
-pass "load@50% fired $(awk -v t="$t0" -v s="$load_start" 'BEGIN { printf "%.2f", t - s }') s into the phase; cycle+1s, +3s, +5s on time"
+echo "load@50% fired $(awk -v t="$t0" -v s="$load_start" 'BEGIN { printf "%.2f", t - s }') s into the phase; cycle+1s, +3s, +5s on time"
+
+# A fault action still running when the run's last phase ends (a start that
+# waits for its node to sync): the run waits for it (bounded by the agents'
+# fault_timeout) and reports how it went, instead of a result-less fault.
+cat >"$TMP/slow.yaml" <<YAML
+nodes:
+  slow: {command: {kill: ["true"], start: [sh, -c, "sleep 4 && touch $TMP/started"]}}
+YAML
+cat >"$TMP/slow-plan.yaml" <<YAML
+name: slow-start
+$(target_yaml redis)
+phases:
+  - {name: p, workload: kv, workers: 2, duration: 2s, rate: 100, params: {keys: 100}}
+faults:
+  - {at: p+0.5s, action: kill, node: slow}
+  - {at: p+1.5s, action: start, node: slow}
+YAML
+"$STAMPEDE" run "$TMP/slow-plan.yaml" --agent-config "$TMP/slow.yaml" --results "$TMP/slow-res" >"$TMP/slow.out" \
+  2>"$TMP/slow.err" || fail "slow-start run exited $?"
+[ -e "$TMP/started" ] || fail "the start command did not finish"
+expect_eq "$(jq '.faults[1].ok' "$TMP/slow-res/summary.json")" true "the slow start's result"
+grep -q "waiting for fault 1 (start slow, agent local-1) to finish" "$TMP/slow.err" \
+  || fail "the run does not say what it waits for: $(grep -i waiting "$TMP/slow.err")"
+pass "a start still running at the run's end: waited for and reported ok"
