@@ -9,12 +9,14 @@
 #ifndef STAMPEDE_DRIVERS_ASYNC_DRIVER_H_
 #define STAMPEDE_DRIVERS_ASYNC_DRIVER_H_
 
-// Boost 1.74's awaitable.hpp uses std::exchange without including <utility>.
+// Boost 1.74's awaitable.hpp uses std::exchange without including <utility>:
+// it comes first (and clang-format's include sorting must not move it).
+// clang-format off
 #include <utility>
+// clang-format on
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
-
 #include <string>
 #include <string_view>
 #include <vector>
