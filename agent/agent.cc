@@ -110,8 +110,7 @@ class Agent::Session {
         run.OnWelcome(msg.welcome(), hello_run_);
         break;
       case v1::CoordinatorMessage::kHeartbeatAck:
-        state_->clock.AddSample(msg.heartbeat_ack().echo_agent_ns(), msg.heartbeat_ack().coord_time_ns(),
-                                MonoNowNs());
+        state_->clock.AddSample(msg.heartbeat_ack().echo_agent_ns(), msg.heartbeat_ack().coord_time_ns(), MonoNowNs());
         break;
       case v1::CoordinatorMessage::kAssignment:
         run.OnAssignment(msg.assignment());

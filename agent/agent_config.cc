@@ -39,15 +39,14 @@ StatusOr<AgentConfig> AgentConfig::Load(const std::string& path) {
 StatusOr<AgentConfig> AgentConfig::Parse(const std::string& text, const std::string& file) {
   // The same limits as a plan's: size, nesting, aliases.
   if (auto e = plan::CheckPlanTextLimits(text)) {
-    return Status::Error(file + ":" + std::to_string(e->line) + ":" + std::to_string(e->column) + ": " +
-                         e->message);
+    return Status::Error(file + ":" + std::to_string(e->line) + ":" + std::to_string(e->column) + ": " + e->message);
   }
   YAML::Node root;
   try {
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    return Status::Error(file + ":" + std::to_string(e.mark.line + 1) + ":" +
-                         std::to_string(e.mark.column + 1) + ": not valid YAML: " + e.msg);
+    return Status::Error(file + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                         ": not valid YAML: " + e.msg);
   }
   AgentConfig c;
   if (root.IsNull()) return c;
@@ -66,10 +65,12 @@ StatusOr<AgentConfig> AgentConfig::Parse(const std::string& text, const std::str
   }
   if (const YAML::Node lost = root["coordinator_lost"]) {
     if (!lost.IsMap()) return Status::Error(ConfigAt(file, lost) + "coordinator_lost: expected a mapping");
-    if (!(s = CheckConfigKeys(lost, file, "coordinator_lost.", {"resume_paused_after", "stop_run_after"})).ok()) return s;
+    if (!(s = CheckConfigKeys(lost, file, "coordinator_lost.", {"resume_paused_after", "stop_run_after"})).ok())
+      return s;
     if (lost["resume_paused_after"] &&
         !(s = Duration(lost["resume_paused_after"], file, "coordinator_lost.resume_paused_after",
-                       &c.resume_paused_after_ms)).ok()) {
+                       &c.resume_paused_after_ms))
+             .ok()) {
       return s;
     }
     if (lost["stop_run_after"] &&
@@ -78,13 +79,16 @@ StatusOr<AgentConfig> AgentConfig::Parse(const std::string& text, const std::str
     }
   }
   if (const YAML::Node spool = root["spool"]) {
-    if (!spool.IsMap()) return Status::Error(ConfigAt(file, spool) + "spool: expected a mapping like {dir: ..., max_size: 256MB}");
+    if (!spool.IsMap())
+      return Status::Error(ConfigAt(file, spool) + "spool: expected a mapping like {dir: ..., max_size: 256MB}");
     if (!(s = CheckConfigKeys(spool, file, "spool.", {"dir", "max_size"})).ok()) return s;
     if (spool["dir"]) c.spool_dir = spool["dir"].Scalar();
     if (spool["max_size"]) {
       auto size = ParseByteSize(spool["max_size"].Scalar());
-      if (!size.ok()) return Status::Error(ConfigAt(file, spool["max_size"]) + "spool.max_size: " + size.status().message());
-      if (*size < (1u << 20)) return Status::Error(ConfigAt(file, spool["max_size"]) + "spool.max_size: expected at least 1MB");
+      if (!size.ok())
+        return Status::Error(ConfigAt(file, spool["max_size"]) + "spool.max_size: " + size.status().message());
+      if (*size < (1u << 20))
+        return Status::Error(ConfigAt(file, spool["max_size"]) + "spool.max_size: expected at least 1MB");
       c.spool_max_bytes = *size;
     }
   }

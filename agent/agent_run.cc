@@ -9,8 +9,8 @@
 
 namespace stampede::agent {
 
-AgentRun::AgentRun(std::string name, EngineOptions engine, const AgentConfig* config, Spool* spool,
-                   ClockSync* clock, Outbox* outbox, metrics::MetricsExporter* metrics)
+AgentRun::AgentRun(std::string name, EngineOptions engine, const AgentConfig* config, Spool* spool, ClockSync* clock,
+                   Outbox* outbox, metrics::MetricsExporter* metrics)
     : name_(std::move(name)),
       engine_(std::move(engine)),
       config_(config),
@@ -46,8 +46,7 @@ void AgentRun::Record(uint32_t phase, const v1::AgentMessage& m) {
   outbox_->Push(m);
 }
 
-void AgentRun::Event(v1::Event::Kind kind, uint32_t phase, const std::string& message, int64_t owed,
-                     bool timed_out) {
+void AgentRun::Event(v1::Event::Kind kind, uint32_t phase, const std::string& message, int64_t owed, bool timed_out) {
   v1::AgentMessage m;
   auto* e = m.mutable_event();
   e->set_kind(kind);
@@ -108,8 +107,8 @@ void AgentRun::OnPrepare(const v1::PreparePhase& prepare) {
   // A runner still on an earlier phase (this agent was away while the run
   // moved on) stops: that phase is over. So does one prepared but not
   // started (a restarted coordinator prepares its phase again).
-  if (phase_ && (phase_->index < prepare.phase_index() ||
-                 (phase_->index == prepare.phase_index() && !phase_->running))) {
+  if (phase_ &&
+      (phase_->index < prepare.phase_index() || (phase_->index == prepare.phase_index() && !phase_->running))) {
     phase_->cancelled = true;
     if (phase_->runner) phase_->runner->Cancel();
   }
@@ -402,8 +401,8 @@ void AgentRun::StopRun(const std::string& why, bool keep_spool) {
   if (keep_spool) {
     const std::string kept = spool_->Keep();
     if (!kept.empty()) {
-      SLOG(kWarn) << "the spool of run " << run << " is kept in " << kept
-                  << ": stampede report RESULTS_DIR --spool " << kept;
+      SLOG(kWarn) << "the spool of run " << run << " is kept in " << kept << ": stampede report RESULTS_DIR --spool "
+                  << kept;
     }
   } else {
     spool_->Drop();

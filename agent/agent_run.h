@@ -56,8 +56,8 @@ inline Status CheckEngine(const EngineOptions& e) {
 class AgentRun {
  public:
   // All pointers outlive this. metrics may be null.
-  AgentRun(std::string name, EngineOptions engine, const AgentConfig* config, Spool* spool,
-           ClockSync* clock, Outbox* outbox, metrics::MetricsExporter* metrics);
+  AgentRun(std::string name, EngineOptions engine, const AgentConfig* config, Spool* spool, ClockSync* clock,
+           Outbox* outbox, metrics::MetricsExporter* metrics);
   ~AgentRun();
 
   // At start-up: takes over a previous process's spool of an unfinished run.
@@ -90,8 +90,7 @@ class AgentRun {
   };
   void PhaseMain(v1::PreparePhase prepare);
   void AdoptMain(v1::AdoptShare adopt, std::shared_ptr<Phase> phase);
-  PhaseRunnerOptions RunnerOptions(uint32_t phase, uint32_t slot, uint32_t slots, bool lead,
-                                   const std::string& source);
+  PhaseRunnerOptions RunnerOptions(uint32_t phase, uint32_t slot, uint32_t slots, bool lead, const std::string& source);
   void FaultMain();
   void Record(uint32_t phase, const v1::AgentMessage& m);
   void Event(v1::Event::Kind kind, uint32_t phase, const std::string& message, int64_t owed = -1,
@@ -112,20 +111,20 @@ class AgentRun {
 
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  std::string run_id_;                       // guarded by mu_: "" when in no run
-  bool restarted_ = false;                   // guarded by mu_: from a previous process's spool
-  bool assigned_ = false;                    // guarded by mu_
-  v1::Assignment assignment_;                // guarded by mu_
-  std::shared_ptr<Phase> phase_;             // guarded by mu_: the latest prepared
-  std::thread phase_thread_;                 // guarded by mu_ (each joins the one before)
-  std::vector<std::thread> adopt_threads_;   // guarded by mu_
+  std::string run_id_;                         // guarded by mu_: "" when in no run
+  bool restarted_ = false;                     // guarded by mu_: from a previous process's spool
+  bool assigned_ = false;                      // guarded by mu_
+  v1::Assignment assignment_;                  // guarded by mu_
+  std::shared_ptr<Phase> phase_;               // guarded by mu_: the latest prepared
+  std::thread phase_thread_;                   // guarded by mu_ (each joins the one before)
+  std::vector<std::thread> adopt_threads_;     // guarded by mu_
   std::unique_ptr<plan::FaultLedger> ledger_;  // guarded by mu_
-  std::deque<v1::FaultCommand> faults_;      // guarded by mu_
-  std::thread fault_thread_;                 // guarded by mu_
-  bool fault_busy_ = false;                  // guarded by mu_: an action is running
-  bool stopping_ = false;                    // guarded by mu_: the agent is going away
-  int64_t lost_since_ns_ = 0;                // guarded by mu_: coordinator gone since (0: here)
-  bool paused_resumed_ = false;              // guarded by mu_
+  std::deque<v1::FaultCommand> faults_;        // guarded by mu_
+  std::thread fault_thread_;                   // guarded by mu_
+  bool fault_busy_ = false;                    // guarded by mu_: an action is running
+  bool stopping_ = false;                      // guarded by mu_: the agent is going away
+  int64_t lost_since_ns_ = 0;                  // guarded by mu_: coordinator gone since (0: here)
+  bool paused_resumed_ = false;                // guarded by mu_
 };
 
 }  // namespace stampede::agent

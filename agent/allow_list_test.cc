@@ -35,9 +35,7 @@ TEST(AllowList, EndpointEntries) {
   EXPECT_FALSE(EndpointAllowed("127.0.0.1:5432", "127.0.0.2:5432"));
 }
 
-TEST(AllowList, NotConfiguredAllowsAll) {
-  EXPECT_TRUE(AllowList().Check(PlanFor({"10.9.9.9:1"}, "ANY")).ok());
-}
+TEST(AllowList, NotConfiguredAllowsAll) { EXPECT_TRUE(AllowList().Check(PlanFor({"10.9.9.9:1"}, "ANY")).ok()); }
 
 TEST(AllowList, TargetAndPasswordVariable) {
   AllowList a = Parse(
@@ -104,7 +102,8 @@ TEST(AllowList, BadConfigNamesTheLine) {
   EXPECT_NE(c.status().message().find("expected a port 1-65535"), std::string::npos);
   c = AgentConfig::Parse("allow:\n  target: []\n", "a.yaml");
   ASSERT_FALSE(c.ok());
-  EXPECT_NE(c.status().message().find("a.yaml:2:3: allow.target: unknown key (expected targets, setup, custom)"), std::string::npos)
+  EXPECT_NE(c.status().message().find("a.yaml:2:3: allow.target: unknown key (expected targets, setup, custom)"),
+            std::string::npos)
       << c.status().message();
   c = AgentConfig::Parse("allow: {targets: [{endpoints: [x], password_env: [\"not a var\"]}]}\n", "a.yaml");
   ASSERT_FALSE(c.ok());

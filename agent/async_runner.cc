@@ -1,12 +1,11 @@
 #include "agent/async_runner.h"
 
+#include <algorithm>
+#include <array>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
-
-#include <algorithm>
-#include <array>
 #include <chrono>
 
 #include "common/clock.h"
@@ -54,7 +53,8 @@ void AsyncRunner::OnEachLoop(Fn fn) {
 Status AsyncRunner::Prepare() {
   // One loop per core (or --threads), never more than workers.
   size_t n = options_.threads > 0 ? size_t(options_.threads) : std::max(1u, std::thread::hardware_concurrency());
-  n = std::max<size_t>(1, std::min<size_t>(n, ShareOf(phase_.workers(), options_.agent_index, options_.agent_count).count));
+  n = std::max<size_t>(
+      1, std::min<size_t>(n, ShareOf(phase_.workers(), options_.agent_index, options_.agent_count).count));
   std::vector<WorkerStats*> loop_stats;
   Status s = PrepareShare(
       [this] {
@@ -254,8 +254,7 @@ drivers::Task<void> AsyncRunner::RunOps(Worker* w) {
       intended = MonoNowNs();
       if (stages.staged_workers()) {
         // Wait (not counted as active) until the ramp reaches this worker.
-        while (intended < deadline_mono_ns_ &&
-               rank + 0.5 > stages.ValueAt(double(intended - start_mono_ns_) / 1e9)) {
+        while (intended < deadline_mono_ns_ && rank + 0.5 > stages.ValueAt(double(intended - start_mono_ns_) / 1e9)) {
           SetActive(w, false);
           if (!co_await SleepUntil(w, std::min(intended + kStageTickNs, deadline_mono_ns_))) break;
           intended = MonoNowNs();
@@ -320,7 +319,7 @@ drivers::Task<drivers::OpResult> AsyncRunner::ExecuteOp(Worker* w, int* op, uint
 }
 
 drivers::Task<drivers::OpResult> AsyncRunner::ExecuteStatement(Worker* w, const drivers::OpRequest& req,
-                                                             uint32_t* retries) {
+                                                               uint32_t* retries) {
   drivers::OpResult r;
   for (uint32_t attempt = 1;; ++attempt) {
     Arm(w);
@@ -341,7 +340,7 @@ drivers::Task<drivers::OpResult> AsyncRunner::ExecuteStatement(Worker* w, const 
 // transaction; elsewhere the transaction starts over. Lost during COMMIT:
 // ambiguous.
 drivers::Task<drivers::OpResult> AsyncRunner::ExecuteTransaction(Worker* w, const drivers::OpRequest* calls, int n,
-                                                               uint32_t* retries) {
+                                                                 uint32_t* retries) {
   drivers::AsyncDriver& d = *w->driver;
   drivers::OpResult r;
   Arm(w);
@@ -349,7 +348,8 @@ drivers::Task<drivers::OpResult> AsyncRunner::ExecuteTransaction(Worker* w, cons
   for (uint32_t attempt = 1;; ++attempt) {
     if (!in_txn) {
       r = co_await d.Control("BEGIN", false, &w->error);
-      if (r.outcome == Outcome::kOk && cockroach_) r = co_await d.Control("SAVEPOINT cockroach_restart", false, &w->error);
+      if (r.outcome == Outcome::kOk && cockroach_)
+        r = co_await d.Control("SAVEPOINT cockroach_restart", false, &w->error);
       in_txn = r.outcome == Outcome::kOk;
     }
     int64_t rows = 0;
@@ -357,7 +357,8 @@ drivers::Task<drivers::OpResult> AsyncRunner::ExecuteTransaction(Worker* w, cons
       r = co_await d.Execute(calls[i], &w->error);
       rows += r.rows;
     }
-    if (r.outcome == Outcome::kOk && cockroach_) r = co_await d.Control("RELEASE SAVEPOINT cockroach_restart", true, &w->error);
+    if (r.outcome == Outcome::kOk && cockroach_)
+      r = co_await d.Control("RELEASE SAVEPOINT cockroach_restart", true, &w->error);
     if (r.outcome == Outcome::kOk) r = co_await d.Control("COMMIT", true, &w->error);
     if (r.outcome == Outcome::kOk) {
       r.rows = rows;
@@ -370,7 +371,8 @@ drivers::Task<drivers::OpResult> AsyncRunner::ExecuteTransaction(Worker* w, cons
     std::string ignored;
     bool in_place = false;
     if (cockroach_ && in_txn && again) {
-      in_place = (co_await d.Control("ROLLBACK TO SAVEPOINT cockroach_restart", false, &ignored)).outcome == Outcome::kOk;
+      in_place =
+          (co_await d.Control("ROLLBACK TO SAVEPOINT cockroach_restart", false, &ignored)).outcome == Outcome::kOk;
     }
     if (!in_place && d.connected()) {
       (void)co_await d.Control("ROLLBACK", false, &ignored);

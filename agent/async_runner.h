@@ -8,12 +8,11 @@
 #ifndef STAMPEDE_AGENT_ASYNC_RUNNER_H_
 #define STAMPEDE_AGENT_ASYNC_RUNNER_H_
 
+#include <array>
+#include <atomic>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
-
-#include <array>
-#include <atomic>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -43,7 +42,7 @@ class AsyncRunner : public PhaseRunner {
     size_t slot = 0;  // its place in its loop's cut_at
     std::unique_ptr<drivers::AsyncDriver> driver;
     std::unique_ptr<boost::asio::steady_timer> sleep;  // schedule, back-off, the start gate
-    bool cut_fired = false;  // the watchdog cut its operation
+    bool cut_fired = false;                            // the watchdog cut its operation
     std::string error;
     // A transaction's statements, made the first time one runs.
     std::unique_ptr<std::array<drivers::OpRequest, kMaxTxnStatements>> calls;

@@ -21,10 +21,10 @@ extern char** environ;
 namespace stampede::agent {
 namespace {
 
-StatusOr<std::vector<std::string>> Argv(const YAML::Node& n, const std::string& file,
-                                        const std::string& field) {
+StatusOr<std::vector<std::string>> Argv(const YAML::Node& n, const std::string& file, const std::string& field) {
   if (!n.IsSequence() || n.size() == 0) {
-    return Status::Error(ConfigAt(file, n) + field + ": expected an argv list like [systemctl, start, db], "
+    return Status::Error(ConfigAt(file, n) + field +
+                         ": expected an argv list like [systemctl, start, db], "
                          "never a shell string");
   }
   std::vector<std::string> argv;
@@ -96,9 +96,9 @@ Status FaultActions::Exec(const std::vector<std::string>& argv) const {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return Status::Ok();
-  return Status::Error(Join(argv, " ") + ": exited with " +
-                       (WIFEXITED(status) ? std::to_string(WEXITSTATUS(status))
-                                          : "signal " + std::to_string(WTERMSIG(status))));
+  return Status::Error(
+      Join(argv, " ") + ": exited with " +
+      (WIFEXITED(status) ? std::to_string(WEXITSTATUS(status)) : "signal " + std::to_string(WTERMSIG(status))));
 }
 
 StatusOr<FaultActions> FaultActions::FromYaml(const YAML::Node& nodes, const std::string& file) {
@@ -171,8 +171,7 @@ Status FaultActions::Check(const std::string& action, const std::string& node) c
       !(action == "restart" && n.commands.count("stop") && n.commands.count("start"))) {
     return Status::Error("action '" + action + "' is not declared for node '" + node + "'");
   }
-  if (n.kind == NodeActions::Kind::kProcess && (action == "start" || action == "restart") &&
-      n.start.empty()) {
+  if (n.kind == NodeActions::Kind::kProcess && (action == "start" || action == "restart") && n.start.empty()) {
     return Status::Error("node '" + node + "' has no start command");
   }
   return Status::Ok();

@@ -33,11 +33,11 @@ namespace stampede::agent {
 struct NodeActions {
   enum class Kind { kProcess, kSystemd, kDocker, kCommand };
   Kind kind = Kind::kProcess;
-  std::string pidfile;                                 // process
-  std::string exe;                                     // process: exact executable path
-  std::vector<std::string> start;                      // process: start argv
-  std::string unit;                                    // systemd
-  std::string container;                               // docker
+  std::string pidfile;                                       // process
+  std::string exe;                                           // process: exact executable path
+  std::vector<std::string> start;                            // process: start argv
+  std::string unit;                                          // systemd
+  std::string container;                                     // docker
   std::map<std::string, std::vector<std::string>> commands;  // command: action -> argv
 };
 

@@ -1,7 +1,5 @@
 #include "agent/fault_actions.h"
 
-#include "agent/agent_config.h"
-
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -9,6 +7,8 @@
 
 #include <chrono>
 #include <fstream>
+
+#include "agent/agent_config.h"
 
 namespace stampede::agent {
 namespace {
@@ -20,9 +20,8 @@ StatusOr<FaultActions> Parse(const std::string& text, const std::string& file) {
 }
 
 TEST(FaultActionsTest, RefusesWhatIsNotDeclared) {
-  auto fa = Parse(
-      "nodes:\n  db1: {command: {kill: [/bin/true]}}\n  db2: {process: {pidfile: /nonexistent}}\n",
-      "agent.yaml");
+  auto fa =
+      Parse("nodes:\n  db1: {command: {kill: [/bin/true]}}\n  db2: {process: {pidfile: /nonexistent}}\n", "agent.yaml");
   ASSERT_TRUE(fa.ok()) << fa.status().message();
   EXPECT_TRUE(fa->Check("kill", "db1").ok());
   EXPECT_FALSE(fa->Check("start", "db1").ok());
@@ -61,7 +60,8 @@ TEST(FaultActionsTest, KillsAndPausesAProcessByPidfile) {
 }
 
 TEST(FaultActionsTest, ACommandThatHangsIsCutOffAfterTheTimeout) {
-  auto c = AgentConfig::Parse("nodes:\n  db1: {command: {start: [/bin/sleep, '30']}}\nfault_timeout: 1s\n", "agent.yaml");
+  auto c =
+      AgentConfig::Parse("nodes:\n  db1: {command: {start: [/bin/sleep, '30']}}\nfault_timeout: 1s\n", "agent.yaml");
   ASSERT_TRUE(c.ok()) << c.status().message();
   const auto start = std::chrono::steady_clock::now();
   Status s = c->faults.Run("start", "db1");

@@ -18,8 +18,7 @@ drivers::ConnectOptions ConnectOptionsFor(const PhaseRunnerOptions& o, int endpo
   return c;
 }
 
-Status RunOnce(const PhaseRunnerOptions& o, const std::vector<std::string>& statements,
-               const std::string& what) {
+Status RunOnce(const PhaseRunnerOptions& o, const std::vector<std::string>& statements, const std::string& what) {
   if (statements.empty()) return Status::Ok();
   const drivers::DriverInfo* info = drivers::FindDriver(o.plan.target().driver());
   if (!info) return Status::Error("unknown driver " + o.plan.target().driver());

@@ -16,8 +16,7 @@ namespace stampede::agent {
 drivers::ConnectOptions ConnectOptionsFor(const PhaseRunnerOptions& o, int endpoint);
 // Runs statements on the first endpoint that answers; `what` prefixes
 // errors.
-Status RunOnce(const PhaseRunnerOptions& o, const std::vector<std::string>& statements,
-               const std::string& what);
+Status RunOnce(const PhaseRunnerOptions& o, const std::vector<std::string>& statements, const std::string& what);
 // After the last phase (the lead): its cleanup, then the plan's.
 Status RunFinalCleanup(const PhaseRunnerOptions& o);
 

@@ -51,16 +51,15 @@ std::unique_ptr<PhaseRunner> PhaseRunner::Create(PhaseRunnerOptions options) {
 PhaseRunner::PhaseRunner(PhaseRunnerOptions options)
     : options_(std::move(options)), phase_(options_.plan.phases(options_.phase_index)) {}
 
-drivers::ConnectOptions PhaseRunner::OptionsFor(int endpoint) const {
-  return ConnectOptionsFor(options_, endpoint);
-}
+drivers::ConnectOptions PhaseRunner::OptionsFor(int endpoint) const { return ConnectOptionsFor(options_, endpoint); }
 
 std::string PhaseRunner::TimeoutNote() const {
   return "timed out after " + std::to_string(op_timeout_ns_ / kNsPerMs) + " ms (op_timeout); ";
 }
 
 WorkerStats* PhaseRunner::NewStats() {
-  stats_.push_back(std::make_unique<WorkerStats>(workload_->ops().size(), size_t(options_.plan.target().endpoints_size())));
+  stats_.push_back(
+      std::make_unique<WorkerStats>(workload_->ops().size(), size_t(options_.plan.target().endpoints_size())));
   return stats_.back().get();
 }
 
@@ -159,8 +158,8 @@ void PhaseRunner::CollectUntil(int64_t start_coord_ns, const std::function<bool(
   for (uint32_t seq = first_seq;; ++seq) {
     const int64_t boundary = start_mono_ns_ + int64_t(seq + 1) * kNsPerSec;
     std::unique_lock<std::mutex> lock(mu_);
-    const bool all_done = cv_.wait_for(
-        lock, std::chrono::nanoseconds(std::max<int64_t>(0, boundary - MonoNowNs())), finished);
+    const bool all_done =
+        cv_.wait_for(lock, std::chrono::nanoseconds(std::max<int64_t>(0, boundary - MonoNowNs())), finished);
     lock.unlock();
     if (all_done) {
       Collect(seq, start_coord_ns + int64_t(seq) * kNsPerSec, MonoNowNs() + offset, true);
@@ -205,9 +204,9 @@ void PhaseRunner::MissRest(WorkerState* w) {
     ++drawn;
   }
   // Past kMaxAttributed the ops are not drawn: split the rest as the drawn.
-  const uint64_t owed = uint64_t(std::max<int64_t>(
-      0, WorkerSchedule::Owed(phase_, options_.plan.seed(), options_.phase_index, w->global,
-                              WorkerSchedule::BudgetOf(phase_, w->global))));
+  const uint64_t owed =
+      uint64_t(std::max<int64_t>(0, WorkerSchedule::Owed(phase_, options_.plan.seed(), options_.phase_index, w->global,
+                                                         WorkerSchedule::BudgetOf(phase_, w->global))));
   uint64_t rest = owed > w->schedule->issued() ? owed - w->schedule->issued() : 0;
   if (drawn < kMaxAttributed) rest = 0;
   uint64_t given = 0;
@@ -239,8 +238,8 @@ int64_t PhaseRunner::NextBackoffNs(WorkerState* w) {
 void PhaseRunner::ReportError(int op, Outcome outcome, const std::string& message) {
   auto& flag = logged_[size_t(op)][static_cast<int>(outcome)];
   if (flag.load(std::memory_order_relaxed) || flag.exchange(true)) return;
-  std::string line = "first " + std::string(OutcomeName(outcome)) + " error in phase " + phase_.name() +
-                     ", op " + workload_->ops()[size_t(op)] + ": " + message;
+  std::string line = "first " + std::string(OutcomeName(outcome)) + " error in phase " + phase_.name() + ", op " +
+                     workload_->ops()[size_t(op)] + ": " + message;
   SLOG(kWarn) << line;
   if (options_.on_log) options_.on_log(line);
 }

@@ -126,8 +126,7 @@ class PhaseRunner {
   // The engine-independent part of Prepare(): the workload, the lead's
   // setup, and the share's workers (from make()) with their schedules and
   // first endpoints; stats_for(i) says where worker i records (NewStats()).
-  Status PrepareShare(const std::function<WorkerState*()>& make,
-                      const std::function<WorkerStats*(size_t)>& stats_for);
+  Status PrepareShare(const std::function<WorkerState*()>& make, const std::function<WorkerStats*(size_t)>& stats_for);
   WorkerStats* NewStats();
   // Run()'s clocks: start, join, deadline, hard stop (monotonic).
   void SetTimes(int64_t start_coord_ns, int64_t join_coord_ns);

@@ -34,7 +34,7 @@ class StageSchedule {
     double value;  // target at that time
   };
   bool open_loop_ = false;
-  double constant_rate_ = 0;  // open loop without stages
+  double constant_rate_ = 0;   // open loop without stages
   std::vector<Point> points_;  // stages, starting from (0, 0)
 };
 

@@ -10,7 +10,10 @@ v1::Phase Staged(std::initializer_list<std::pair<int, double>> stages, bool rate
   for (auto [ms, v] : stages) {
     v1::Stage* s = p.add_stages();
     s->set_duration_ms(uint64_t(ms));
-    if (rate) s->set_rate(v); else s->set_workers(uint32_t(v));
+    if (rate)
+      s->set_rate(v);
+    else
+      s->set_workers(uint32_t(v));
   }
   return p;
 }

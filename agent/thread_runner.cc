@@ -123,8 +123,7 @@ void ThreadRunner::RunOps(Worker* w, drivers::Driver* driver) {
       intended = MonoNowNs();
       if (stages.staged_workers()) {
         // Wait (not counted as active) until the ramp reaches this worker.
-        while (intended < deadline_mono_ns_ &&
-               rank + 0.5 > stages.ValueAt(double(intended - start_mono_ns_) / 1e9)) {
+        while (intended < deadline_mono_ns_ && rank + 0.5 > stages.ValueAt(double(intended - start_mono_ns_) / 1e9)) {
           SetActive(w, false);
           if (!SleepUntil(std::min(intended + kStageTickNs, deadline_mono_ns_))) break;
           intended = MonoNowNs();
@@ -260,9 +259,7 @@ Status ThreadRunner::Reconnect(Worker* w, drivers::Driver* driver) {
   return last.ok() ? Status::Error("stopped") : last;
 }
 
-void ThreadRunner::BackOff(Worker* w) {
-  SleepUntil(std::min(MonoNowNs() + NextBackoffNs(w), deadline_mono_ns_));
-}
+void ThreadRunner::BackOff(Worker* w) { SleepUntil(std::min(MonoNowNs() + NextBackoffNs(w), deadline_mono_ns_)); }
 
 bool ThreadRunner::SleepUntil(int64_t mono_ns) {
   while (!Halted()) {

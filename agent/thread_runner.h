@@ -37,10 +37,8 @@ class ThreadRunner : public PhaseRunner {
   };
   void WorkerMain(Worker* w);
   void RunOps(Worker* w, drivers::Driver* driver);
-  drivers::OpResult ExecuteOp(Worker* w, drivers::Driver* driver, int* op, uint32_t* retries,
-                              std::string* error);
-  drivers::OpResult ExecuteWithRetries(Worker* w, drivers::Driver* driver, uint32_t* retries,
-                                       std::string* error);
+  drivers::OpResult ExecuteOp(Worker* w, drivers::Driver* driver, int* op, uint32_t* retries, std::string* error);
+  drivers::OpResult ExecuteWithRetries(Worker* w, drivers::Driver* driver, uint32_t* retries, std::string* error);
   // Tries every endpoint once, starting after the current one.
   Status Reconnect(Worker* w, drivers::Driver* driver);
   void BackOff(Worker* w);
@@ -49,7 +47,7 @@ class ThreadRunner : public PhaseRunner {
   void WatchdogMain();
   // Arms the watchdog for an operation on the worker's connection.
   void Arm(Worker* w, drivers::Driver* driver, int64_t timeout_ns);
-  bool Disarm(Worker* w);  // true if the watchdog cut the operation
+  bool Disarm(Worker* w);    // true if the watchdog cut the operation
   bool AllFinished() const;  // REQUIRES: mu_
 
   std::vector<std::unique_ptr<Worker>> workers_;

@@ -11,8 +11,8 @@ constexpr uint64_t kArrivalSalt = 0xa771fa15;
 
 }  // namespace
 
-WorkerSchedule::WorkerSchedule(const v1::Phase& phase, uint64_t seed, uint32_t phase_index,
-                               uint32_t global, uint64_t budget)
+WorkerSchedule::WorkerSchedule(const v1::Phase& phase, uint64_t seed, uint32_t phase_index, uint32_t global,
+                               uint64_t budget)
     : schedule_(phase),
       poisson_(phase.arrival() == "poisson"),
       workers_(phase.workers() > 0 ? double(phase.workers()) : 1.0),
@@ -68,8 +68,8 @@ uint64_t WorkerSchedule::BudgetOf(const v1::Phase& phase, uint32_t global) {
   return phase.ops() / w + (global < phase.ops() % w ? 1 : 0);
 }
 
-int64_t WorkerSchedule::Owed(const v1::Phase& phase, uint64_t seed, uint32_t phase_index,
-                             uint32_t global, uint64_t budget) {
+int64_t WorkerSchedule::Owed(const v1::Phase& phase, uint64_t seed, uint32_t phase_index, uint32_t global,
+                             uint64_t budget) {
   if (!Owes(phase)) return -1;
   WorkerSchedule s(phase, seed, phase_index, global, budget);
   if (!s.open_loop()) return int64_t(budget);

@@ -22,8 +22,7 @@ namespace stampede::agent {
 class WorkerSchedule {
  public:
   // budget: this worker's share of the phase's ops (0: unlimited).
-  WorkerSchedule(const v1::Phase& phase, uint64_t seed, uint32_t phase_index, uint32_t global,
-                 uint64_t budget);
+  WorkerSchedule(const v1::Phase& phase, uint64_t seed, uint32_t phase_index, uint32_t global, uint64_t budget);
 
   bool open_loop() const { return schedule_.open_loop(); }
   const StageSchedule& stages() const { return schedule_; }
@@ -42,8 +41,7 @@ class WorkerSchedule {
   // bounded by ops alone. A closed-loop phase with a duration just ends.
   static bool Owes(const v1::Phase& phase);
   // Operations this worker owes over the whole phase; -1 when !Owes().
-  static int64_t Owed(const v1::Phase& phase, uint64_t seed, uint32_t phase_index, uint32_t global,
-                      uint64_t budget);
+  static int64_t Owed(const v1::Phase& phase, uint64_t seed, uint32_t phase_index, uint32_t global, uint64_t budget);
   // Worker g's share of ops (0 when the phase sets none).
   static uint64_t BudgetOf(const v1::Phase& phase, uint32_t global);
 

@@ -65,8 +65,7 @@ class WorkerStats {
   EndpointCounters& endpoint(size_t i) { return *endpoints_[i]; }
 
   // Collector thread only: moves counts into the accumulators.
-  void DrainInto(std::vector<OpTotals>* ops, std::vector<Histogram>* latency,
-                 std::vector<EndpointTotals>* endpoints) {
+  void DrainInto(std::vector<OpTotals>* ops, std::vector<Histogram>* latency, std::vector<EndpointTotals>* endpoints) {
     for (size_t i = 0; i < ops_.size(); ++i) {
       for (int o = 0; o < kNumOutcomes; ++o) (*ops)[i].outcomes[o] += Take(ops_[i]->outcomes[o]);
       (*ops)[i].retries += Take(ops_[i]->retries);

@@ -167,12 +167,15 @@ double Quantile(std::vector<double> v, double q) {
 }
 
 int Main(const Options& o) {
-  const std::string plan_text = "name: agents-sim\n"
-                                "target: {driver: redis, endpoints: [127.0.0.1:9]}\n"
-                                "agents: {min: " + std::to_string(o.agents) + ", wait: 120s}\n"
-                                "phases:\n"
-                                "  - {name: run, workload: kv, workers: " + std::to_string(o.agents) +
-                                ", duration: " + std::to_string(o.seconds) + "s}\n";
+  const std::string plan_text =
+      "name: agents-sim\n"
+      "target: {driver: redis, endpoints: [127.0.0.1:9]}\n"
+      "agents: {min: " +
+      std::to_string(o.agents) +
+      ", wait: 120s}\n"
+      "phases:\n"
+      "  - {name: run, workload: kv, workers: " +
+      std::to_string(o.agents) + ", duration: " + std::to_string(o.seconds) + "s}\n";
   plan::PlanLoadResult plan = plan::LoadPlanText(plan_text, "agents-sim");
   if (!plan.ok()) {
     std::fprintf(stderr, "agents_sim: %s\n", plan.errors.front().c_str());
@@ -266,7 +269,8 @@ int Main(const Options& o) {
   std::printf("agents %d, seconds %d, progress lines %zu, run %s\n", o.agents, o.seconds, progress.size(),
               result_line.c_str());
   std::printf("merge lag (end of second -> progress line at the submitter): p50 %.3f s, p90 %.3f s, max %.3f s\n",
-              Quantile(lags, 0.5), Quantile(lags, 0.9), lags.empty() ? 0.0 : *std::max_element(lags.begin(), lags.end()));
+              Quantile(lags, 0.5), Quantile(lags, 0.9),
+              lags.empty() ? 0.0 : *std::max_element(lags.begin(), lags.end()));
   std::printf("the simulator's own share (end of second -> last snapshot written): p50 %.3f s, max %.3f s\n",
               Quantile(send_spread, 0.5),
               send_spread.empty() ? 0.0 : *std::max_element(send_spread.begin(), send_spread.end()));

@@ -54,9 +54,7 @@ void BM_RebalanceInsertOne(benchmark::State& s) {
 void BM_RebalanceSelectOne(benchmark::State& s) {
   RunGenerator(s, "rebalance2021", "SelectOne", {{"records_per_worker", "1000000000"}});
 }
-void BM_YcsbLoad(benchmark::State& s) {
-  RunGenerator(s, "ycsb", "load", {{"records", "1000000000"}});
-}
+void BM_YcsbLoad(benchmark::State& s) { RunGenerator(s, "ycsb", "load", {{"records", "1000000000"}}); }
 void BM_YcsbA(benchmark::State& s) { RunGenerator(s, "ycsb", "run", {{"mix", "a"}, {"records", "1000000"}}); }
 void BM_YcsbD(benchmark::State& s) { RunGenerator(s, "ycsb", "run", {{"mix", "d"}, {"records", "1000000"}}); }
 void BM_YcsbE(benchmark::State& s) { RunGenerator(s, "ycsb", "run", {{"mix", "e"}, {"records", "1000000"}}); }
@@ -67,9 +65,7 @@ void BM_YcsbFRedis(benchmark::State& s) {
 void BM_HugedbMixed(benchmark::State& s) {
   RunGenerator(s, "hugedb2019", "mixed", {{"users", "100000000"}, {"searches", "100000000"}});
 }
-void BM_GeoSearchMove(benchmark::State& s) {
-  RunGenerator(s, "geo", "run", {{"points", "1000000"}});
-}
+void BM_GeoSearchMove(benchmark::State& s) { RunGenerator(s, "geo", "run", {{"points", "1000000"}}); }
 void BM_Custom(benchmark::State& s) {
   // An insert with six generated values, and a lookup of a remembered id.
   static v1::CustomWorkload spec = [] {

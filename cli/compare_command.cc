@@ -12,8 +12,8 @@ int CompareCommand(const Args& args) {
   std::vector<std::string> dirs;
   std::string html;
   po::options_description desc("compare options");
-  desc.add_options()("dir", po::value(&dirs)->composing(), "results directories")
-      ("html", po::value(&html), "also write the comparison as HTML to this file");
+  desc.add_options()("dir", po::value(&dirs)->composing(), "results directories")(
+      "html", po::value(&html), "also write the comparison as HTML to this file");
   po::positional_options_description pos;
   pos.add("dir", -1);
   po::variables_map vm;

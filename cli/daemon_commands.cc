@@ -26,16 +26,17 @@ int CoordinatorCommand(const Args& args) {
   std::vector<std::string> submitters;
   std::string token_file = DefaultTokenPath();
   po::options_description desc("coordinator options");
-  desc.add_options()
-      ("listen", po::value(&options.listen)->default_value(options.listen), "gRPC address for agents and clients")
-      ("results", po::value(&options.results_root)->default_value(options.results_root), "where results/<run-id>/ go")
-      ("http", po::value(&options.http)->default_value("127.0.0.1:0"),
-       "dashboard, /api/runs and /metrics on HOST:PORT (port 0: any free port; off: none)")
-      ("pushgateway", po::value(&options.pushgateway), "also push metrics to this Pushgateway (http://HOST:PORT) during runs")
-      ("submitter", po::value(&submitters)->composing(),
-       "certificate name (CN or SAN) that may submit and abort runs (repeatable; default: submitter)")
-      ("token-file", po::value(&token_file)->default_value(token_file),
-       "submit token for callers without a certificate, created (mode 0600) if missing; none: no token");
+  desc.add_options()("listen", po::value(&options.listen)->default_value(options.listen),
+                     "gRPC address for agents and clients")(
+      "results", po::value(&options.results_root)->default_value(options.results_root), "where results/<run-id>/ go")(
+      "http", po::value(&options.http)->default_value("127.0.0.1:0"),
+      "dashboard, /api/runs and /metrics on HOST:PORT (port 0: any free port; off: none)")(
+      "pushgateway", po::value(&options.pushgateway),
+      "also push metrics to this Pushgateway (http://HOST:PORT) during runs")(
+      "submitter", po::value(&submitters)->composing(),
+      "certificate name (CN or SAN) that may submit and abort runs (repeatable; default: submitter)")(
+      "token-file", po::value(&token_file)->default_value(token_file),
+      "submit token for callers without a certificate, created (mode 0600) if missing; none: no token");
   tls.AddTo(&desc);
   po::variables_map vm;
   const std::string usage = "usage: stampede coordinator [--listen HOST:PORT] [--results DIR]";
@@ -132,18 +133,21 @@ int AgentCommand(const Args& args) {
   std::string config, http, spool;
   TlsOptions tls;
   po::options_description desc("agent options");
-  desc.add_options()
-      ("config", po::value(&config), "local config: the nodes this agent may act on, coordinator loss, spool")
-      ("spool", po::value(&spool), "spool directory (default: the config's spool.dir, else "
-       "$STATE_DIRECTORY, /var/lib/stampede/spool as root, ~/.local/state/stampede/spool)")
-      ("coordinator", po::value(&options.coordinator)->required(), "coordinator HOST:PORT")
-      ("name", po::value(&options.name), "this agent's unique name (default: its --tls-cert's common name, else the host name)")
-      ("label", po::value(&labels)->composing(), "KEY=VALUE label (repeatable)")
-      ("capacity", po::value(&options.capacity)->default_value(0), "advisory maximum of workers")
-      ("http", po::value(&http), "serve this agent's own /metrics on HOST:PORT (default: none)")
-      ("engine", po::value(&options.engine.engine)->default_value("async"),
-       "async (event loops; threads for drivers without an asynchronous form) or threads (one per worker)")
-      ("threads", po::value(&options.engine.threads)->default_value(0), "event loops of the async engine (0: one per core)");
+  desc.add_options()("config", po::value(&config),
+                     "local config: the nodes this agent may act on, coordinator loss, spool")(
+      "spool", po::value(&spool),
+      "spool directory (default: the config's spool.dir, else "
+      "$STATE_DIRECTORY, /var/lib/stampede/spool as root, ~/.local/state/stampede/spool)")(
+      "coordinator", po::value(&options.coordinator)->required(), "coordinator HOST:PORT")(
+      "name", po::value(&options.name),
+      "this agent's unique name (default: its --tls-cert's common name, else the host name)")(
+      "label", po::value(&labels)->composing(), "KEY=VALUE label (repeatable)")(
+      "capacity", po::value(&options.capacity)->default_value(0), "advisory maximum of workers")(
+      "http", po::value(&http), "serve this agent's own /metrics on HOST:PORT (default: none)")(
+      "engine", po::value(&options.engine.engine)->default_value("async"),
+      "async (event loops; threads for drivers without an asynchronous form) or threads (one per worker)")(
+      "threads", po::value(&options.engine.threads)->default_value(0),
+      "event loops of the async engine (0: one per core)");
   tls.AddTo(&desc);
   po::variables_map vm;
   const std::string usage = "usage: stampede agent --coordinator HOST:PORT [--name NAME]";

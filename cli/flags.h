@@ -12,11 +12,9 @@
 namespace stampede::cli {
 
 // Returns an exit code to return now (help or error), or nullopt to go on.
-inline std::optional<int> ParseFlags(const std::string& usage,
-                                     boost::program_options::options_description& desc,
+inline std::optional<int> ParseFlags(const std::string& usage, boost::program_options::options_description& desc,
                                      const boost::program_options::positional_options_description& pos,
-                                     const std::vector<std::string>& args,
-                                     boost::program_options::variables_map* vm) {
+                                     const std::vector<std::string>& args, boost::program_options::variables_map* vm) {
   namespace po = boost::program_options;
   desc.add_options()("help,h", "show this help");
   try {

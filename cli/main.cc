@@ -37,8 +37,7 @@ void GrpcLog(gpr_log_func_args* args) {
   if (args->severity != GPR_LOG_SEVERITY_ERROR) return;
   const bool handshake = std::strstr(args->message, "Handshake failed") != nullptr;
   if (handshake && !g_serving) return;
-  SLOG(kWarn) << (handshake ? "a TLS handshake failed (a certificate not signed by the other side's CA?): "
-                            : "grpc: ")
+  SLOG(kWarn) << (handshake ? "a TLS handshake failed (a certificate not signed by the other side's CA?): " : "grpc: ")
               << args->message;
 }
 
@@ -47,8 +46,7 @@ void GrpcLog(gpr_log_func_args* args) {
 int main(int argc, char** argv) {
   stampede::cli::BlockTerminationSignals();
   gpr_set_log_function(GrpcLog);
-  for (const auto& s : {stampede::drivers::CheckDriverRegistry(),
-                        stampede::workloads::CheckWorkloadRegistry()}) {
+  for (const auto& s : {stampede::drivers::CheckDriverRegistry(), stampede::workloads::CheckWorkloadRegistry()}) {
     if (!s.ok()) {
       std::cerr << "stampede: internal error: " << s.message() << "\n";
       return 1;

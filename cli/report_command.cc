@@ -12,9 +12,9 @@ int ReportCommand(const Args& args) {
   std::string dir;
   std::vector<std::string> spools;
   po::options_description desc("report options");
-  desc.add_options()("dir", po::value(&dir), "results directory of a run")
-      ("spool", po::value(&spools)->multitoken(),
-       "merge what these agent spools kept (a run its coordinator never took back) into the journal first");
+  desc.add_options()("dir", po::value(&dir), "results directory of a run")(
+      "spool", po::value(&spools)->multitoken(),
+      "merge what these agent spools kept (a run its coordinator never took back) into the journal first");
   po::positional_options_description pos;
   pos.add("dir", 1);
   po::variables_map vm;

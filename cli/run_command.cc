@@ -1,8 +1,8 @@
 // `stampede run PLAN`: the embedded default (in-process coordinator and
 // local agents over real gRPC on loopback), or submit to --coordinator.
+#include <atomic>
 #include <cstdio>
 #include <iostream>
-#include <atomic>
 #include <mutex>
 #include <thread>
 #include <tuple>
@@ -48,10 +48,10 @@ std::string HumanLatency(double us) {
 }
 
 void PrintProgress(const v1::Progress& p) {
-  std::printf("[%7.1fs] %-12s ops/s %9s  p99 %10s  errors %6llu  missed %5llu  agents %u  workers %u\n",
-              p.elapsed_s(), p.phase().c_str(), Thousands(p.ops_per_s()).c_str(),
-              HumanLatency(p.p99_us()).c_str(), static_cast<unsigned long long>(p.errors()),
-              static_cast<unsigned long long>(p.missed()), p.agents(), p.active_workers());
+  std::printf("[%7.1fs] %-12s ops/s %9s  p99 %10s  errors %6llu  missed %5llu  agents %u  workers %u\n", p.elapsed_s(),
+              p.phase().c_str(), Thousands(p.ops_per_s()).c_str(), HumanLatency(p.p99_us()).c_str(),
+              static_cast<unsigned long long>(p.errors()), static_cast<unsigned long long>(p.missed()), p.agents(),
+              p.active_workers());
   std::fflush(stdout);
 }
 
@@ -62,8 +62,7 @@ int Conclude(const v1::RunResult& result, bool remote, const std::string& copied
   if (!copied.empty()) {
     std::cout << "\nresults: " << copied << " (copied from " << result.results_dir() << " on the coordinator)\n";
   } else if (!result.results_dir().empty()) {
-    std::cout << "\nresults: " << result.results_dir() << (remote ? " (on the coordinator)" : "")
-              << "\n";
+    std::cout << "\nresults: " << result.results_dir() << (remote ? " (on the coordinator)" : "") << "\n";
   }
   std::cout.flush();
   if (!result.ok()) {
@@ -143,8 +142,8 @@ int ConcludeRemote(v1::Coordinator::Stub* stub, const std::string& token, const 
 // Submits the plan and follows the run. If the coordinator goes away, the
 // run goes on without it (its agents spool) and a restarted coordinator
 // takes it back: this follows it again when it is back.
-int RunRemote(const std::string& address, const TlsOptions& tls, const std::string& token,
-              const v1::Plan& plan, const std::string& yaml, int64_t follow_for_ms, const std::string& local_results) {
+int RunRemote(const std::string& address, const TlsOptions& tls, const std::string& token, const v1::Plan& plan,
+              const std::string& yaml, int64_t follow_for_ms, const std::string& local_results) {
   auto creds = tls.ChannelCredentials(address);
   if (!creds.ok()) {
     std::cerr << "stampede: " << creds.status().message() << "\n";
@@ -193,8 +192,9 @@ int RunRemote(const std::string& address, const TlsOptions& tls, const std::stri
   }
   if (interrupted || run_id.empty() || follow_for_ms <= 0) {
     std::cerr << "stampede: coordinator " << address << ": "
-              << (interrupted ? "interrupted: the coordinator aborts the run and keeps its results"
-                              : status.ok() ? "ended the run without a result" : status.error_message())
+              << (interrupted   ? "interrupted: the coordinator aborts the run and keeps its results"
+                  : status.ok() ? "ended the run without a result"
+                                : status.error_message())
               << "\n";
     return kExitFailed;
   }
@@ -219,8 +219,8 @@ int RunRemote(const std::string& address, const TlsOptions& tls, const std::stri
       return kExitFailed;
     }
   }
-  std::cerr << "stampede: " << (interrupted ? "interrupted" : "the coordinator did not come back") << " while following run "
-            << run_id << "\n";
+  std::cerr << "stampede: " << (interrupted ? "interrupted" : "the coordinator did not come back")
+            << " while following run " << run_id << "\n";
   return kExitFailed;
 }
 
@@ -237,26 +237,26 @@ int RunCommand(const Args& args) {
   TlsOptions tls;
   std::string token_file = DefaultTokenPath();
   po::options_description desc("run options");
-  desc.add_options()
-      ("plan", po::value(&plan_file), "plan file")
-      ("coordinator", po::value(&coordinator_addr), "submit to a running coordinator HOST:PORT")
-      ("local-agents", po::value(&local_agents), "in-process agents (default: the plan's agents.min)")
-      ("listen", po::value(&listen)->default_value(listen), "embedded coordinator's gRPC address")
-      ("results", po::value(&results_dir), "write results to exactly this directory (with --coordinator: "
-       "copy them there from the coordinator when the run ends)")
-      ("results-root", po::value(&results_root)->default_value(results_root), "results/<run-id>/ parent")
-      ("agent-config", po::value(&agent_config), "local config of the first local agent: the nodes it may act on")
-      ("http", po::value(&http)->default_value("127.0.0.1:0"),
-       "embedded coordinator: dashboard and /metrics on HOST:PORT (port 0: any free port; off: none)")
-      ("pushgateway", po::value(&pushgateway), "also push metrics to this Pushgateway (http://HOST:PORT)")
-      ("engine", po::value(&engine.engine)->default_value("async"),
-       "local agents: async (event loops) or threads (one per worker)")
-      ("threads", po::value(&engine.threads)->default_value(0), "local agents: event loops (0: one per core)")
-      ("follow-for", po::value(&follow_for)->default_value(follow_for),
-       "with --coordinator: how long to wait for a lost coordinator to come back and follow the run again")
-      ("token-file", po::value(&token_file)->default_value(token_file),
-       "with --coordinator: the coordinator's submit token, sent if the file exists (none: never; "
-       "a submitter's certificate needs none)");
+  desc.add_options()("plan", po::value(&plan_file), "plan file")("coordinator", po::value(&coordinator_addr),
+                                                                 "submit to a running coordinator HOST:PORT")(
+      "local-agents", po::value(&local_agents), "in-process agents (default: the plan's agents.min)")(
+      "listen", po::value(&listen)->default_value(listen), "embedded coordinator's gRPC address")(
+      "results", po::value(&results_dir),
+      "write results to exactly this directory (with --coordinator: "
+      "copy them there from the coordinator when the run ends)")(
+      "results-root", po::value(&results_root)->default_value(results_root), "results/<run-id>/ parent")(
+      "agent-config", po::value(&agent_config), "local config of the first local agent: the nodes it may act on")(
+      "http", po::value(&http)->default_value("127.0.0.1:0"),
+      "embedded coordinator: dashboard and /metrics on HOST:PORT (port 0: any free port; off: none)")(
+      "pushgateway", po::value(&pushgateway), "also push metrics to this Pushgateway (http://HOST:PORT)")(
+      "engine", po::value(&engine.engine)->default_value("async"),
+      "local agents: async (event loops) or threads (one per worker)")(
+      "threads", po::value(&engine.threads)->default_value(0), "local agents: event loops (0: one per core)")(
+      "follow-for", po::value(&follow_for)->default_value(follow_for),
+      "with --coordinator: how long to wait for a lost coordinator to come back and follow the run again")(
+      "token-file", po::value(&token_file)->default_value(token_file),
+      "with --coordinator: the coordinator's submit token, sent if the file exists (none: never; "
+      "a submitter's certificate needs none)");
   tls.AddTo(&desc);
   po::positional_options_description pos;
   pos.add("plan", 1);
@@ -348,8 +348,7 @@ int RunCommand(const Args& args) {
   }
   SignalWatcher signals([](int) { SLOG(kWarn) << "interrupted: stopping the run"; });
   CliObserver observer(&signals);
-  v1::RunResult result =
-      coord.RunPlan(loaded.plan, plan::PlanToYaml(loaded.plan), results_dir, &observer);
+  v1::RunResult result = coord.RunPlan(loaded.plan, plan::PlanToYaml(loaded.plan), results_dir, &observer);
   for (auto& a : agents) a->Shutdown();
   for (auto& t : threads) t.join();
   coord.Shutdown();

@@ -26,9 +26,8 @@ StatusOr<std::vector<report::Json>> MergeSpool(const std::string& spool_path, st
       journal_run = line.value("run_id", "");
       run_start_ns = line.value("mono_start_ns", int64_t{0});
     } else if (type == "phase_start") {
-      auto m = std::make_unique<coordinator::PhaseMerger>(line.value("phase", ""), index,
-                                                          line.value("start_ns", int64_t{0}), run_start_ns,
-                                                          std::set<std::string>{}, 0);
+      auto m = std::make_unique<coordinator::PhaseMerger>(
+          line.value("phase", ""), index, line.value("start_ns", int64_t{0}), run_start_ns, std::set<std::string>{}, 0);
       m->SetNextSeq(INT64_MAX);  // everything merged now is a late line
       mergers[index] = std::move(m);
     } else if (type == "second" && mergers.count(index)) {
@@ -56,9 +55,11 @@ StatusOr<std::vector<report::Json>> MergeSpool(const std::string& spool_path, st
       }
     } else if (m.has_event() && m.event().kind() == v1::Event::LOG) {
       if (logged.insert({agent, m.event().message()}).second) {
-        added.push_back({{"type", "log"}, {"agent", agent}, {"message", m.event().message()}, {"from_spool", spool_path}});
+        added.push_back(
+            {{"type", "log"}, {"agent", agent}, {"message", m.event().message()}, {"from_spool", spool_path}});
       }
-    } else if (m.has_event() && (m.event().kind() == v1::Event::FAULT_DONE || m.event().kind() == v1::Event::FAULT_FAILED)) {
+    } else if (m.has_event() &&
+               (m.event().kind() == v1::Event::FAULT_DONE || m.event().kind() == v1::Event::FAULT_FAILED)) {
       if (fault_results.insert(m.event().fault_index()).second) {
         added.push_back({{"type", "fault_result"},
                          {"index", m.event().fault_index()},

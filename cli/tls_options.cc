@@ -9,8 +9,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <memory>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "common/log.h"
@@ -71,7 +71,8 @@ Status Plaintext(const TlsOptions& o, const std::string& address) {
                 << ": anyone on the network can read plans and the submit token in transit, and pose as an agent";
     return Status::Ok();
   }
-  return Status::Error(address + " is not a loopback address: use mutual TLS (--tls-cert, "
+  return Status::Error(address +
+                       " is not a loopback address: use mutual TLS (--tls-cert, "
                        "--tls-key, --tls-ca) or pass --insecure");
 }
 
@@ -106,15 +107,13 @@ std::string TlsConnectHint(const TlsOptions& tls) {
 }
 
 void TlsOptions::AddTo(po::options_description* desc) {
-  desc->add_options()
-      ("tls-cert", po::value(&cert), "PEM certificate of this side")
-      ("tls-key", po::value(&key), "PEM private key of this side")
-      ("tls-ca", po::value(&ca), "PEM CA that signed the other side's certificate")
-      ("insecure", po::bool_switch(&insecure), "allow plaintext gRPC on non-loopback addresses");
+  desc->add_options()("tls-cert", po::value(&cert), "PEM certificate of this side")(
+      "tls-key", po::value(&key), "PEM private key of this side")("tls-ca", po::value(&ca),
+                                                                  "PEM CA that signed the other side's certificate")(
+      "insecure", po::bool_switch(&insecure), "allow plaintext gRPC on non-loopback addresses");
 }
 
-StatusOr<std::shared_ptr<grpc::ServerCredentials>> TlsOptions::ServerCredentials(
-    const std::string& address) const {
+StatusOr<std::shared_ptr<grpc::ServerCredentials>> TlsOptions::ServerCredentials(const std::string& address) const {
   if (!enabled()) {
     Status s = Plaintext(*this, address);
     if (!s.ok()) return s;
@@ -128,8 +127,7 @@ StatusOr<std::shared_ptr<grpc::ServerCredentials>> TlsOptions::ServerCredentials
   return grpc::SslServerCredentials(opts);
 }
 
-StatusOr<std::shared_ptr<grpc::ChannelCredentials>> TlsOptions::ChannelCredentials(
-    const std::string& address) const {
+StatusOr<std::shared_ptr<grpc::ChannelCredentials>> TlsOptions::ChannelCredentials(const std::string& address) const {
   if (!enabled()) {
     Status s = Plaintext(*this, address);
     if (!s.ok()) return s;

@@ -10,8 +10,8 @@ TEST(TlsOptionsTest, LoopbackIsParsedNotMatchedByPrefix) {
                         "[::ffff:127.0.0.1]:7878", "127.0.0.1"}) {
     EXPECT_TRUE(IsLoopback(a)) << a;
   }
-  for (const char* a : {"127.example.com:7878", "10.0.0.5:7878", "[::2]:7878", "0.0.0.0:7878",
-                        "[::]:7878", "1270.0.0.1:1", "127.0.0.1.example.com:1", "[::1:7878", ""}) {
+  for (const char* a : {"127.example.com:7878", "10.0.0.5:7878", "[::2]:7878", "0.0.0.0:7878", "[::]:7878",
+                        "1270.0.0.1:1", "127.0.0.1.example.com:1", "[::1:7878", ""}) {
     EXPECT_FALSE(IsLoopback(a)) << a;
   }
 }

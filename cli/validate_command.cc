@@ -12,9 +12,9 @@ namespace po = boost::program_options;
 int ValidateCommand(const Args& args) {
   std::vector<std::string> files, agent_configs;
   po::options_description desc("validate options");
-  desc.add_options()("plan", po::value(&files)->composing(), "plan files")
-      ("agent-config", po::value(&agent_configs)->composing(),
-       "an agent's local config (its --config) to check instead of, or as well as, plans (repeatable)");
+  desc.add_options()("plan", po::value(&files)->composing(), "plan files")(
+      "agent-config", po::value(&agent_configs)->composing(),
+      "an agent's local config (its --config) to check instead of, or as well as, plans (repeatable)");
   po::positional_options_description pos;
   pos.add("plan", -1);
   po::variables_map vm;
@@ -44,9 +44,9 @@ int ValidateCommand(const Args& args) {
     }
     uint64_t workers = 0;
     for (const auto& p : r.plan.phases()) workers = std::max<uint64_t>(workers, p.workers());
-    std::cout << f << ": ok (" << r.plan.phases_size() << " phase(s), up to " << workers
-              << " workers, " << r.plan.target().driver() << "/" << r.plan.target().flavor()
-              << ", " << r.plan.agents().min() << " agent(s))\n";
+    std::cout << f << ": ok (" << r.plan.phases_size() << " phase(s), up to " << workers << " workers, "
+              << r.plan.target().driver() << "/" << r.plan.target().flavor() << ", " << r.plan.agents().min()
+              << " agent(s))\n";
   }
   return rc;
 }
@@ -73,8 +73,8 @@ int WorkloadsCommand(const Args& args) {
   }
   std::cout << w->name << ": " << w->description << "\n\nparams:\n";
   for (const workloads::ParamSpec& p : w->param_specs()) {
-    std::cout << "  " << p.name << " (default " << (p.default_value.empty() ? "none" : p.default_value)
-              << ")  " << p.description << "\n";
+    std::cout << "  " << p.name << " (default " << (p.default_value.empty() ? "none" : p.default_value) << ")  "
+              << p.description << "\n";
   }
   return kExitOk;
 }

@@ -11,23 +11,19 @@ struct Unit {
   std::string_view name;
   double ns;
 };
-constexpr Unit kUnits[] = {{"ns", 1},       {"us", 1e3},  {"µs", 1e3},
-                           {"ms", 1e6},     {"s", 1e9},   {"m", 60e9},
-                           {"h", 3600e9}};
+constexpr Unit kUnits[] = {{"ns", 1}, {"us", 1e3}, {"µs", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"m", 60e9}, {"h", 3600e9}};
 
 }  // namespace
 
 StatusOr<int64_t> ParseDurationNs(std::string_view text) {
-  const std::string expected =
-      "expected a duration like 10s, 1m30s, 250ms or 2h, found '" +
-      std::string(text.substr(0, 60)) + (text.size() > 60 ? "...'" : "'");
+  const std::string expected = "expected a duration like 10s, 1m30s, 250ms or 2h, found '" +
+                               std::string(text.substr(0, 60)) + (text.size() > 60 ? "...'" : "'");
   if (text.empty()) return Status::Error(expected);
   double total = 0;
   size_t i = 0;
   while (i < text.size()) {
     size_t start = i;
-    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) ||
-                               text[i] == '.')) {
+    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) {
       ++i;
     }
     if (i == start) return Status::Error(expected);
@@ -35,8 +31,7 @@ StatusOr<int64_t> ParseDurationNs(std::string_view text) {
     auto [ptr, ec] = std::from_chars(text.data() + start, text.data() + i, value);
     if (ec != std::errc() || ptr != text.data() + i) return Status::Error(expected);
     size_t unit_start = i;
-    while (i < text.size() && !std::isdigit(static_cast<unsigned char>(text[i])) &&
-           text[i] != '.') {
+    while (i < text.size() && !std::isdigit(static_cast<unsigned char>(text[i])) && text[i] != '.') {
       ++i;
     }
     std::string_view unit = text.substr(unit_start, i - unit_start);

@@ -26,8 +26,7 @@ class HistogramLayout {
   static constexpr int kSubBuckets = 1 << kSubBucketBits;  // 128
   static constexpr int kMaxMsb = 35;
   static constexpr uint64_t kMaxTrackableNs = (uint64_t{1} << (kMaxMsb + 1)) - 1;
-  static constexpr int kNumBuckets =
-      ((kMaxMsb - kSubBucketBits) << kSubBucketBits) + 2 * kSubBuckets;
+  static constexpr int kNumBuckets = ((kMaxMsb - kSubBucketBits) << kSubBucketBits) + 2 * kSubBuckets;
 
   static constexpr int IndexOf(uint64_t v) {
     if (v > kMaxTrackableNs) v = kMaxTrackableNs;
@@ -45,9 +44,7 @@ class HistogramLayout {
     int shift = (index >> kSubBucketBits) - 1;
     return uint64_t{1} << (shift < 0 ? 0 : shift);
   }
-  static constexpr uint64_t Midpoint(int index) {
-    return LowerBound(index) + (Width(index) - 1) / 2;
-  }
+  static constexpr uint64_t Midpoint(int index) { return LowerBound(index) + (Width(index) - 1) / 2; }
 };
 
 class Histogram {
@@ -103,8 +100,7 @@ class HistogramRecorder {
     buckets_[HistogramLayout::IndexOf(ns)].fetch_add(1, std::memory_order_relaxed);
     sum_ns_.fetch_add(ns, std::memory_order_relaxed);
     uint64_t m = max_ns_.load(std::memory_order_relaxed);
-    while (ns > m &&
-           !max_ns_.compare_exchange_weak(m, ns, std::memory_order_relaxed)) {
+    while (ns > m && !max_ns_.compare_exchange_weak(m, ns, std::memory_order_relaxed)) {
     }
     nonempty_.store(true, std::memory_order_release);
   }

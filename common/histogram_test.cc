@@ -32,8 +32,7 @@ std::vector<uint64_t> LogNormalSamples(size_t n, uint64_t seed) {
 }
 
 TEST(HistogramLayoutTest, BucketsAreContiguousAndNarrow) {
-  for (uint64_t v : {1ull, 127ull, 128ull, 255ull, 256ull, 1000ull, 123456ull,
-                     999999999ull, 60000000000ull}) {
+  for (uint64_t v : {1ull, 127ull, 128ull, 255ull, 256ull, 1000ull, 123456ull, 999999999ull, 60000000000ull}) {
     int i = HistogramLayout::IndexOf(v);
     ASSERT_LT(i, HistogramLayout::kNumBuckets);
     EXPECT_LE(HistogramLayout::LowerBound(i), v);
@@ -45,12 +44,9 @@ TEST(HistogramLayoutTest, BucketsAreContiguousAndNarrow) {
     }
   }
   for (int i = 1; i < HistogramLayout::kNumBuckets; ++i) {
-    EXPECT_EQ(HistogramLayout::LowerBound(i),
-              HistogramLayout::LowerBound(i - 1) + HistogramLayout::Width(i - 1))
-        << i;
+    EXPECT_EQ(HistogramLayout::LowerBound(i), HistogramLayout::LowerBound(i - 1) + HistogramLayout::Width(i - 1)) << i;
   }
-  EXPECT_EQ(HistogramLayout::IndexOf(HistogramLayout::kMaxTrackableNs),
-            HistogramLayout::kNumBuckets - 1);
+  EXPECT_EQ(HistogramLayout::IndexOf(HistogramLayout::kMaxTrackableNs), HistogramLayout::kNumBuckets - 1);
 }
 
 TEST(HistogramTest, PercentilesWithinOnePercentOfExact) {

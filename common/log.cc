@@ -27,10 +27,8 @@ void LogLine(LogLevel level, const std::string& line) {
   if (static_cast<int>(level) < g_level.load()) return;
   auto now = std::chrono::system_clock::now();
   std::time_t t = std::chrono::system_clock::to_time_t(now);
-  int ms = static_cast<int>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch())
-          .count() %
-      1000);
+  int ms =
+      static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000);
   std::tm tm;
   gmtime_r(&t, &tm);
   char stamp[32];
@@ -41,9 +39,8 @@ void LogLine(LogLevel level, const std::string& line) {
     prefix = g_prefix;
   }
   char head[96];
-  std::snprintf(head, sizeof(head), "%s.%03d %-5s %s%s", stamp, ms,
-                kLevelNames[static_cast<int>(level)], prefix.c_str(),
-                prefix.empty() ? "" : ": ");
+  std::snprintf(head, sizeof(head), "%s.%03d %-5s %s%s", stamp, ms, kLevelNames[static_cast<int>(level)],
+                prefix.c_str(), prefix.empty() ? "" : ": ");
   std::string out = head + line + "\n";
   ssize_t ignored = ::write(STDERR_FILENO, out.data(), out.size());
   (void)ignored;

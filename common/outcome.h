@@ -18,12 +18,10 @@ enum class Outcome : uint8_t {
 
 constexpr int kNumOutcomes = 5;
 
-constexpr std::array<std::string_view, kNumOutcomes> kOutcomeNames = {
-    "ok", "retryable", "unavailable", "ambiguous", "fatal"};
+constexpr std::array<std::string_view, kNumOutcomes> kOutcomeNames = {"ok", "retryable", "unavailable", "ambiguous",
+                                                                      "fatal"};
 
-constexpr std::string_view OutcomeName(Outcome o) {
-  return kOutcomeNames[static_cast<int>(o)];
-}
+constexpr std::string_view OutcomeName(Outcome o) { return kOutcomeNames[static_cast<int>(o)]; }
 
 }  // namespace stampede
 

@@ -39,9 +39,7 @@ class Rng {
     return result;
   }
   // Uniform in [0, n) (Lemire's multiply-shift; bias negligible for n << 2^64).
-  uint64_t Uniform(uint64_t n) {
-    return static_cast<uint64_t>((static_cast<unsigned __int128>(Next()) * n) >> 64);
-  }
+  uint64_t Uniform(uint64_t n) { return static_cast<uint64_t>((static_cast<unsigned __int128>(Next()) * n) >> 64); }
   // Uniform in [0, 1).
   double NextDouble() { return (Next() >> 11) * 0x1.0p-53; }
 

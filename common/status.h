@@ -41,7 +41,7 @@ class Status {
 template <typename T>
 class StatusOr {
  public:
-  StatusOr(T value) : value_(std::move(value)) {}  // NOLINT: implicit
+  StatusOr(T value) : value_(std::move(value)) {}         // NOLINT: implicit
   StatusOr(Status status) : status_(std::move(status)) {  // NOLINT: implicit
     assert(!status_.ok());
   }

@@ -54,8 +54,7 @@ bool AgentRegistry::Add(std::shared_ptr<AgentSession> session) {
       break;
     }
     sessions_.push_back(std::move(session));
-    std::sort(sessions_.begin(), sessions_.end(),
-              [](const auto& a, const auto& b) { return a->name() < b->name(); });
+    std::sort(sessions_.begin(), sessions_.end(), [](const auto& a, const auto& b) { return a->name() < b->name(); });
   }
   cv_.notify_all();
   return true;
@@ -104,8 +103,7 @@ void AgentRegistry::Welcomed(const std::shared_ptr<AgentSession>& session) {
   cv_.notify_all();
 }
 
-size_t AgentRegistry::WaitForAgents(size_t n, int64_t deadline_ns,
-                                    const std::function<bool()>& stop) {
+size_t AgentRegistry::WaitForAgents(size_t n, int64_t deadline_ns, const std::function<bool()>& stop) {
   std::unique_lock<std::mutex> lock(mu_);
   auto welcomed = [&] {
     size_t k = 0;

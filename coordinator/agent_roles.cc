@@ -26,12 +26,12 @@ StatusOr<std::vector<std::string>> LoadAgents(const v1::AgentsSpec& spec, const 
   if (!load.empty() || names.empty()) return load;
   if (spec.load_labels().empty()) return names;  // every agent owns a node: they all generate load
   std::vector<std::string> wanted;
-  for (const auto& [key, value] : std::map<std::string, std::string>(spec.load_labels().begin(),
-                                                                        spec.load_labels().end())) {
+  for (const auto& [key, value] :
+       std::map<std::string, std::string>(spec.load_labels().begin(), spec.load_labels().end())) {
     wanted.push_back(key + "=" + value);
   }
-  return Status::Error("agents.load: no agent has the labels " + Join(wanted, ",") + " (connected: " +
-                       Join(names, ", ") + "; give agents --label KEY=VALUE)");
+  return Status::Error("agents.load: no agent has the labels " + Join(wanted, ",") +
+                       " (connected: " + Join(names, ", ") + "; give agents --label KEY=VALUE)");
 }
 
 std::string RoleOf(const v1::Hello& hello, bool load) {

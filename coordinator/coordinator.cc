@@ -17,9 +17,9 @@
 #include "coordinator/result_files.h"
 #include "coordinator/session_limits.h"
 #include "metrics/pusher.h"
-#include "web/http_server.h"
 #include "plan/plan_loader.h"
 #include "proto/stampede.grpc.pb.h"
+#include "web/http_server.h"
 
 namespace stampede::coordinator {
 namespace {
@@ -68,8 +68,8 @@ class Coordinator::Service final : public v1::Coordinator::Service {
       SLOG(kWarn) << "refused an agent from " << context->peer() << ": " << why;
       return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "refused: " + why);
     }
-    if (std::string why = AgentIdentityProblem(owner_->options_.access, CertificateNames(*context),
-                                               first.hello().name());
+    if (std::string why =
+            AgentIdentityProblem(owner_->options_.access, CertificateNames(*context), first.hello().name());
         !why.empty()) {
       SLOG(kWarn) << "refused an agent from " << context->peer() << ": " << why;
       return grpc::Status(grpc::StatusCode::PERMISSION_DENIED, "refused: " + why);
@@ -212,8 +212,11 @@ struct Coordinator::Live {
           std::vector<ConnectedAgent> agents;
           for (const auto& a : registry->Connected()) {
             const v1::Hello& h = a->hello();
-            agents.push_back({h.name(), {h.labels().begin(), h.labels().end()}, {h.nodes().begin(), h.nodes().end()},
-                              h.capacity(), h.version()});
+            agents.push_back({h.name(),
+                              {h.labels().begin(), h.labels().end()},
+                              {h.nodes().begin(), h.nodes().end()},
+                              h.capacity(),
+                              h.version()});
           }
           return agents;
         }) {}
@@ -301,9 +304,8 @@ Status Coordinator::Start() {
     }
   });
   if (!options_.http.empty()) {
-    Status s = live_->server.Start(options_.http, [this](const std::string& target) {
-      return live_->runs.Handle(target);
-    });
+    Status s =
+        live_->server.Start(options_.http, [this](const std::string& target) { return live_->runs.Handle(target); });
     if (!s.ok()) {
       server_->Shutdown();
       server_.reset();
@@ -365,8 +367,8 @@ std::shared_ptr<RunFeed> Coordinator::Feed(const std::string& run_id) {
   return feed_;
 }
 
-v1::RunResult Coordinator::RunPlan(const v1::Plan& plan, const std::string& plan_yaml,
-                                   const std::string& results_dir, RunObserver* observer) {
+v1::RunResult Coordinator::RunPlan(const v1::Plan& plan, const std::string& plan_yaml, const std::string& results_dir,
+                                   RunObserver* observer) {
   auto feed = std::make_shared<RunFeed>(observer);
   if (!TryBegin(feed)) {
     v1::RunResult r;

@@ -59,8 +59,8 @@ class Coordinator {
   // Runs a validated plan to completion (or abort) and writes its results,
   // on the calling thread. results_dir overrides results_root/<run-id> when
   // not empty.
-  v1::RunResult RunPlan(const v1::Plan& plan, const std::string& plan_yaml,
-                        const std::string& results_dir, RunObserver* observer);
+  v1::RunResult RunPlan(const v1::Plan& plan, const std::string& plan_yaml, const std::string& results_dir,
+                        RunObserver* observer);
   // Starts a run on a thread of the coordinator's and returns its feed;
   // null if a run is in progress.
   std::shared_ptr<RunFeed> SubmitPlan(const v1::Plan& plan, const std::string& plan_yaml);

@@ -13,8 +13,7 @@ bool FaultSchedule::StartsGroup(int p) const {
 
 bool FaultSchedule::EndsGroup(int p) const {
   const v1::Phase& phase = plan_.phases(p);
-  return phase.group().empty() || p + 1 == plan_.phases_size() ||
-         plan_.phases(p + 1).group() != phase.group();
+  return phase.group().empty() || p + 1 == plan_.phases_size() || plan_.phases(p + 1).group() != phase.group();
 }
 
 void FaultSchedule::StartGroup(int p, int64_t start_ns, const std::set<int>& skip) {
@@ -26,8 +25,8 @@ void FaultSchedule::StartGroup(int p, int64_t start_ns, const std::set<int>& ski
     if (f.at_percent() > 0) {
       // Of the plan phase's operations: all its steps for a stepped one.
       uint64_t ops = 0;
-      for (int q = p; q < plan_.phases_size() && (q == p || (!phase.group().empty() &&
-                                                             plan_.phases(q).group() == phase.group()));
+      for (int q = p;
+           q < plan_.phases_size() && (q == p || (!phase.group().empty() && plan_.phases(q).group() == phase.group()));
            ++q) {
         ops += plan_.phases(q).ops();
       }

@@ -45,8 +45,7 @@ void HealthPoller::Start(const v1::Target& t, int64_t run_start_ns) {
         // A response no parser could read is an unhealthy poll, not a crash.
         r = Status::Error(std::string("unreadable health response: ") + e.what());
       }
-      report::Json line = {{"type", "health"}, {"t", t},
-                           {"poll_s", double(MonoNowNs() - run_start_ns) / 1e9 - t}};
+      report::Json line = {{"type", "health"}, {"t", t}, {"poll_s", double(MonoNowNs() - run_start_ns) / 1e9 - t}};
       bool healthy = r.ok() && r->healthy;
       line["healthy"] = healthy;
       if (r.ok()) {

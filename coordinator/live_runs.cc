@@ -23,8 +23,7 @@ web::HttpResponse NotFound(const std::string& what) {
 
 }  // namespace
 
-LiveRuns::LiveRuns(std::function<std::vector<ConnectedAgent>()> connected)
-    : connected_(std::move(connected)) {}
+LiveRuns::LiveRuns(std::function<std::vector<ConnectedAgent>()> connected) : connected_(std::move(connected)) {}
 
 void LiveRuns::RunStarting(const std::string& plan_yaml) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -139,8 +138,11 @@ web::HttpResponse LiveRuns::Handle(const std::string& raw_target) {
     std::lock_guard<std::mutex> lock(mu_);
     report::Json list = report::Json::array();
     for (const Run& r : runs_) {
-      list.push_back({{"run_id", r.run_id}, {"plan_name", r.plan_name}, {"status", r.status},
-                      {"started_at", r.started_at}, {"results_dir", r.dir}});
+      list.push_back({{"run_id", r.run_id},
+                      {"plan_name", r.plan_name},
+                      {"status", r.status},
+                      {"started_at", r.started_at},
+                      {"results_dir", r.dir}});
     }
     return JsonResponse(list);
   }

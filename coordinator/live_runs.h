@@ -67,10 +67,10 @@ class LiveRuns {
   uint64_t generation_ = 0;           // guarded by mu_: which run current_ holds
   // The current run's view as last built (from which run, how many lines,
   // when): polls within the second are answered from it.
-  std::string view_;                  // guarded by mu_
-  uint64_t view_generation_ = 0;      // guarded by mu_
-  size_t view_lines_ = 0;             // guarded by mu_
-  int64_t view_built_ns_ = 0;         // guarded by mu_
+  std::string view_;              // guarded by mu_
+  uint64_t view_generation_ = 0;  // guarded by mu_
+  size_t view_lines_ = 0;         // guarded by mu_
+  int64_t view_built_ns_ = 0;     // guarded by mu_
 };
 
 }  // namespace stampede::coordinator

@@ -5,8 +5,8 @@
 
 namespace stampede::coordinator {
 
-PhaseMerger::PhaseMerger(std::string phase, uint32_t index, int64_t start_ns,
-                         int64_t run_start_ns, std::set<std::string> agents, int64_t grace_ns)
+PhaseMerger::PhaseMerger(std::string phase, uint32_t index, int64_t start_ns, int64_t run_start_ns,
+                         std::set<std::string> agents, int64_t grace_ns)
     : phase_(std::move(phase)),
       index_(index),
       start_ns_(start_ns),
@@ -87,9 +87,7 @@ void PhaseMerger::MarkJournalled(const std::string& agent, uint32_t seq) { seen_
 report::Json PhaseMerger::ToLine(uint32_t seq, const Pending& p, bool late) const {
   report::Json ops = report::Json::object();
   for (const auto& [name, op] : p.ops) {
-    ops[name] = {{"outcomes", op.outcomes},
-                 {"retries", op.retries},
-                 {"latency", report::HistogramToJson(op.latency)}};
+    ops[name] = {{"outcomes", op.outcomes}, {"retries", op.retries}, {"latency", report::HistogramToJson(op.latency)}};
     if (op.missed) ops[name]["missed"] = op.missed;
   }
   report::Json line = {

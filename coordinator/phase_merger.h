@@ -25,8 +25,8 @@ namespace stampede::coordinator {
 
 class PhaseMerger {
  public:
-  PhaseMerger(std::string phase, uint32_t index, int64_t start_ns, int64_t run_start_ns,
-              std::set<std::string> agents, int64_t grace_ns);
+  PhaseMerger(std::string phase, uint32_t index, int64_t start_ns, int64_t run_start_ns, std::set<std::string> agents,
+              int64_t grace_ns);
 
   // Returns a journal line if the snapshot arrived too late to be merged.
   std::vector<report::Json> Add(const v1::Snapshot& snapshot);

@@ -43,7 +43,7 @@ TEST(PhaseMergerTest, EmitsALineWhenEveryAgentReported) {
 TEST(PhaseMergerTest, DuplicatesAreIgnoredAndLateSnapshotsKept) {
   PhaseMerger m("insert", 0, 0, 0, {"a1", "a2"}, 2 * kNsPerSec);
   m.Add(Snap("a1", 0, 10));
-  m.Add(Snap("a1", 0, 10));  // re-sent
+  m.Add(Snap("a1", 0, 10));                    // re-sent
   auto lines = m.Flush(4 * kNsPerSec, false);  // overdue: a2 never came
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(Ok(lines[0]), 10u);

@@ -61,8 +61,8 @@ void RunController::Emit(const report::Json& line) {
   if (s.ok() || journal_failed_.exchange(true)) return;
   // A journal that cannot be written (a full disk) ends the run: what it
   // holds so far stays readable.
-  const std::string why = "results: " + s.message() +
-                          "; the run was stopped and the journal keeps what was written before";
+  const std::string why =
+      "results: " + s.message() + "; the run was stopped and the journal keeps what was written before";
   SLOG(kError) << why;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -197,9 +197,8 @@ Status RunController::WaitForAgents() {
   const v1::Plan& plan = options_.plan;
   const uint32_t min_agents = plan.agents().min();
   if (registry_->size() < min_agents) {
-    Log("waiting up to " + std::to_string(plan.agents().wait_ms() / 1000) + "s for " +
-        std::to_string(min_agents) + " agent(s), " + std::to_string(registry_->size()) +
-        " connected");
+    Log("waiting up to " + std::to_string(plan.agents().wait_ms() / 1000) + "s for " + std::to_string(min_agents) +
+        " agent(s), " + std::to_string(registry_->size()) + " connected");
   }
   size_t n = registry_->WaitForAgents(min_agents, run_start_ns_ + int64_t(plan.agents().wait_ms()) * kNsPerMs,
                                       [this] { return Cancelled(); });
@@ -240,8 +239,7 @@ Status RunController::CheckFaultOwners() {
     const v1::Fault& f = plan.faults(i);
     if (node_owner_.count(f.node())) continue;
     return Status::Error("faults[" + std::to_string(i) + "].node: '" + f.node() +
-                         "' is not declared by any connected agent (" + Join(declared, "; ") +
-                         "); nothing was run");
+                         "' is not declared by any connected agent (" + Join(declared, "; ") + "); nothing was run");
   }
   return Status::Ok();
 }

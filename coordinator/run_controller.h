@@ -150,40 +150,40 @@ class RunController : public SessionListener {
   bool journal_open_ = false;
   std::atomic<bool> journal_failed_{false};
   int64_t run_start_ns_ = 0;
-  int64_t run_deadline_ns_ = 0;  // 0: none
-  std::vector<std::string> names_;                    // assignment order
-  std::map<std::string, std::string> node_owner_;     // node -> agent name
+  int64_t run_deadline_ns_ = 0;                    // 0: none
+  std::vector<std::string> names_;                 // assignment order
+  std::map<std::string, std::string> node_owner_;  // node -> agent name
   FaultSchedule faults_{options_.plan};
   HealthPoller health_;
-  std::atomic<uint64_t> group_ops_{0};  // operations of the plan phase in progress (PHASE@PERCENT)
+  std::atomic<uint64_t> group_ops_{0};     // operations of the plan phase in progress (PHASE@PERCENT)
   std::atomic<uint64_t> phase_done_{0};    // the phase's flushed operations: done
   std::atomic<uint64_t> phase_missed_{0};  // and missed
 
   std::mutex mu_;
   std::condition_variable cv_;
-  std::map<std::string, Agent> agents_;                         // guarded by mu_
-  std::map<std::pair<uint32_t, std::string>, Marks> marks_;     // guarded by mu_
-  std::optional<std::string> error_;                            // guarded by mu_
-  std::vector<std::unique_ptr<PhaseMerger>> mergers_;           // guarded by mu_ (by phase)
-  int phase_ = -1;                                              // guarded by mu_: in progress
-  bool phase_running_ = false;                                  // guarded by mu_: started
-  int64_t phase_start_ns_ = 0;                                  // guarded by mu_
-  int64_t phase_owed_ = -1;                                     // guarded by mu_
-  std::map<std::string, std::string> adopted_;                  // guarded by mu_: lost -> adopter
-  std::vector<std::string> redistribute_;                       // guarded by mu_: lost, to hand over
-  std::map<std::string, uint32_t> slots_;                       // guarded by mu_: this phase's
-  uint32_t slot_count_ = 0;                                     // guarded by mu_
-  std::vector<report::Json> lines_;                             // guarded by mu_ (to journal)
-  plan::FaultLedger ledger_{options_.plan};                     // guarded by mu_
-  std::map<uint32_t, std::optional<bool>> undo_results_;        // guarded by mu_
-  std::map<uint32_t, plan::FaultLedger::Undo> undo_actions_;    // guarded by mu_
-  std::vector<std::string> losses_;                             // guarded by mu_: for the result
+  std::map<std::string, Agent> agents_;                       // guarded by mu_
+  std::map<std::pair<uint32_t, std::string>, Marks> marks_;   // guarded by mu_
+  std::optional<std::string> error_;                          // guarded by mu_
+  std::vector<std::unique_ptr<PhaseMerger>> mergers_;         // guarded by mu_ (by phase)
+  int phase_ = -1;                                            // guarded by mu_: in progress
+  bool phase_running_ = false;                                // guarded by mu_: started
+  int64_t phase_start_ns_ = 0;                                // guarded by mu_
+  int64_t phase_owed_ = -1;                                   // guarded by mu_
+  std::map<std::string, std::string> adopted_;                // guarded by mu_: lost -> adopter
+  std::vector<std::string> redistribute_;                     // guarded by mu_: lost, to hand over
+  std::map<std::string, uint32_t> slots_;                     // guarded by mu_: this phase's
+  uint32_t slot_count_ = 0;                                   // guarded by mu_
+  std::vector<report::Json> lines_;                           // guarded by mu_ (to journal)
+  plan::FaultLedger ledger_{options_.plan};                   // guarded by mu_
+  std::map<uint32_t, std::optional<bool>> undo_results_;      // guarded by mu_
+  std::map<uint32_t, plan::FaultLedger::Undo> undo_actions_;  // guarded by mu_
+  std::vector<std::string> losses_;                           // guarded by mu_: for the result
   // What is journalled already, so an agent's spool handed in again is not
   // counted twice.
-  std::set<uint32_t> fault_results_;                            // guarded by mu_
-  std::set<uint32_t> faults_sent_;                              // guarded by mu_: planned faults sent
-  std::set<std::pair<std::string, std::string>> logged_;        // guarded by mu_
-  std::vector<report::Json> resume_journal_;                    // LoadForResume -> Resume
+  std::set<uint32_t> fault_results_;                      // guarded by mu_
+  std::set<uint32_t> faults_sent_;                        // guarded by mu_: planned faults sent
+  std::set<std::pair<std::string, std::string>> logged_;  // guarded by mu_
+  std::vector<report::Json> resume_journal_;              // LoadForResume -> Resume
 };
 
 }  // namespace stampede::coordinator

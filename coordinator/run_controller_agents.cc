@@ -207,7 +207,8 @@ void RunController::Redistribute(const std::string& lost) {
   }
   if (adopter.empty()) {
     Log("agent " + lost + "'s share of phase " + phase_name +
-        " cannot move mid-phase (not a timed open-loop phase): it is missed; the next phase is split over the agents left");
+        " cannot move mid-phase (not a timed open-loop phase): it is missed; the next phase is split over the agents "
+        "left");
     return;
   }
   Emit({{"type", "agent"}, {"event", "adopted"}, {"agent", adopter}, {"source", lost}, {"t", Since(MonoNowNs())}});

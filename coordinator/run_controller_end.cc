@@ -41,7 +41,11 @@ void RunController::UndoFaults() {
           {"agent", owner},
           {"requested_t", Since(MonoNowNs())}});
     if (!reachable) {
-      Emit({{"type", "fault_result"}, {"index", i}, {"agent", owner}, {"ok", false}, {"t", Since(MonoNowNs())},
+      Emit({{"type", "fault_result"},
+            {"index", i},
+            {"agent", owner},
+            {"ok", false},
+            {"t", Since(MonoNowNs())},
             {"message", "agent " + owner + " is lost: " + u.action + " " + u.node + " by hand"}});
       Log("cannot undo: " + u.action + " " + u.node + ": its agent " + owner + " is lost; do it by hand");
       continue;
@@ -86,9 +90,9 @@ void RunController::UndoFaults() {
     const std::string& owner = node_owner_.at(options_.plan.faults(int(i)).node());
     auto it = agents_.find(owner);
     const bool connected = it != agents_.end() && it->second.session != nullptr;
-    unanswered.emplace_back(i, connected ? "no answer from agent " + owner +
-                                               " when the run ended (its action was still running)"
-                                         : "agent " + owner + " was lost before it answered");
+    unanswered.emplace_back(
+        i, connected ? "no answer from agent " + owner + " when the run ended (its action was still running)"
+                     : "agent " + owner + " was lost before it answered");
   }
   for (const auto& [i, why] : unanswered) fault_results_.insert(i);
   lock.unlock();

@@ -93,14 +93,9 @@ void RunController::StartPhase(int p) {
   }
   phase_done_ = 0;
   phase_missed_ = 0;
-  report::Json line = {{"type", "phase_start"},
-                       {"phase", phase.name()},
-                       {"index", index},
-                       {"workload", phase.workload()},
-                       {"workers", phase.workers()},
-                       {"t", Since(start_ns)},
-                       {"start_ns", start_ns},
-                       {"agents", active}};
+  report::Json line = {
+      {"type", "phase_start"},      {"phase", phase.name()}, {"index", index},       {"workload", phase.workload()},
+      {"workers", phase.workers()}, {"t", Since(start_ns)},  {"start_ns", start_ns}, {"agents", active}};
   if (!phase.group().empty()) {
     line["group"] = phase.group();
     line["step"] = phase.step();
@@ -127,8 +122,8 @@ Status RunController::EndPhase(int p, Wait w) {
   if (faults_.EndsGroup(p) || w != Wait::kDone) {
     for (int i : faults_.TakeUnsent()) {
       const v1::Fault& f = options_.plan.faults(i);
-      Log("fault " + std::to_string(i) + " (" + f.action() + " " + f.node() + ") not sent: phase " +
-          f.phase() + " ended first");
+      Log("fault " + std::to_string(i) + " (" + f.action() + " " + f.node() + ") not sent: phase " + f.phase() +
+          " ended first");
     }
   }
   if (w != Wait::kDone) {
@@ -200,8 +195,8 @@ Status RunController::EndPhase(int p, Wait w) {
 // agent has finished: a prepare one past the last phase.
 Status RunController::RunFinalCleanup() {
   const v1::Plan& plan = options_.plan;
-  const bool cleanup = !plan.cleanup().empty() ||
-                       (plan.phases_size() > 0 && !plan.phases(plan.phases_size() - 1).cleanup().empty());
+  const bool cleanup =
+      !plan.cleanup().empty() || (plan.phases_size() > 0 && !plan.phases(plan.phases_size() - 1).cleanup().empty());
   if (!cleanup) return Status::Ok();
   const uint32_t index = uint32_t(plan.phases_size());
   std::string lead;

@@ -137,15 +137,17 @@ Status RunController::Resume(int* first_phase, bool* in_progress) {
     for (const auto& [index, p] : phases) {
       if (!p.started || index >= uint32_t(options_.plan.phases_size())) continue;
       if (mergers_.size() <= index) mergers_.resize(index + 1);
-      auto m = std::make_unique<PhaseMerger>(options_.plan.phases(int(index)).name(), index, p.start_ns,
-                                             run_start_ns_, p.agents, kGraceNs);
+      auto m = std::make_unique<PhaseMerger>(options_.plan.phases(int(index)).name(), index, p.start_ns, run_start_ns_,
+                                             p.agents, kGraceNs);
       for (const auto& [agent, seq] : p.journalled) m->MarkJournalled(agent, seq);
       // An ended phase takes whatever comes now as late lines.
       m->SetNextSeq(p.ended ? INT64_MAX : p.max_seq + 1);
       mergers_[index] = std::move(m);
     }
   }
-  Emit({{"type", "coordinator"}, {"event", "restarted"}, {"t", Since(MonoNowNs())},
+  Emit({{"type", "coordinator"},
+        {"event", "restarted"},
+        {"t", Since(MonoNowNs())},
         {"detail", "took the run back from its journal"}});
   Log("took run " + run_id_ + " back from " + dir_ + "/journal.jsonl; waiting for its agents");
 
@@ -176,7 +178,10 @@ Status RunController::Resume(int* first_phase, bool* in_progress) {
     }
   }
   for (const std::string& name : missing) {
-    Emit({{"type", "agent"}, {"event", "lost"}, {"agent", name}, {"t", Since(MonoNowNs())},
+    Emit({{"type", "agent"},
+          {"event", "lost"},
+          {"agent", name},
+          {"t", Since(MonoNowNs())},
           {"reason", "did not come back to the restarted coordinator"}});
   }
   if (!missing.empty() && options_.plan.agents().on_loss() == "abort") {

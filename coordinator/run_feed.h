@@ -49,10 +49,10 @@ class RunFeed : public RunObserver {
   std::atomic<bool> aborted_{false};
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  std::string run_id_;                 // guarded by mu_
-  std::string results_dir_;            // guarded by mu_
-  std::deque<v1::RunUpdate> updates_;  // guarded by mu_
-  uint64_t first_ = 0;                 // guarded by mu_: number of updates_.front()
+  std::string run_id_;                   // guarded by mu_
+  std::string results_dir_;              // guarded by mu_
+  std::deque<v1::RunUpdate> updates_;    // guarded by mu_
+  uint64_t first_ = 0;                   // guarded by mu_: number of updates_.front()
   std::optional<v1::RunResult> result_;  // guarded by mu_
 };
 

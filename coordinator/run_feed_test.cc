@@ -14,8 +14,12 @@ TEST(RunFeedTest, AFollowerGetsTheUpdatesAndTheResult) {
   feed.OnLog("before");
   std::vector<v1::RunUpdate> got;
   std::thread follower([&] {
-    EXPECT_TRUE(feed.Follow([&](const v1::RunUpdate& u) { got.push_back(u); return true; },
-                            [] { return false; }, true));
+    EXPECT_TRUE(feed.Follow(
+        [&](const v1::RunUpdate& u) {
+          got.push_back(u);
+          return true;
+        },
+        [] { return false; }, true));
   });
   v1::Progress p;
   p.set_ops_per_s(42);
@@ -38,8 +42,12 @@ TEST(RunFeedTest, ALateFollowerStartsFromNowAndMayAbort) {
   std::vector<v1::RunUpdate> got;
   std::atomic<bool> stop{false};
   std::thread follower([&] {
-    EXPECT_FALSE(feed.Follow([&](const v1::RunUpdate& u) { got.push_back(u); return true; },
-                             [&] { return stop.load(); }, false));
+    EXPECT_FALSE(feed.Follow(
+        [&](const v1::RunUpdate& u) {
+          got.push_back(u);
+          return true;
+        },
+        [&] { return stop.load(); }, false));
   });
   EXPECT_FALSE(feed.Cancelled());
   feed.Abort();

@@ -6,12 +6,11 @@
 namespace stampede::coordinator {
 namespace {
 
-std::string Cut(std::string_view s) {
-  return s.size() <= 40 ? std::string(s) : std::string(s.substr(0, 40)) + "...";
-}
+std::string Cut(std::string_view s) { return s.size() <= 40 ? std::string(s) : std::string(s.substr(0, 40)) + "..."; }
 
 std::string OpProblem(const v1::OpStats& op) {
-  if (op.op().empty() || op.op().size() > kMaxAgentNameLength) return "an op name of " + std::to_string(op.op().size()) + " characters";
+  if (op.op().empty() || op.op().size() > kMaxAgentNameLength)
+    return "an op name of " + std::to_string(op.op().size()) + " characters";
   if (op.outcomes_size() > kNumOutcomes) {
     return "op " + Cut(op.op()) + " has " + std::to_string(op.outcomes_size()) + " outcome counts (at most " +
            std::to_string(kNumOutcomes) + ")";
@@ -31,7 +30,8 @@ std::string OpProblem(const v1::OpStats& op) {
       return "op " + Cut(op.op()) + " has a histogram bucket " + std::to_string(h.index(i)) + " out of range";
     }
     if (h.count(i) > kMaxOpsPerAgentSecond || recorded + h.count(i) > kMaxOpsPerAgentSecond) {
-      return "op " + Cut(op.op()) + " has a histogram of more than " + std::to_string(kMaxOpsPerAgentSecond) + " values";
+      return "op " + Cut(op.op()) + " has a histogram of more than " + std::to_string(kMaxOpsPerAgentSecond) +
+             " values";
     }
     recorded += h.count(i);
   }
@@ -47,8 +47,8 @@ std::string AgentNameProblem(std::string_view name) {
            std::to_string(kMaxAgentNameLength) + ")";
   }
   for (char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-                    c == '_' || c == '.';
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
     if (!ok) return "an agent name with a character other than letters, digits, '-', '_' or '.'";
   }
   return "";
@@ -64,7 +64,8 @@ std::string SnapshotProblem(const v1::Snapshot& s, std::string_view session_agen
   if (!own) return "a snapshot in the name of agent '" + Cut(agent) + "'";
   if (s.end_ns() < s.start_ns()) return "a snapshot whose interval ends before it starts";
   if (s.ops_size() > kMaxOpsPerSnapshot) {
-    return "a snapshot with " + std::to_string(s.ops_size()) + " ops (at most " + std::to_string(kMaxOpsPerSnapshot) + ")";
+    return "a snapshot with " + std::to_string(s.ops_size()) + " ops (at most " + std::to_string(kMaxOpsPerSnapshot) +
+           ")";
   }
   if (s.endpoints_size() > kMaxEndpointsPerSnapshot) {
     return "a snapshot with " + std::to_string(s.endpoints_size()) + " endpoints (at most " +

@@ -14,10 +14,10 @@
 
 namespace stampede::coordinator {
 
-inline constexpr size_t kMaxAgents = 10000;             // sessions per coordinator
-inline constexpr int kMaxMessageBytes = 4 << 20;        // any gRPC message, either way
+inline constexpr size_t kMaxAgents = 10000;       // sessions per coordinator
+inline constexpr int kMaxMessageBytes = 4 << 20;  // any gRPC message, either way
 inline constexpr size_t kMaxAgentNameLength = 128;
-inline constexpr int kMaxOpsPerSnapshot = 256;          // op names in one snapshot
+inline constexpr int kMaxOpsPerSnapshot = 256;  // op names in one snapshot
 inline constexpr int kMaxEndpointsPerSnapshot = 1024;
 inline constexpr uint64_t kMaxOpsPerAgentSecond = 1000000000;  // far beyond any one client host
 

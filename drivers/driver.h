@@ -70,7 +70,7 @@ struct OpRequest {
 
 struct OpResult {
   Outcome outcome = Outcome::kOk;
-  int64_t rows = 0;  // rows returned or affected; Redis: integer or 1/0
+  int64_t rows = 0;   // rows returned or affected; Redis: integer or 1/0
   int64_t value = 0;  // scalar statements: the integer returned
 };
 
@@ -112,8 +112,8 @@ class TransactionalDriver {
   // Runs calls[0..n) in one transaction. Retryable failures are retried
   // inside the driver up to retry.max_attempts (*retries counts the extra
   // attempts); a connection lost during COMMIT is ambiguous.
-  virtual OpResult ExecuteTransaction(const OpRequest* calls, int n, const RetryOptions& retry,
-                                      uint32_t* retries, std::string* error) = 0;
+  virtual OpResult ExecuteTransaction(const OpRequest* calls, int n, const RetryOptions& retry, uint32_t* retries,
+                                      std::string* error) = 0;
 };
 
 }  // namespace stampede::drivers

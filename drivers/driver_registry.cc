@@ -1,8 +1,7 @@
 #include "drivers/driver_registry.h"
 
-#include <set>
-
 #include <algorithm>
+#include <set>
 
 #include "drivers/mysql_async_driver.h"
 #include "drivers/mysql_driver.h"
@@ -16,14 +15,17 @@ namespace stampede::drivers {
 
 const std::vector<DriverInfo>& Drivers() {
   static const std::vector<DriverInfo> kDrivers = {
-      {"postgres", "PostgreSQL wire protocol (libpq; libpqxx for one-off statements)", Dialect::kPostgres,
+      {"postgres",
+       "PostgreSQL wire protocol (libpq; libpqxx for one-off statements)",
+       Dialect::kPostgres,
        {"postgres", "cockroachdb", "yugabytedb"},
        [](const std::string&) { return std::unique_ptr<Driver>(new PostgresDriver()); },
        {"postgres", "cockroachdb", "yugabytedb"},
        [](const std::string&, const boost::asio::any_io_executor& ex) {
          return std::unique_ptr<AsyncDriver>(new PostgresAsyncDriver(ex));
        }},
-      {"mysql", "MySQL wire protocol (the MariaDB C API; mysql-connector-c++ for one-off statements)",
+      {"mysql",
+       "MySQL wire protocol (the MariaDB C API; mysql-connector-c++ for one-off statements)",
        Dialect::kMysql,
        {"mysql", "mariadb", "galera", "tidb"},
        [](const std::string&) { return std::unique_ptr<Driver>(new MysqlDriver()); },
@@ -31,7 +33,9 @@ const std::vector<DriverInfo>& Drivers() {
        [](const std::string&, const boost::asio::any_io_executor& ex) {
          return std::unique_ptr<AsyncDriver>(new MysqlAsyncDriver(ex));
        }},
-      {"redis", "Redis protocol (hiredis)", Dialect::kRedis,
+      {"redis",
+       "Redis protocol (hiredis)",
+       Dialect::kRedis,
        {"redis", "redis-cluster"},
        [](const std::string& flavor) {
          return flavor == "redis-cluster" ? std::unique_ptr<Driver>(new RedisClusterDriver())

@@ -16,8 +16,7 @@ TEST(PostgresErrorsTest, Classes) {
   EXPECT_EQ(ClassifyPostgresError("57P01", "terminating connection due to administrator command"),
             Outcome::kUnavailable);
   EXPECT_EQ(ClassifyPostgresError("08006", "connection failure"), Outcome::kUnavailable);
-  EXPECT_EQ(ClassifyPostgresError("28P01", "password authentication failed for user \"x\""),
-            Outcome::kFatal);
+  EXPECT_EQ(ClassifyPostgresError("28P01", "password authentication failed for user \"x\""), Outcome::kFatal);
   EXPECT_EQ(ClassifyPostgresError("42601", "syntax error at or near"), Outcome::kFatal);
   EXPECT_EQ(ClassifyPostgresError("23505", "duplicate key value"), Outcome::kFatal);
   // CockroachDB: "restart transaction: TransactionRetryWithProtoRefreshError: ..."
@@ -27,8 +26,9 @@ TEST(PostgresErrorsTest, Classes) {
             Outcome::kRetryable);
   // YugabyteDB messages under XX000.
   EXPECT_EQ(ClassifyPostgresError("XX000", "Restart read required at: ..."), Outcome::kRetryable);
-  EXPECT_EQ(ClassifyPostgresError("XX000", "Timed out: Write RPC (request call id 7) to "
-                                           "127.0.0.1:9100 timed out after 60.000s"),
+  EXPECT_EQ(ClassifyPostgresError("XX000",
+                                  "Timed out: Write RPC (request call id 7) to "
+                                  "127.0.0.1:9100 timed out after 60.000s"),
             Outcome::kUnavailable);
   EXPECT_EQ(ClassifyPostgresError("XX000", "Not the leader"), Outcome::kUnavailable);
   EXPECT_EQ(ClassifyPostgresError("XX000", "something else"), Outcome::kFatal);
@@ -60,11 +60,9 @@ TEST(MysqlErrorsTest, Codes) {
 TEST(RedisErrorsTest, Prefixes) {
   EXPECT_EQ(ClassifyRedisError("MOVED 3999 127.0.0.1:6381"), Outcome::kRetryable);
   EXPECT_EQ(ClassifyRedisError("ASK 3999 127.0.0.1:6381"), Outcome::kRetryable);
-  EXPECT_EQ(ClassifyRedisError("TRYAGAIN Multiple keys request during rehashing of slot"),
-            Outcome::kRetryable);
+  EXPECT_EQ(ClassifyRedisError("TRYAGAIN Multiple keys request during rehashing of slot"), Outcome::kRetryable);
   EXPECT_EQ(ClassifyRedisError("CLUSTERDOWN The cluster is down"), Outcome::kUnavailable);
-  EXPECT_EQ(ClassifyRedisError("WRONGPASS invalid username-password pair or user is disabled."),
-            Outcome::kFatal);
+  EXPECT_EQ(ClassifyRedisError("WRONGPASS invalid username-password pair or user is disabled."), Outcome::kFatal);
   EXPECT_EQ(ClassifyRedisError("ERR unknown command 'FOO'"), Outcome::kFatal);
 }
 

@@ -80,11 +80,10 @@ Task<Status> MysqlAsyncDriver::Connect(const ConnectOptions& o) {
     if (!ec) waiter_.Abort();
   });
   MYSQL* ret = nullptr;
-  int status = mysql_real_connect_start(&ret, mysql_, o.host.c_str(), o.user.c_str(), o.password.c_str(),
-                                        o.database.empty() ? nullptr : o.database.c_str(), unsigned(o.port),
-                                        nullptr, 0);
-  co_await Drive(waiter_, mysql_, status,
-                 [&](int ready) { return mysql_real_connect_cont(&ret, mysql_, ready); });
+  int status =
+      mysql_real_connect_start(&ret, mysql_, o.host.c_str(), o.user.c_str(), o.password.c_str(),
+                               o.database.empty() ? nullptr : o.database.c_str(), unsigned(o.port), nullptr, 0);
+  co_await Drive(waiter_, mysql_, status, [&](int ready) { return mysql_real_connect_cont(&ret, mysql_, ready); });
   timer.cancel();
   if (!ret) {
     Status s = Status::Error(endpoint_ + ": " + std::to_string(mysql_errno(mysql_)) + ": " +
@@ -163,13 +162,15 @@ Task<OpResult> MysqlAsyncDriver::Execute(const OpRequest& req, std::string* erro
   // A result set: read it all (the rows are counted), the scalar bound.
   if (st.scalar) mysql_stmt_bind_result(st.stmt, &st.result);
   status = mysql_stmt_store_result_start(&ret, st.stmt);
-  co_await Drive(waiter_, mysql_, status, [&](int ready) { return mysql_stmt_store_result_cont(&ret, st.stmt, ready); });
+  co_await Drive(waiter_, mysql_, status,
+                 [&](int ready) { return mysql_stmt_store_result_cont(&ret, st.stmt, ready); });
   if (ret != 0) co_return Failed(mysql_stmt_errno(st.stmt), mysql_stmt_error(st.stmt), false, error);
   result.rows = int64_t(mysql_stmt_num_rows(st.stmt));
   if (st.scalar && result.rows > 0 && mysql_stmt_fetch(st.stmt) == 0) result.value = st.value;
   my_bool freed = 0;
   status = mysql_stmt_free_result_start(&freed, st.stmt);
-  co_await Drive(waiter_, mysql_, status, [&](int ready) { return mysql_stmt_free_result_cont(&freed, st.stmt, ready); });
+  co_await Drive(waiter_, mysql_, status,
+                 [&](int ready) { return mysql_stmt_free_result_cont(&freed, st.stmt, ready); });
   co_return result;
 }
 

@@ -130,8 +130,8 @@ int64_t MysqlDriver::Call(const OpRequest& req, int64_t* value) {
   return rows;
 }
 
-OpResult MysqlDriver::ExecuteTransaction(const OpRequest* calls, int n, const RetryOptions& retry,
-                                         uint32_t* retries, std::string* error) {
+OpResult MysqlDriver::ExecuteTransaction(const OpRequest* calls, int n, const RetryOptions& retry, uint32_t* retries,
+                                         std::string* error) {
   OpResult result;
   int64_t backoff_ns = retry.backoff_ns;
   for (uint32_t attempt = 1;; ++attempt) {

@@ -37,8 +37,8 @@ class MysqlDriver : public Driver, public TransactionalDriver {
   Status Prepare(const std::vector<StatementSpec>& statements) override;
   OpResult Execute(const OpRequest& request, std::string* error) override;
   Status ExecuteOnce(std::string_view statement) override;
-  OpResult ExecuteTransaction(const OpRequest* calls, int n, const RetryOptions& retry,
-                              uint32_t* retries, std::string* error) override;
+  OpResult ExecuteTransaction(const OpRequest* calls, int n, const RetryOptions& retry, uint32_t* retries,
+                              std::string* error) override;
   bool connected() const override;
   void Close() override;
 

@@ -40,8 +40,7 @@ constexpr Rule kRules[] = {
 bool IsMysqlConnectionError(int code) {
   // CR_CONNECTION_ERROR, CR_CONN_HOST_ERROR, CR_SERVER_GONE_ERROR,
   // CR_SERVER_LOST, CR_SERVER_LOST_EXTENDED, and the server's 1053/1927.
-  return code == 2002 || code == 2003 || code == 2006 || code == 2013 || code == 2055 ||
-         code == 1053 || code == 1927;
+  return code == 2002 || code == 2003 || code == 2006 || code == 2013 || code == 2055 || code == 1053 || code == 1927;
 }
 
 Outcome ClassifyMysqlError(int code, bool write) {

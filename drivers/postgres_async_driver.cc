@@ -54,9 +54,13 @@ Task<Status> PostgresAsyncDriver::Connect(const ConnectOptions& o) {
   endpoint_ = o.Endpoint();
   const std::string port = std::to_string(o.port);
   const char* keys[] = {"host", "port", "user", "password", "dbname", "application_name", nullptr};
-  const char* vals[] = {o.host.c_str(), port.c_str(), o.user.empty() ? nullptr : o.user.c_str(),
+  const char* vals[] = {o.host.c_str(),
+                        port.c_str(),
+                        o.user.empty() ? nullptr : o.user.c_str(),
                         o.password.empty() ? nullptr : o.password.c_str(),
-                        o.database.empty() ? nullptr : o.database.c_str(), "stampede", nullptr};
+                        o.database.empty() ? nullptr : o.database.c_str(),
+                        "stampede",
+                        nullptr};
   conn_ = PQconnectStartParams(keys, vals, 0);
   if (!conn_) co_return Status::Error(endpoint_ + ": out of memory");
   if (PQstatus(conn_) == CONNECTION_BAD) {
@@ -79,9 +83,9 @@ Task<Status> PostgresAsyncDriver::Connect(const ConnectOptions& o) {
   }
   timer.cancel();
   if (st != PGRES_POLLING_OK) {
-    Status s = Status::Error(endpoint_ + ": " + (waiter_.aborted() && st != PGRES_POLLING_FAILED
-                                                     ? "timed out connecting (connect_timeout)"
-                                                     : OneLine(PQerrorMessage(conn_))));
+    Status s = Status::Error(endpoint_ + ": " +
+                             (waiter_.aborted() && st != PGRES_POLLING_FAILED ? "timed out connecting (connect_timeout)"
+                                                                              : OneLine(PQerrorMessage(conn_))));
     Close();
     co_return s;
   }
@@ -146,8 +150,7 @@ Task<Status> PostgresAsyncDriver::Prepare(const std::vector<StatementSpec>& stat
     names_.push_back("s" + std::to_string(i));
     writes_.push_back(statements[i].write);
     scalars_.push_back(statements[i].scalar);
-    if (!PQsendPrepare(conn_, names_.back().c_str(), statements[i].text.c_str(), 0, nullptr) ||
-        !co_await Flush()) {
+    if (!PQsendPrepare(conn_, names_.back().c_str(), statements[i].text.c_str(), 0, nullptr) || !co_await Flush()) {
       std::string error;
       Lost(false, &error);
       co_return Status::Error(error);
@@ -158,7 +161,8 @@ Task<Status> PostgresAsyncDriver::Prepare(const std::vector<StatementSpec>& stat
       Lost(false, &error);
       co_return Status::Error(error);
     }
-    if (r.outcome != Outcome::kOk) co_return Status::Error(endpoint_ + ": preparing statement: " + error.substr(error.find(": ") + 2));
+    if (r.outcome != Outcome::kOk)
+      co_return Status::Error(endpoint_ + ": preparing statement: " + error.substr(error.find(": ") + 2));
   }
   co_return Status::Ok();
 }
@@ -183,8 +187,8 @@ Task<OpResult> PostgresAsyncDriver::Execute(const OpRequest& req, std::string* e
     pointers_[size_t(i)] = v.c_str();
   }
   const bool write = writes_[size_t(req.stmt)];
-  if (!PQsendQueryPrepared(conn_, names_[size_t(req.stmt)].c_str(), req.nparams, pointers_.data(), nullptr,
-                           nullptr, 0) ||
+  if (!PQsendQueryPrepared(conn_, names_[size_t(req.stmt)].c_str(), req.nparams, pointers_.data(), nullptr, nullptr,
+                           0) ||
       !co_await Flush()) {
     // Nothing (complete) reached the server.
     co_return Lost(false, error);

@@ -2,8 +2,8 @@
 
 #include <charconv>
 #include <chrono>
-#include <thread>
 #include <pqxx/pqxx>
+#include <thread>
 
 #include "drivers/postgres_errors.h"
 #include "drivers/statement_template.h"
@@ -148,13 +148,11 @@ pqxx::result PostgresDriver::Call(const OpRequest& req) {
     AppendParam(req.params[i], &values_[i]);
   }
   if (!tx_) tx_ = std::make_unique<pqxx::nontransaction>(*conn_);
-  return tx_->exec_prepared(
-      names_[req.stmt],
-      pqxx::prepare::make_dynamic_params(values_.begin(), values_.begin() + req.nparams));
+  return tx_->exec_prepared(names_[req.stmt],
+                            pqxx::prepare::make_dynamic_params(values_.begin(), values_.begin() + req.nparams));
 }
 
-OpResult PostgresDriver::ExecuteTransaction(const OpRequest* calls, int n,
-                                            const RetryOptions& retry, uint32_t* retries,
+OpResult PostgresDriver::ExecuteTransaction(const OpRequest* calls, int n, const RetryOptions& retry, uint32_t* retries,
                                             std::string* error) {
   OpResult result;
   if (!conn_) {
@@ -209,8 +207,8 @@ OpResult PostgresDriver::ExecuteTransaction(const OpRequest* calls, int n,
     try {
       if (!conn_ || !conn_->is_open()) throw pqxx::broken_connection("connection lost");
       if (!tx_) tx_ = std::make_unique<pqxx::nontransaction>(*conn_);
-      bool retry_in_place = cockroach_ && in_txn && result.outcome == Outcome::kRetryable &&
-                            attempt < retry.max_attempts;
+      bool retry_in_place =
+          cockroach_ && in_txn && result.outcome == Outcome::kRetryable && attempt < retry.max_attempts;
       if (retry_in_place) {
         try {
           tx_->exec("ROLLBACK TO SAVEPOINT cockroach_restart");

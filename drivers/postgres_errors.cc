@@ -37,15 +37,14 @@ Outcome ClassifyPostgresError(std::string_view sqlstate, std::string_view messag
   // reports many conditions as XX000).
   // libpqxx 6 does not always carry the SQLSTATE, so PostgreSQL's own
   // wording of 40001/40P01 counts too.
-  if (has("could not serialize access") || has("deadlock detected") ||
-      has("restart transaction") || has("Restart read required") ||
-      has("Operation failed. Try again") || has("aborted by a conflict")) {
+  if (has("could not serialize access") || has("deadlock detected") || has("restart transaction") ||
+      has("Restart read required") || has("Operation failed. Try again") || has("aborted by a conflict")) {
     return Outcome::kRetryable;
   }
   if (has("result is ambiguous")) return Outcome::kAmbiguous;
   if (sqlstate == "XX000") {
-    for (std::string_view m : {"Timed out", "Not the leader", "Leader not ready",
-                               "Leader does not have a valid lease", "Tablet not RUNNING"}) {
+    for (std::string_view m : {"Timed out", "Not the leader", "Leader not ready", "Leader does not have a valid lease",
+                               "Tablet not RUNNING"}) {
       if (has(m)) return Outcome::kUnavailable;
     }
   }

@@ -19,25 +19,33 @@ struct PgCase {
 
 TEST(RecordedErrorsTest, PostgresWire) {
   const PgCase cases[] = {
-      {"40001", "restart transaction: TransactionRetryWithProtoRefreshError: TransactionRetryError: retry txn (RETRY_SERIALIZABLE - failed preemptive refresh)",
+      {"40001",
+       "restart transaction: TransactionRetryWithProtoRefreshError: TransactionRetryError: retry txn "
+       "(RETRY_SERIALIZABLE - failed preemptive refresh)",
        Outcome::kRetryable, "cockroachdb/cockroach#55032"},
-      {"40001", "restart transaction: TransactionRetryWithProtoRefreshError: injected by `inject_retry_errors_enabled` session variable",
+      {"40001",
+       "restart transaction: TransactionRetryWithProtoRefreshError: injected by `inject_retry_errors_enabled` session "
+       "variable",
        Outcome::kRetryable, "cockroachdb docs transaction-retry-error-example"},
-      {"", "TransactionRetryWithProtoRefreshError: ReadWithinUncertaintyIntervalError: read at time 1591009232.376925064,0 encountered previous write",
+      {"",
+       "TransactionRetryWithProtoRefreshError: ReadWithinUncertaintyIntervalError: read at time 1591009232.376925064,0 "
+       "encountered previous write",
        Outcome::kFatal, "cockroachdb docs (no SQLSTATE shown: not classifiable by message alone)"},
       {"40003", "result is ambiguous (error=rpc error: code = Unavailable desc = transport is closing [propagate])",
        Outcome::kAmbiguous, "cockroachdb/cockroach#48168"},
       {"", "result is ambiguous (error=retry txn \"sql txn implicit\" id=49e4a8d3)", Outcome::kAmbiguous,
        "cockroachdb/cockroach#14011"},
-      {"XX000", "Query error: Restart read required at: { read: { physical: 1570069554431110 } }",
-       Outcome::kRetryable, "yugabyte/yugabyte-db#2500"},
+      {"XX000", "Query error: Restart read required at: { read: { physical: 1570069554431110 } }", Outcome::kRetryable,
+       "yugabyte/yugabyte-db#2500"},
       {"40001", "Operation failed. Try again.: 005fbe86 Conflicts with higher priority transaction: 85477acc",
        Outcome::kRetryable, "yugabyte/yugabyte-db#5228"},
       {"XX000", "Operation failed. Try again.: [Operation failed. Try again. (yb/docdb/conflict_resolution.cc:73)]",
        Outcome::kRetryable, "yugabyte/yugabyte-db#10283"},
       {"40001", "Operation expired: Transaction expired or aborted by a conflict: 40001", Outcome::kRetryable,
        "yugabyte/yugabyte-db#5228"},
-      {"XX000", "Timed out: Read(tablet: 5d17870d, num_ops: 1, num_attempts: 344) passed its deadline: Illegal state: Not the leader (tablet server error 15)",
+      {"XX000",
+       "Timed out: Read(tablet: 5d17870d, num_ops: 1, num_attempts: 344) passed its deadline: Illegal state: Not the "
+       "leader (tablet server error 15)",
        Outcome::kUnavailable, "yugabyte/yugabyte-db#4010"},
       {"XX000", "Timed out: Read(tablet: f286b7fb) passed its deadline: Leader not ready to serve requests.",
        Outcome::kUnavailable, "yugabyte/yugabyte-db#1197"},
@@ -79,10 +87,8 @@ TEST(RecordedErrorsTest, Redis) {
   EXPECT_EQ(ClassifyRedisError("CLUSTERDOWN Hash slot not served"), Outcome::kUnavailable);
   EXPECT_EQ(ClassifyRedisError("CLUSTERDOWN The cluster is down and only accepts read commands"),
             Outcome::kUnavailable);
-  EXPECT_EQ(ClassifyRedisError("TRYAGAIN Multiple keys request during rehashing of slot"),
-            Outcome::kRetryable);
-  EXPECT_EQ(ClassifyRedisError("CROSSSLOT Keys in request don't hash to the same slot"),
-            Outcome::kFatal);
+  EXPECT_EQ(ClassifyRedisError("TRYAGAIN Multiple keys request during rehashing of slot"), Outcome::kRetryable);
+  EXPECT_EQ(ClassifyRedisError("CROSSSLOT Keys in request don't hash to the same slot"), Outcome::kFatal);
 }
 
 }  // namespace

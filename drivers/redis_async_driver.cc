@@ -99,8 +99,8 @@ Task<Status> RedisAsyncDriver::Connect(const ConnectOptions& o) {
   });
   boost::system::error_code ec;
   asio::ip::tcp::resolver resolver(ex);
-  auto endpoints = co_await resolver.async_resolve(o.host, std::to_string(o.port),
-                                                   asio::redirect_error(asio::use_awaitable, ec));
+  auto endpoints =
+      co_await resolver.async_resolve(o.host, std::to_string(o.port), asio::redirect_error(asio::use_awaitable, ec));
   if (!ec) co_await asio::async_connect(socket_, endpoints, asio::redirect_error(asio::use_awaitable, ec));
   if (ec || aborted_) {
     timer.cancel();

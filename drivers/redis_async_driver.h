@@ -7,9 +7,8 @@
 #ifndef STAMPEDE_DRIVERS_REDIS_ASYNC_DRIVER_H_
 #define STAMPEDE_DRIVERS_REDIS_ASYNC_DRIVER_H_
 
-#include <boost/asio/ip/tcp.hpp>
-
 #include <array>
+#include <boost/asio/ip/tcp.hpp>
 #include <string>
 #include <vector>
 
@@ -57,7 +56,7 @@ class RedisAsyncDriver : public AsyncDriver {
   RedisCommands commands_;
   std::vector<std::string> args_;  // rendered words, reused
   std::string out_;                // the encoded command, reused
-  std::array<char, 4096> in_;  // a read; hiredis's reader keeps the rest
+  std::array<char, 4096> in_;      // a read; hiredis's reader keeps the rest
 };
 
 }  // namespace stampede::drivers

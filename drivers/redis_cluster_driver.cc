@@ -11,8 +11,8 @@ namespace {
 constexpr int kMaxRedirects = 5;
 
 bool HasNoKey(const std::vector<std::string>& words) {
-  static const std::set<std::string> kKeyless = {"EVAL", "EVALSHA", "FLUSHDB", "FLUSHALL",
-                                                 "SCRIPT", "FUNCTION", "CONFIG", "PING"};
+  static const std::set<std::string> kKeyless = {"EVAL",   "EVALSHA",  "FLUSHDB", "FLUSHALL",
+                                                 "SCRIPT", "FUNCTION", "CONFIG",  "PING"};
   std::string cmd = words[0];
   for (char& c : cmd) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return words.size() < 2 || kKeyless.count(cmd) > 0;
@@ -20,13 +20,11 @@ bool HasNoKey(const std::vector<std::string>& words) {
 
 }  // namespace
 
-RedisClusterDriver::RedisClusterDriver()
-    : slot_node_(kSlots, -1), args_(RedisCommands::kMaxWords) {}
+RedisClusterDriver::RedisClusterDriver() : slot_node_(kSlots, -1), args_(RedisCommands::kMaxWords) {}
 
 RedisClusterDriver::~RedisClusterDriver() { Close(); }
 
-bool RedisClusterDriver::ParseRedirect(std::string_view reply, std::string* kind, int* slot,
-                                       std::string* endpoint) {
+bool RedisClusterDriver::ParseRedirect(std::string_view reply, std::string* kind, int* slot, std::string* endpoint) {
   std::vector<std::string> words = SplitWords(reply);
   if (words.size() != 3 || (words[0] != "MOVED" && words[0] != "ASK")) return false;
   int s = 0;

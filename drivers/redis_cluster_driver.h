@@ -37,8 +37,7 @@ class RedisClusterDriver : public Driver {
   void Close() override;
 
   // "MOVED 3999 127.0.0.1:6381" -> slot 3999, endpoint. False if not MOVED/ASK.
-  static bool ParseRedirect(std::string_view reply, std::string* kind, int* slot,
-                            std::string* endpoint);
+  static bool ParseRedirect(std::string_view reply, std::string* kind, int* slot, std::string* endpoint);
 
  private:
   RedisDriver* Node(const std::string& endpoint, std::string* error);
@@ -50,7 +49,7 @@ class RedisClusterDriver : public Driver {
   ConnectOptions base_;  // credentials and timeouts; host/port per node
   std::vector<std::string> seeds_;
   std::map<std::string, std::unique_ptr<RedisDriver>> nodes_;
-  std::vector<int> slot_node_;      // slot -> index into node_names_
+  std::vector<int> slot_node_;  // slot -> index into node_names_
   std::vector<std::string> node_names_;
   bool map_loaded_ = false;
   bool map_stale_ = false;

@@ -18,17 +18,14 @@ timeval ToTimeval(int ms) {
 }  // namespace
 
 RedisDriver::RedisDriver()
-    : args_(RedisCommands::kMaxWords),
-      argv_(RedisCommands::kMaxWords),
-      argvlen_(RedisCommands::kMaxWords) {}
+    : args_(RedisCommands::kMaxWords), argv_(RedisCommands::kMaxWords), argvlen_(RedisCommands::kMaxWords) {}
 
 RedisDriver::~RedisDriver() { Close(); }
 
 Status RedisDriver::Connect(const ConnectOptions& options) {
   Close();
   endpoint_ = options.Endpoint();
-  ctx_ = redisConnectWithTimeout(options.host.c_str(), options.port,
-                                 ToTimeval(options.connect_timeout_ms));
+  ctx_ = redisConnectWithTimeout(options.host.c_str(), options.port, ToTimeval(options.connect_timeout_ms));
   if (ctx_ == nullptr) return Status::Error(endpoint_ + ": out of memory");
   if (ctx_->err) {
     std::string msg = ctx_->errstr;
@@ -56,9 +53,7 @@ Status RedisDriver::Connect(const ConnectOptions& options) {
   return s;
 }
 
-Status RedisDriver::Prepare(const std::vector<StatementSpec>& statements) {
-  return commands_.Compile(statements);
-}
+Status RedisDriver::Prepare(const std::vector<StatementSpec>& statements) { return commands_.Compile(statements); }
 
 OpResult RedisDriver::Execute(const OpRequest& req, std::string* error) {
   if (!ctx_) {
@@ -69,8 +64,8 @@ OpResult RedisDriver::Execute(const OpRequest& req, std::string* error) {
   return SendArgs(args_, argc, commands_.write(req.stmt), error);
 }
 
-OpResult RedisDriver::SendArgs(const std::vector<std::string>& args, int argc, bool write,
-                               std::string* error, std::string* reply_error) {
+OpResult RedisDriver::SendArgs(const std::vector<std::string>& args, int argc, bool write, std::string* error,
+                               std::string* reply_error) {
   OpResult result;
   if (!ctx_) {
     *error = endpoint_ + ": not connected";
@@ -81,8 +76,7 @@ OpResult RedisDriver::SendArgs(const std::vector<std::string>& args, int argc, b
     argv_[i] = args[i].data();
     argvlen_[i] = args[i].size();
   }
-  auto* reply = static_cast<redisReply*>(
-      redisCommandArgv(ctx_, argc, argv_.data(), argvlen_.data()));
+  auto* reply = static_cast<redisReply*>(redisCommandArgv(ctx_, argc, argv_.data(), argvlen_.data()));
   if (reply == nullptr) {
     result.outcome = write ? Outcome::kAmbiguous : Outcome::kUnavailable;
     *error = endpoint_ + ": connection lost: " + ctx_->errstr;
@@ -122,9 +116,9 @@ StatusOr<std::vector<SlotRange>> RedisDriver::ClusterSlots() {
   std::vector<SlotRange> ranges;
   Status status;
   if (reply->type != REDIS_REPLY_ARRAY) {
-    status = Status::Error(endpoint_ + ": CLUSTER SLOTS: " +
-                           (reply->type == REDIS_REPLY_ERROR ? std::string(reply->str, reply->len)
-                                                             : "unexpected reply"));
+    status =
+        Status::Error(endpoint_ + ": CLUSTER SLOTS: " +
+                      (reply->type == REDIS_REPLY_ERROR ? std::string(reply->str, reply->len) : "unexpected reply"));
   } else {
     for (size_t i = 0; i < reply->elements; ++i) {
       redisReply* r = reply->element[i];

@@ -36,8 +36,8 @@ class RedisDriver : public Driver {
 
   // Sends args[0..argc) as one command. On an error reply, *error gets
   // "endpoint: reply" and, if reply_error is not null, the bare reply.
-  OpResult SendArgs(const std::vector<std::string>& args, int argc, bool write,
-                    std::string* error, std::string* reply_error = nullptr);
+  OpResult SendArgs(const std::vector<std::string>& args, int argc, bool write, std::string* error,
+                    std::string* reply_error = nullptr);
   StatusOr<std::vector<SlotRange>> ClusterSlots();
   const std::string& endpoint() const { return endpoint_; }
 

@@ -9,12 +9,18 @@ struct Rule {
 };
 
 constexpr Rule kRules[] = {
-    {"MOVED", Outcome::kRetryable},       {"ASK", Outcome::kRetryable},
-    {"TRYAGAIN", Outcome::kRetryable},    {"BUSY", Outcome::kRetryable},
-    {"CLUSTERDOWN", Outcome::kUnavailable}, {"LOADING", Outcome::kUnavailable},
-    {"MASTERDOWN", Outcome::kUnavailable},  {"READONLY", Outcome::kUnavailable},
-    {"NOAUTH", Outcome::kFatal},          {"WRONGPASS", Outcome::kFatal},
-    {"NOPERM", Outcome::kFatal},          {"WRONGTYPE", Outcome::kFatal},
+    {"MOVED", Outcome::kRetryable},
+    {"ASK", Outcome::kRetryable},
+    {"TRYAGAIN", Outcome::kRetryable},
+    {"BUSY", Outcome::kRetryable},
+    {"CLUSTERDOWN", Outcome::kUnavailable},
+    {"LOADING", Outcome::kUnavailable},
+    {"MASTERDOWN", Outcome::kUnavailable},
+    {"READONLY", Outcome::kUnavailable},
+    {"NOAUTH", Outcome::kFatal},
+    {"WRONGPASS", Outcome::kFatal},
+    {"NOPERM", Outcome::kFatal},
+    {"WRONGTYPE", Outcome::kFatal},
 };
 
 }  // namespace

@@ -29,8 +29,7 @@ StatusOr<std::vector<Segment>> ParsePlaceholders(std::string_view text, int max_
       continue;
     }
     if (n < 1 || n > max_params) {
-      return Status::Error("placeholder $" + std::to_string(n) + " out of range 1.." +
-                           std::to_string(max_params));
+      return Status::Error("placeholder $" + std::to_string(n) + " out of range 1.." + std::to_string(max_params));
     }
     if (!literal.empty()) out.push_back({std::move(literal), -1});
     literal.clear();
@@ -41,8 +40,7 @@ StatusOr<std::vector<Segment>> ParsePlaceholders(std::string_view text, int max_
   return out;
 }
 
-StatusOr<std::string> ToQuestionMarks(std::string_view text, int max_params,
-                                      std::vector<int>* order) {
+StatusOr<std::string> ToQuestionMarks(std::string_view text, int max_params, std::vector<int>* order) {
   auto segments = ParsePlaceholders(text, max_params);
   if (!segments.ok()) return segments.status();
   std::string out;

@@ -23,8 +23,7 @@ struct Segment {
 StatusOr<std::vector<Segment>> ParsePlaceholders(std::string_view text, int max_params);
 
 // MySQL form: every $n becomes '?', and *order receives n-1 per '?'.
-StatusOr<std::string> ToQuestionMarks(std::string_view text, int max_params,
-                                      std::vector<int>* order);
+StatusOr<std::string> ToQuestionMarks(std::string_view text, int max_params, std::vector<int>* order);
 
 // Appends a parameter's text (integers via std::to_chars: no allocation
 // beyond the string's own growth).

@@ -11,15 +11,33 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   namespace h = stampede::health;
   const std::string_view body(reinterpret_cast<const char*>(data) + 1, size - 1);
   switch (data[0] % 9) {
-    case 0: (void)h::ParseCockroachVars(body); break;
-    case 1: (void)h::ParsePdRegionCheck(body, "down-peer"); break;
-    case 2: (void)h::ParsePdStores(body); break;
-    case 3: (void)h::ParseYbUnderReplication(body); break;
-    case 4: (void)h::ParseYbTabletServers(body); break;
-    case 5: (void)h::ParseYbHealthCheck(body); break;
-    case 6: (void)h::ParseRedisClusterInfo(body); break;
-    case 7: (void)h::ParseGaleraStatus(body, 3); break;
-    default: (void)h::ParsePatroniCluster(body); break;
+    case 0:
+      (void)h::ParseCockroachVars(body);
+      break;
+    case 1:
+      (void)h::ParsePdRegionCheck(body, "down-peer");
+      break;
+    case 2:
+      (void)h::ParsePdStores(body);
+      break;
+    case 3:
+      (void)h::ParseYbUnderReplication(body);
+      break;
+    case 4:
+      (void)h::ParseYbTabletServers(body);
+      break;
+    case 5:
+      (void)h::ParseYbHealthCheck(body);
+      break;
+    case 6:
+      (void)h::ParseRedisClusterInfo(body);
+      break;
+    case 7:
+      (void)h::ParseGaleraStatus(body, 3);
+      break;
+    default:
+      (void)h::ParsePatroniCluster(body);
+      break;
   }
   return 0;
 }

@@ -171,7 +171,8 @@ StatusOr<HealthReport> ParseYbHealthCheck(std::string_view json) {
   return Guard("yb-master health-check", [&]() -> StatusOr<HealthReport> {
     auto j = ParseJson(json, "yb-master health-check");
     if (!j.ok()) return j.status();
-    if (!j->is_object() || !j->contains("dead_nodes")) return Status::Error("health-check: expected {dead_nodes: [...]}");
+    if (!j->is_object() || !j->contains("dead_nodes"))
+      return Status::Error("health-check: expected {dead_nodes: [...]}");
     HealthReport r;
     r.unavailable = static_cast<int64_t>((*j)["dead_nodes"].size());
     r.underreplicated = static_cast<int64_t>(j->value("under_replicated_tablets", Json::array()).size());
@@ -199,8 +200,8 @@ StatusOr<HealthReport> ParseRedisClusterInfo(std::string_view text) {
   if (r.underreplicated < 0) r.underreplicated = 0;
   if (fields.count("cluster_known_nodes")) r.live_nodes = num("cluster_known_nodes");
   r.healthy = fields["cluster_state"] == "ok" && r.unavailable == 0 && num("cluster_slots_ok") == 16384;
-  r.detail = "cluster_state " + fields["cluster_state"] + ", slots ok " +
-             std::to_string(num("cluster_slots_ok")) + ", fail " + std::to_string(num("cluster_slots_fail"));
+  r.detail = "cluster_state " + fields["cluster_state"] + ", slots ok " + std::to_string(num("cluster_slots_ok")) +
+             ", fail " + std::to_string(num("cluster_slots_fail"));
   return r;
 }
 
@@ -228,8 +229,7 @@ StatusOr<HealthReport> ParseGaleraStatus(std::string_view text, int expected_siz
   r.live_nodes = std::strtoll(vars["wsrep_cluster_size"].c_str(), nullptr, 10);
   const std::string& status = vars["wsrep_cluster_status"];
   const std::string& state = vars["wsrep_local_state_comment"];
-  r.healthy = status == "Primary" && state == "Synced" &&
-              (expected_size == 0 || r.live_nodes >= expected_size);
+  r.healthy = status == "Primary" && state == "Synced" && (expected_size == 0 || r.live_nodes >= expected_size);
   if (expected_size > 0 && r.live_nodes < expected_size) r.underreplicated = expected_size - r.live_nodes;
   if (status != "Primary") r.unavailable = 1;
   r.detail = "size " + std::to_string(r.live_nodes) + ", " + status + ", " + state;
@@ -256,8 +256,8 @@ StatusOr<HealthReport> ParsePatroniCluster(std::string_view json) {
     r.live_nodes = running;
     r.unavailable = other + (leaders == 0 ? 1 : 0);
     r.healthy = leaders == 1 && other == 0;
-    r.detail = "members running " + std::to_string(running) + ", leaders " + std::to_string(leaders) +
-               ", other " + std::to_string(other);
+    r.detail = "members running " + std::to_string(running) + ", leaders " + std::to_string(leaders) + ", other " +
+               std::to_string(other);
     return r;
   });
 }

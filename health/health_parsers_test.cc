@@ -103,8 +103,8 @@ TEST_F(HealthParsersTest, GaleraStatus) {
   auto np = ParseGaleraStatus(Fixture("galera_status_non_primary.txt"), 0);
   ASSERT_TRUE(np.ok()) << np.status().message();
   EXPECT_FALSE(np->healthy) << np->detail;
-  auto small = ParseGaleraStatus(
-      "wsrep_cluster_size\t2\nwsrep_cluster_status\tPrimary\nwsrep_local_state_comment\tSynced\n", 3);
+  auto small =
+      ParseGaleraStatus("wsrep_cluster_size\t2\nwsrep_cluster_status\tPrimary\nwsrep_local_state_comment\tSynced\n", 3);
   ASSERT_TRUE(small.ok());
   EXPECT_FALSE(small->healthy);
   EXPECT_EQ(small->underreplicated, 1);

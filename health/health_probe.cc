@@ -1,7 +1,5 @@
 #include "health/health_probe.h"
 
-#include "drivers/driver_registry.h"
-
 #include <cppconn/connection.h>
 #include <cppconn/driver.h>
 #include <cppconn/exception.h>
@@ -18,6 +16,7 @@
 #include <mutex>
 
 #include "common/strings.h"
+#include "drivers/driver_registry.h"
 #include "drivers/mysql_driver.h"
 
 namespace stampede::health {
@@ -217,8 +216,8 @@ class EndpointsProbe : public HealthProbe {
       }
     }
     r.healthy = r.unavailable == 0 && r.live_nodes > 0;
-    r.detail = std::to_string(r.live_nodes) + " of " + std::to_string(o_.endpoints.size()) +
-               " endpoint(s) answer" + (down.empty() ? "" : ": " + down);
+    r.detail = std::to_string(r.live_nodes) + " of " + std::to_string(o_.endpoints.size()) + " endpoint(s) answer" +
+               (down.empty() ? "" : ": " + down);
     return r;
   }
 

@@ -13,8 +13,9 @@ MetricsExporter::MetricsExporter() : registry_(std::make_shared<prometheus::Regi
               .Register(*registry_);
   missed_ = &prometheus::BuildCounter()
                  .Name("stampede_ops_missed_total")
-                 .Help("Operations the schedule owed that were never started (the backlog at a deadline, or "
-                       "due more than op_timeout before their worker got to them), by phase and op")
+                 .Help(
+                     "Operations the schedule owed that were never started (the backlog at a deadline, or "
+                     "due more than op_timeout before their worker got to them), by phase and op")
                  .Register(*registry_);
   unaccounted_ = &prometheus::BuildCounter()
                       .Name("stampede_ops_unaccounted_total")
@@ -49,8 +50,7 @@ MetricsExporter::MetricsExporter() : registry_(std::make_shared<prometheus::Regi
 
 const prometheus::Histogram::BucketBoundaries& MetricsExporter::Buckets() {
   static const prometheus::Histogram::BucketBoundaries kBuckets = {
-      0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
-      0.1,    0.25,    0.5,    1,     2.5,    5,     10,   30,   60};
+      0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
   return kBuckets;
 }
 
@@ -72,8 +72,7 @@ void MetricsExporter::AddOp(const std::string& phase, const std::string& op,
     while (b < bounds.size() && seconds > bounds[b]) ++b;
     increments[b] += double(count);
   });
-  latency_->Add({{"phase", phase}, {"op", op}}, bounds)
-      .ObserveMultiple(increments, double(latency.sum_ns()) / 1e9);
+  latency_->Add({{"phase", phase}, {"op", op}}, bounds).ObserveMultiple(increments, double(latency.sum_ns()) / 1e9);
 }
 
 void MetricsExporter::OnJournalLine(const report::Json& line) {

@@ -55,9 +55,8 @@ class MetricsExporter {
   static const prometheus::Histogram::BucketBoundaries& Buckets();
 
  private:
-  void AddOp(const std::string& phase, const std::string& op,
-             const std::array<uint64_t, kNumOutcomes>& outcomes, uint64_t missed,
-             const Histogram& latency);
+  void AddOp(const std::string& phase, const std::string& op, const std::array<uint64_t, kNumOutcomes>& outcomes,
+             uint64_t missed, const Histogram& latency);
 
   std::shared_ptr<prometheus::Registry> registry_;
   prometheus::Family<prometheus::Counter>* ops_;

@@ -8,8 +8,8 @@ namespace {
 TEST(MetricsExporterTest, SecondsBecomeCountersAndHistograms) {
   MetricsExporter m;
   Histogram h;
-  for (int i = 0; i < 90; ++i) h.Record(300'000);      // 0.3 ms
-  for (int i = 0; i < 10; ++i) h.Record(20'000'000);   // 20 ms
+  for (int i = 0; i < 90; ++i) h.Record(300'000);     // 0.3 ms
+  for (int i = 0; i < 10; ++i) h.Record(20'000'000);  // 20 ms
   report::Json latency = report::HistogramToJson(h);
   report::Json line = {{"type", "second"},
                        {"phase", "insert"},
@@ -21,11 +21,19 @@ TEST(MetricsExporterTest, SecondsBecomeCountersAndHistograms) {
   m.OnJournalLine({{"type", "fault"}, {"action", "kill"}, {"node", "db3"}});
   m.OnJournalLine({{"type", "health"}, {"healthy", false}, {"underreplicated", 12}});
   const std::string text = m.Render();
-  EXPECT_NE(text.find("stampede_ops_total{op=\"InsertOne\",outcome=\"ok\",phase=\"insert\"} 196"), std::string::npos) << text;
-  EXPECT_NE(text.find("stampede_ops_total{op=\"InsertOne\",outcome=\"unavailable\",phase=\"insert\"} 4"), std::string::npos) << text;
-  EXPECT_NE(text.find("stampede_op_latency_seconds_count{op=\"InsertOne\",phase=\"insert\"} 200"), std::string::npos) << text;
-  EXPECT_NE(text.find("stampede_op_latency_seconds_bucket{op=\"InsertOne\",phase=\"insert\",le=\"0.0005\"} 180"), std::string::npos) << text;
-  EXPECT_NE(text.find("stampede_op_latency_seconds_bucket{op=\"InsertOne\",phase=\"insert\",le=\"0.025\"} 200"), std::string::npos) << text;
+  EXPECT_NE(text.find("stampede_ops_total{op=\"InsertOne\",outcome=\"ok\",phase=\"insert\"} 196"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("stampede_ops_total{op=\"InsertOne\",outcome=\"unavailable\",phase=\"insert\"} 4"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("stampede_op_latency_seconds_count{op=\"InsertOne\",phase=\"insert\"} 200"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("stampede_op_latency_seconds_bucket{op=\"InsertOne\",phase=\"insert\",le=\"0.0005\"} 180"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("stampede_op_latency_seconds_bucket{op=\"InsertOne\",phase=\"insert\",le=\"0.025\"} 200"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("stampede_active_workers{phase=\"insert\"} 8"), std::string::npos) << text;
   EXPECT_NE(text.find("stampede_agents_connected 2"), std::string::npos) << text;
   EXPECT_NE(text.find("stampede_fault_events_total{action=\"kill\",node=\"db3\"} 1"), std::string::npos) << text;

@@ -25,8 +25,8 @@ StatusOr<std::unique_ptr<Pusher>> Pusher::Start(const std::string& url, const st
   std::unique_ptr<Pusher> p(new Pusher());
   p->url_ = url;
   p->gateway_ = std::make_unique<GatewayHolder>();
-  p->gateway_->gateway = std::make_unique<prometheus::Gateway>(scheme + rest.substr(0, colon),
-                                                               rest.substr(colon + 1), job);
+  p->gateway_->gateway =
+      std::make_unique<prometheus::Gateway>(scheme + rest.substr(0, colon), rest.substr(colon + 1), job);
   p->gateway_->gateway->RegisterCollectable(registry);
   p->thread_ = std::thread([raw = p.get()] { raw->Loop(); });
   return p;

@@ -26,8 +26,7 @@ TEST(PlanExpanderTest, RebalanceBecomesOnePhasePerStep) {
   ASSERT_EQ(p.phases_size(), 6);
   EXPECT_EQ(p.phases(0).name(), "warm");
   EXPECT_TRUE(p.phases(0).group().empty());
-  const char* names[] = {"insert/InsertOne", "insert/Count", "insert/UpdateOne", "insert/Count-2",
-                         "insert/SelectOne"};
+  const char* names[] = {"insert/InsertOne", "insert/Count", "insert/UpdateOne", "insert/Count-2", "insert/SelectOne"};
   const char* steps[] = {"InsertOne", "Count", "UpdateOne", "Count", "SelectOne"};
   for (int i = 0; i < 5; ++i) {
     const v1::Phase& s = p.phases(i + 1);
@@ -48,11 +47,11 @@ TEST(PlanExpanderTest, SteppedPhasesRejectOpsAndDuration) {
 target: {driver: postgres, endpoints: [127.0.0.1:5432]}
 phases:
   - {name: insert, workload: rebalance2021, workers: 5, ops: 100}
-)", "p.yaml");
+)",
+                        "p.yaml");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.errors[0].find("p.yaml:4:"), std::string::npos) << r.errors[0];
-  EXPECT_NE(r.errors[0].find("phases[0].ops: not allowed: rebalance2021 runs a fixed number"),
-            std::string::npos)
+  EXPECT_NE(r.errors[0].find("phases[0].ops: not allowed: rebalance2021 runs a fixed number"), std::string::npos)
       << r.errors[0];
 }
 
@@ -63,7 +62,8 @@ phases:
   - {name: insert, workload: rebalance2021, workers: 10, params: {records_per_worker: 10}}
 faults:
   - {at: insert@50%, action: kill, node: db3}
-)", "p.yaml");
+)",
+                        "p.yaml");
   ASSERT_TRUE(r.ok()) << r.errors[0];
   EXPECT_EQ(r.plan.faults(0).at_percent(), 50);
 }

@@ -13,9 +13,9 @@
 namespace stampede::plan {
 
 inline constexpr size_t kMaxPlanBytes = size_t(1) << 20;  // 1 MiB
-inline constexpr uint64_t kMaxYamlNodes = 100000;          // after alias expansion
-inline constexpr int kMaxYamlDepth = 64;                   // nested lists and mappings
-inline constexpr size_t kMaxNameLength = 128;              // names and identifiers
+inline constexpr uint64_t kMaxYamlNodes = 100000;         // after alias expansion
+inline constexpr int kMaxYamlDepth = 64;                  // nested lists and mappings
+inline constexpr size_t kMaxNameLength = 128;             // names and identifiers
 
 struct LimitError {
   int line = 0;  // 1-based

@@ -28,8 +28,10 @@ TEST(PlanLimitsTest, NumbersAtTheEdgesOfTheirTypesAreRefused) {
   for (const char* v : {"9223372036854775808", "18446744073709551615", "-1", "1e308", "-1e308",
                         "99999999999999999999999", ".nan", ".inf"}) {
     SCOPED_TRACE(v);
-    auto text = "name: x\ntarget: {driver: redis, endpoints: [127.0.0.1:6379]}\nphases:\n"
-                "  - {name: a, workload: kv, workers: " + std::string(v) + ", duration: 5s}\n";
+    auto text =
+        "name: x\ntarget: {driver: redis, endpoints: [127.0.0.1:6379]}\nphases:\n"
+        "  - {name: a, workload: kv, workers: " +
+        std::string(v) + ", duration: 5s}\n";
     EXPECT_EQ(FirstError(text).rfind("p.yaml:4:38: phases[0].workers: expected a positive integer", 0), 0u)
         << FirstError(text);
     EXPECT_NE(FirstError(PlanWith(", rate: " + std::string(v))), "");
@@ -39,7 +41,8 @@ TEST(PlanLimitsTest, NumbersAtTheEdgesOfTheirTypesAreRefused) {
 }
 
 TEST(PlanLimitsTest, RepeatAt2To64IsRefusedNotLooped) {
-  auto text = PlanWith("", "faults:\n  - {at: a+1s, action: kill, node: n1, repeat: 18446744073709551615, every: 1s}\n");
+  auto text =
+      PlanWith("", "faults:\n  - {at: a+1s, action: kill, node: n1, repeat: 18446744073709551615, every: 1s}\n");
   EXPECT_NE(FirstError(text).find("repeat: expected a positive integer up to 1000, found 18446744073709551615"),
             std::string::npos)
       << FirstError(text);

@@ -43,21 +43,20 @@ class Loader : public YamlReader {
     try {
       root = YAML::Load(text);
     } catch (const YAML::Exception& e) {
-      AddAt(e.mark.line + 1, e.mark.column + 1, "yaml",
-            "not valid YAML: " + e.msg);
+      AddAt(e.mark.line + 1, e.mark.column + 1, "yaml", "not valid YAML: " + e.msg);
       return Finish();
     }
     if (!root.IsMap()) {
       Error(root, "plan", "expected a mapping with name, target and phases, found " + Found(root));
       return Finish();
     }
-    CheckKeys(root, "", {"name", "seed", "target", "agents", "phases", "retry", "faults", "recovery",
-                         "setup", "cleanup", "report", "timeout"});
+    CheckKeys(root, "",
+              {"name", "seed", "target", "agents", "phases", "retry", "faults", "recovery", "setup", "cleanup",
+               "report", "timeout"});
     auto& plan = result_.plan;
     plan.set_name(RequiredString(root, "name", "name"));
     if (!plan.name().empty() && !IsNameOf(plan.name(), "_.-")) {
-      Error(root["name"], "name",
-            "expected up to 128 letters, digits, '.', '_' or '-', found " + Quoted(plan.name()));
+      Error(root["name"], "name", "expected up to 128 letters, digits, '.', '_' or '-', found " + Quoted(plan.name()));
     }
     plan.set_seed(root["seed"] ? UInt(root["seed"], "seed", 0, 18446744073709551616.0) : 1);
     LoadTarget(root);
@@ -95,8 +94,9 @@ class Loader : public YamlReader {
       Error(t, "target", "expected a mapping with driver and endpoints, found " + Found(t));
       return;
     }
-    CheckKeys(t, "target", {"driver", "flavor", "endpoints", "user", "password_env", "database",
-                            "connect_timeout", "op_timeout", "balance", "health"});
+    CheckKeys(t, "target",
+              {"driver", "flavor", "endpoints", "user", "password_env", "database", "connect_timeout", "op_timeout",
+               "balance", "health"});
     auto* target = result_.plan.mutable_target();
     target->set_driver(RequiredString(t, "driver", "target.driver"));
     const drivers::DriverInfo* info = nullptr;
@@ -105,17 +105,16 @@ class Loader : public YamlReader {
       if (!info) {
         std::string near = NearestWord(target->driver(), drivers::DriverNames());
         Error(t["driver"], "target.driver",
-              "expected one of " + Join(drivers::DriverNames(), ", ") + ", found '" +
-                  target->driver() + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+              "expected one of " + Join(drivers::DriverNames(), ", ") + ", found '" + target->driver() + "'" +
+                  (near.empty() ? "" : " (did you mean '" + near + "'?)"));
       }
     }
     if (t["flavor"]) {
       target->set_flavor(String(t["flavor"], "target.flavor"));
-      if (info && std::find(info->flavors.begin(), info->flavors.end(), target->flavor()) ==
-                      info->flavors.end()) {
+      if (info && std::find(info->flavors.begin(), info->flavors.end(), target->flavor()) == info->flavors.end()) {
         Error(t["flavor"], "target.flavor",
-              "expected one of " + Join(info->flavors, ", ") + " for driver " + info->name +
-                  ", found " + Quoted(target->flavor()));
+              "expected one of " + Join(info->flavors, ", ") + " for driver " + info->name + ", found " +
+                  Quoted(target->flavor()));
       }
     } else if (info) {
       target->set_flavor(info->flavors.front());
@@ -157,16 +156,14 @@ class Loader : public YamlReader {
       }
       target->set_password_env(env);
     }
-    target->set_connect_timeout_ms(
-        t["connect_timeout"] ? DurationMs(t["connect_timeout"], "target.connect_timeout") : 5000);
-    target->set_op_timeout_ms(
-        t["op_timeout"] ? DurationMs(t["op_timeout"], "target.op_timeout") : 10000);
+    target->set_connect_timeout_ms(t["connect_timeout"] ? DurationMs(t["connect_timeout"], "target.connect_timeout")
+                                                        : 5000);
+    target->set_op_timeout_ms(t["op_timeout"] ? DurationMs(t["op_timeout"], "target.op_timeout") : 10000);
     target->set_balance("round-robin");
     if (t["balance"]) {
       std::string b = String(t["balance"], "target.balance");
       if (b != "round-robin" && b != "random" && b != "first-alive") {
-        Error(t["balance"], "target.balance",
-              "expected round-robin, random or first-alive, found " + Quoted(b));
+        Error(t["balance"], "target.balance", "expected round-robin, random or first-alive, found " + Quoted(b));
       }
       target->set_balance(b);
     }
@@ -207,8 +204,8 @@ class Loader : public YamlReader {
     result_.plan.set_timeout_ms(ms);
     if (ms > 0 && ms < timed_ms) {
       Error(root["timeout"], "timeout",
-            "expected at least the phases' durations (" + FormatDurationNs(int64_t(timed_ms) * 1000000) +
-                "), found " + Quoted(root["timeout"].Scalar()));
+            "expected at least the phases' durations (" + FormatDurationNs(int64_t(timed_ms) * 1000000) + "), found " +
+                Quoted(root["timeout"].Scalar()));
     }
   }
 
@@ -229,16 +226,16 @@ class Loader : public YamlReader {
     CheckKeys(load, field, {"labels"});
     const YAML::Node labels = load["labels"];
     if (!labels || !labels.IsMap() || labels.size() == 0 || labels.size() > 16) {
-      Error(labels ? labels : load, field + ".labels", "expected 1 to 16 labels like {role: load}, found " +
-                                                           Found(labels));
+      Error(labels ? labels : load, field + ".labels",
+            "expected 1 to 16 labels like {role: load}, found " + Found(labels));
       return;
     }
     for (auto it = labels.begin(); it != labels.end(); ++it) {
       const std::string key = it->first.IsScalar() ? it->first.Scalar() : "";
       const std::string value = String(it->second, field + ".labels." + key);
       if (!IsNameOf(key, "_.-/") || (!value.empty() && !IsNameOf(value, "_.-/"))) {
-        Error(it->first, field + ".labels", "expected names of letters, digits, '_', '.', '-' or '/', found " +
-                                                Quoted(key + "=" + value));
+        Error(it->first, field + ".labels",
+              "expected names of letters, digits, '_', '.', '-' or '/', found " + Quoted(key + "=" + value));
         continue;
       }
       (*agents->mutable_load_labels())[key] = value;
@@ -263,8 +260,7 @@ class Loader : public YamlReader {
     if (a["on_loss"]) {
       std::string v = String(a["on_loss"], "agents.on_loss");
       if (v != "abort" && v != "continue" && v != "redistribute") {
-        Error(a["on_loss"], "agents.on_loss",
-              "expected abort, continue or redistribute, found " + Quoted(v));
+        Error(a["on_loss"], "agents.on_loss", "expected abort, continue or redistribute, found " + Quoted(v));
       }
       agents->set_on_loss(v);
     }
@@ -292,8 +288,9 @@ class Loader : public YamlReader {
       Error(p, at, "expected a mapping with name, workload and workers, found " + Found(p));
       return;
     }
-    CheckKeys(p, at, {"name", "workload", "workers", "duration", "ops", "rate", "params", "stages",
-                      "think_time", "arrival", "setup", "cleanup", "custom", "timeout"});
+    CheckKeys(p, at,
+              {"name", "workload", "workers", "duration", "ops", "rate", "params", "stages", "think_time", "arrival",
+               "setup", "cleanup", "custom", "timeout"});
     v1::Phase* phase = result_.plan.add_phases();
     phase->set_name(RequiredString(p, "name", at + ".name"));
     if (!phase->name().empty()) {
@@ -311,8 +308,7 @@ class Loader : public YamlReader {
       if (!info) {
         std::string near = NearestWord(phase->workload(), workloads::WorkloadNames());
         Error(p["workload"], at + ".workload",
-              "expected one of " + Join(workloads::WorkloadNames(), ", ") + ", found '" +
-                  phase->workload() + "'" +
+              "expected one of " + Join(workloads::WorkloadNames(), ", ") + ", found '" + phase->workload() + "'" +
                   (near.empty() ? "" : " (did you mean '" + near + "'?)"));
       }
     }
@@ -427,8 +423,9 @@ class Loader : public YamlReader {
       }
       const int k = st["workers"] ? 1 : 2;
       if (kind && k != kind) {
-        Error(st, sf, std::string("expected ") + (kind == 1 ? "workers" : "rate") +
-                          " like the stages before it (a phase is closed or open loop)");
+        Error(st, sf,
+              std::string("expected ") + (kind == 1 ? "workers" : "rate") +
+                  " like the stages before it (a phase is closed or open loop)");
         continue;
       }
       kind = k;
@@ -446,14 +443,14 @@ class Loader : public YamlReader {
         phase->set_workers(max_workers);
       } else if (max_workers > phase->workers()) {
         Error(p["workers"], at + ".workers",
-              "is " + std::to_string(phase->workers()) + " but a stage ramps to " +
-                  std::to_string(max_workers) + " workers");
+              "is " + std::to_string(phase->workers()) + " but a stage ramps to " + std::to_string(max_workers) +
+                  " workers");
       }
     }
   }
 
-  void LoadPhaseParams(const YAML::Node& p, const std::string& at,
-                       const workloads::WorkloadInfo* info, v1::Phase* phase) {
+  void LoadPhaseParams(const YAML::Node& p, const std::string& at, const workloads::WorkloadInfo* info,
+                       v1::Phase* phase) {
     YAML::Node params = p["params"];
     if (params && !params.IsMap()) {
       Error(params, at + ".params", "expected a mapping of workload parameters, found " + Found(params));
@@ -476,22 +473,20 @@ class Loader : public YamlReader {
     }
   }
 
-  void LoadParams(const YAML::Node& params, const std::string& at,
-                  const workloads::WorkloadInfo& info, v1::Phase* phase) {
+  void LoadParams(const YAML::Node& params, const std::string& at, const workloads::WorkloadInfo& info,
+                  v1::Phase* phase) {
     const auto& specs = info.param_specs();
     std::vector<std::string> names;
     for (const ParamSpec& s : specs) names.push_back(s.name);
     for (auto it = params.begin(); it != params.end(); ++it) {
       std::string key = it->first.IsScalar() ? it->first.Scalar() : "?";
       std::string field = at + "." + key;
-      auto spec = std::find_if(specs.begin(), specs.end(),
-                               [&](const ParamSpec& s) { return s.name == key; });
+      auto spec = std::find_if(specs.begin(), specs.end(), [&](const ParamSpec& s) { return s.name == key; });
       if (spec == specs.end()) {
         std::string near = NearestWord(key, names);
         Error(it->first, field,
               "unknown parameter of workload " + info.name +
-                  (near.empty() ? " (expected one of " + Join(names, ", ") + ")"
-                                : ", did you mean '" + near + "'?"));
+                  (near.empty() ? " (expected one of " + Join(names, ", ") + ")" : ", did you mean '" + near + "'?"));
         continue;
       }
       const YAML::Node v = it->second;
@@ -519,8 +514,7 @@ class Loader : public YamlReader {
         }
         case ParamSpec::Type::kChoice:
           value = String(v, field);
-          if (!value.empty() &&
-              std::find(spec->choices.begin(), spec->choices.end(), value) == spec->choices.end()) {
+          if (!value.empty() && std::find(spec->choices.begin(), spec->choices.end(), value) == spec->choices.end()) {
             Error(v, field, "expected one of " + Join(spec->choices, ", ") + ", found " + Quoted(value));
           }
           break;

@@ -47,13 +47,12 @@ TEST(PlanLoaderTest, LoadsAGoodPlan) {
       << again.plan.DebugString() << r.plan.DebugString();
 }
 
-std::vector<std::string> Errors(const std::string& text) {
-  return LoadPlanText(text, "p.yaml").errors;
-}
+std::vector<std::string> Errors(const std::string& text) { return LoadPlanText(text, "p.yaml").errors; }
 
 TEST(PlanLoaderTest, UnknownKeySuggestsNearest) {
-  auto e = Errors("name: x\ntarget: {driver: redis, endpoints: [h:1]}\nphases:\n"
-                  "  - {name: a, workload: kv, workrs: 2, ops: 1}\n");
+  auto e = Errors(
+      "name: x\ntarget: {driver: redis, endpoints: [h:1]}\nphases:\n"
+      "  - {name: a, workload: kv, workrs: 2, ops: 1}\n");
   ASSERT_EQ(e.size(), 2u);
   EXPECT_EQ(e[0], "p.yaml:4:29: phases[0].workrs: unknown key, did you mean 'workers'?");
   EXPECT_EQ(e[1], "p.yaml:4:5: phases[0].workers: missing (expected a positive integer)");
@@ -72,12 +71,14 @@ phases:
     params: {insert: many}
 )");
   ASSERT_EQ(e.size(), 5u);
-  EXPECT_EQ(e[0], "p.yaml:3:11: target.driver: expected one of postgres, mysql, redis, found "
-                  "'postgress' (did you mean 'postgres'?)");
+  EXPECT_EQ(e[0],
+            "p.yaml:3:11: target.driver: expected one of postgres, mysql, redis, found "
+            "'postgress' (did you mean 'postgres'?)");
   EXPECT_EQ(e[1], "p.yaml:4:15: target.endpoints[0]: expected host:port, found 'localhost'");
   EXPECT_EQ(e[2], "p.yaml:8:14: phases[0].workers: expected a positive integer up to 100000, found -4");
-  EXPECT_EQ(e[3], "p.yaml:9:15: phases[0].duration: expected a duration like 10s, 1m30s, 250ms "
-                  "or 2h, found '10 parsecs'");
+  EXPECT_EQ(e[3],
+            "p.yaml:9:15: phases[0].duration: expected a duration like 10s, 1m30s, 250ms "
+            "or 2h, found '10 parsecs'");
   EXPECT_EQ(e[4], "p.yaml:10:22: phases[0].params.insert: expected a non-negative integer, found 'many'");
 }
 
@@ -92,8 +93,9 @@ TEST(PlanLoaderTest, MissingTargetAndInlinePassword) {
   auto e = Errors("name: x\nphases:\n  - {name: a, workload: kv, workers: 1, ops: 1}\n");
   ASSERT_EQ(e.size(), 1u);
   EXPECT_EQ(e[0], "p.yaml:1:1: target: missing (expected a mapping with driver and endpoints)");
-  e = Errors("name: x\ntarget: {driver: redis, endpoints: ['h:1'], password: hunter2}\n"
-             "phases:\n  - {name: a, workload: kv, workers: 1, ops: 1}\n");
+  e = Errors(
+      "name: x\ntarget: {driver: redis, endpoints: ['h:1'], password: hunter2}\n"
+      "phases:\n  - {name: a, workload: kv, workers: 1, ops: 1}\n");
   ASSERT_EQ(e.size(), 1u);
   EXPECT_NE(e[0].find("target.password: inline passwords are not accepted"), std::string::npos);
   EXPECT_EQ(e[0].find("hunter2"), std::string::npos);
@@ -104,8 +106,9 @@ TEST(PlanLoaderTest, Faults) {
       "name: x\ntarget: {driver: redis, endpoints: ['h:1']}\n"
       "phases:\n  - {name: load, workload: kv, workers: 1, ops: 1000}\n"
       "  - {name: run, workload: kv, workers: 1, duration: 30s}\n";
-  auto r = LoadPlanText(head + "faults:\n  - {at: load@50%, action: kill, node: db3}\n"
-                               "  - {at: run+5s, action: pause, node: db3, repeat: 3, every: 8s}\n",
+  auto r = LoadPlanText(head +
+                            "faults:\n  - {at: load@50%, action: kill, node: db3}\n"
+                            "  - {at: run+5s, action: pause, node: db3, repeat: 3, every: 8s}\n",
                         "p.yaml");
   ASSERT_TRUE(r.ok()) << r.errors[0];
   ASSERT_EQ(r.plan.faults_size(), 4);
@@ -113,19 +116,24 @@ TEST(PlanLoaderTest, Faults) {
   EXPECT_EQ(r.plan.faults(3).at_ms(), 21000u);
   auto again = LoadPlanText(PlanToYaml(r.plan), "again.yaml");
   ASSERT_TRUE(again.ok()) << again.errors[0];
-  auto e = Errors(head + "faults:\n  - {at: run+40s, action: kill, node: db3}\n"
-                         "  - {at: nope+1s, action: explode, node: db3}\n"
-                         "  - {at: run@50%, action: kill, node: db3}\n");
+  auto e = Errors(head +
+                  "faults:\n  - {at: run+40s, action: kill, node: db3}\n"
+                  "  - {at: nope+1s, action: explode, node: db3}\n"
+                  "  - {at: run@50%, action: kill, node: db3}\n");
   ASSERT_EQ(e.size(), 4u);
-  EXPECT_NE(e[0].find("faults[0].at: phase run lasts 30s: a fault at run+40s would never happen"), std::string::npos) << e[0];
-  EXPECT_NE(e[1].find("faults[1].at: expected a phase of this plan (load, run), found 'nope'"), std::string::npos) << e[1];
-  EXPECT_NE(e[2].find("faults[1].action: expected one of kill, stop, pause, resume, start, restart"), std::string::npos) << e[2];
+  EXPECT_NE(e[0].find("faults[0].at: phase run lasts 30s: a fault at run+40s would never happen"), std::string::npos)
+      << e[0];
+  EXPECT_NE(e[1].find("faults[1].at: expected a phase of this plan (load, run), found 'nope'"), std::string::npos)
+      << e[1];
+  EXPECT_NE(e[2].find("faults[1].action: expected one of kill, stop, pause, resume, start, restart"), std::string::npos)
+      << e[2];
   EXPECT_NE(e[3].find("PHASE@PERCENT needs a phase with an operation count"), std::string::npos) << e[3];
 }
 
 TEST(PlanLoaderTest, WorkloadCombinationChecked) {
-  auto e = Errors("name: x\ntarget: {driver: redis, endpoints: ['h:1']}\n"
-                  "phases:\n  - {name: a, workload: crud, workers: 1, ops: 1, params: {insert: 0}}\n");
+  auto e = Errors(
+      "name: x\ntarget: {driver: redis, endpoints: ['h:1']}\n"
+      "phases:\n  - {name: a, workload: crud, workers: 1, ops: 1, params: {insert: 0}}\n");
   ASSERT_EQ(e.size(), 1u);
   EXPECT_NE(e[0].find("at least one of insert"), std::string::npos);
 }
@@ -159,16 +167,15 @@ TEST(PlanLoaderTest, CustomWorkloadStagesAndSetupRoundTrip) {
   ASSERT_EQ(r.plan.setup_size(), 1);  // the redis-only statement is skipped
   EXPECT_EQ(r.plan.setup(0), "CREATE TABLE t (id BIGINT) ENGINE=InnoDB");
   const v1::Phase& p = r.plan.phases(0);
-  EXPECT_EQ(p.workers(), 4u);          // from the stages
-  EXPECT_EQ(p.duration_ms(), 5000u);   // their sum
+  EXPECT_EQ(p.workers(), 4u);         // from the stages
+  EXPECT_EQ(p.duration_ms(), 5000u);  // their sum
   ASSERT_EQ(p.custom().ops_size(), 2);
   EXPECT_TRUE(p.custom().ops(0).statements(0).write());
   EXPECT_FALSE(p.custom().ops(1).statements(0).write());
   EXPECT_EQ(p.custom().ops(1).statements(0).params(0).from_op(), "ins");
   auto again = LoadPlanText(PlanToYaml(r.plan), "again.yaml");
   ASSERT_TRUE(again.ok()) << again.errors[0] << "\n" << PlanToYaml(r.plan);
-  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(r.plan, again.plan))
-      << PlanToYaml(r.plan);
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(r.plan, again.plan)) << PlanToYaml(r.plan);
 }
 
 TEST(PlanLoaderTest, CustomErrorsNamePositions) {
@@ -182,11 +189,13 @@ phases:
     custom:
       - {name: a, sql: "SELECT $2", params: [{gaussian: 3}]}
       - {name: b, sql: "SELECT $1", params: [{from: nope}]}
-)yaml", "c.yaml");
+)yaml",
+                        "c.yaml");
   ASSERT_FALSE(r.ok());
   std::string all;
   for (const auto& e : r.errors) all += e + "\n";
-  EXPECT_NE(all.find("c.yaml:9:47: phases[0].custom[0].params[0]: expected sequence, uuid, now"), std::string::npos) << all;
+  EXPECT_NE(all.find("c.yaml:9:47: phases[0].custom[0].params[0]: expected sequence, uuid, now"), std::string::npos)
+      << all;
   EXPECT_NE(all.find("uses $2 but params has 1 generator(s)"), std::string::npos) << all;
   EXPECT_NE(all.find("c.yaml:10:9: phases[0].custom[1]: from: no op named 'nope'"), std::string::npos) << all;
   EXPECT_EQ(r.errors.size(), 3u) << all;

@@ -76,10 +76,8 @@ std::string PlanToYaml(const v1::Plan& plan) {
   if (!t.user().empty()) out << YAML::Key << "user" << YAML::Value << t.user();
   if (!t.password_env().empty()) out << YAML::Key << "password_env" << YAML::Value << t.password_env();
   if (!t.database().empty()) out << YAML::Key << "database" << YAML::Value << t.database();
-  out << YAML::Key << "connect_timeout" << YAML::Value
-      << FormatDurationNs(int64_t(t.connect_timeout_ms()) * 1000000);
-  out << YAML::Key << "op_timeout" << YAML::Value
-      << FormatDurationNs(int64_t(t.op_timeout_ms()) * 1000000);
+  out << YAML::Key << "connect_timeout" << YAML::Value << FormatDurationNs(int64_t(t.connect_timeout_ms()) * 1000000);
+  out << YAML::Key << "op_timeout" << YAML::Value << FormatDurationNs(int64_t(t.op_timeout_ms()) * 1000000);
   out << YAML::Key << "balance" << YAML::Value << t.balance();
   if (!t.health().kind().empty()) {
     out << YAML::Key << "health" << YAML::Value << YAML::Flow << YAML::BeginMap;
@@ -96,8 +94,7 @@ std::string PlanToYaml(const v1::Plan& plan) {
   out << YAML::EndMap;
   out << YAML::Key << "retry" << YAML::Value << YAML::Flow << YAML::BeginMap;
   out << YAML::Key << "max_attempts" << YAML::Value << plan.retry().max_attempts();
-  out << YAML::Key << "backoff" << YAML::Value
-      << FormatDurationNs(int64_t(plan.retry().backoff_ms()) * 1000000);
+  out << YAML::Key << "backoff" << YAML::Value << FormatDurationNs(int64_t(plan.retry().backoff_ms()) * 1000000);
   out << YAML::EndMap;
   const auto& a = plan.agents();
   out << YAML::Key << "agents" << YAML::Value << YAML::Flow << YAML::BeginMap;
@@ -126,8 +123,8 @@ std::string PlanToYaml(const v1::Plan& plan) {
   EmitStatements(out, "setup", plan.setup());
   EmitStatements(out, "cleanup", plan.cleanup());
   if (plan.report().ns_per_op()) {
-    out << YAML::Key << "report" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
-        << "ns_per_op" << YAML::Value << true << YAML::EndMap;
+    out << YAML::Key << "report" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "ns_per_op"
+        << YAML::Value << true << YAML::EndMap;
   }
   out << YAML::Key << "phases" << YAML::Value << YAML::BeginSeq;
   for (const auto& p : plan.phases()) {
@@ -136,8 +133,7 @@ std::string PlanToYaml(const v1::Plan& plan) {
     out << YAML::Key << "workload" << YAML::Value << p.workload();
     out << YAML::Key << "workers" << YAML::Value << p.workers();
     if (p.duration_ms() && p.stages_size() == 0) {
-      out << YAML::Key << "duration" << YAML::Value
-          << FormatDurationNs(int64_t(p.duration_ms()) * 1000000);
+      out << YAML::Key << "duration" << YAML::Value << FormatDurationNs(int64_t(p.duration_ms()) * 1000000);
     }
     if (p.ops()) out << YAML::Key << "ops" << YAML::Value << p.ops();
     if (p.timeout_ms()) {
@@ -181,8 +177,7 @@ std::string PlanToYaml(const v1::Plan& plan) {
       char pct[32];
       std::snprintf(pct, sizeof(pct), "@%g%%", f.at_percent());
       out << YAML::Key << "at" << YAML::Value
-          << (f.at_percent() > 0 ? f.phase() + pct
-                                 : f.phase() + "+" + FormatDurationNs(int64_t(f.at_ms()) * 1000000));
+          << (f.at_percent() > 0 ? f.phase() + pct : f.phase() + "+" + FormatDurationNs(int64_t(f.at_ms()) * 1000000));
       out << YAML::Key << "action" << YAML::Value << f.action();
       out << YAML::Key << "node" << YAML::Value << f.node();
       out << YAML::EndMap;

@@ -11,19 +11,26 @@ namespace {
 
 std::string Num(double v) {
   char buf[32];
-  if (v >= 1000 || (v == double(int64_t(v)) && v < 1e15)) std::snprintf(buf, sizeof(buf), "%.0f", v);
-  else if (v >= 10) std::snprintf(buf, sizeof(buf), "%.1f", v);
-  else std::snprintf(buf, sizeof(buf), "%.2f", v);
+  if (v >= 1000 || (v == double(int64_t(v)) && v < 1e15))
+    std::snprintf(buf, sizeof(buf), "%.0f", v);
+  else if (v >= 10)
+    std::snprintf(buf, sizeof(buf), "%.1f", v);
+  else
+    std::snprintf(buf, sizeof(buf), "%.2f", v);
   return buf;
 }
 
 std::string Esc(const std::string& s) {
   std::string out;
   for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else out += c;
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '&')
+      out += "&amp;";
+    else
+      out += c;
   }
   return out;
 }
@@ -119,13 +126,17 @@ std::string RenderCompareMarkdown(const Comparison& c) {
         continue;
       }
       const std::string v = Num(*row.values[i]);
-      if (int(i) == row.best) md << " **" << v << "** best |";
-      else if (int(i) == row.worst) md << " " << v << " worst |";
-      else md << " " << v << " |";
+      if (int(i) == row.best)
+        md << " **" << v << "** best |";
+      else if (int(i) == row.worst)
+        md << " " << v << " worst |";
+      else
+        md << " " << v << " |";
     }
     md << "\n";
   }
-  md << "\nBest and worst per row: higher is better for ops/s, time to first failure and the throughput dip (the share of the baseline kept); lower for the rest.\n";
+  md << "\nBest and worst per row: higher is better for ops/s, time to first failure and the throughput dip (the share "
+        "of the baseline kept); lower for the rest.\n";
   return md.str();
 }
 

@@ -14,14 +14,14 @@
 namespace stampede::report {
 
 struct CompareRow {
-  std::string label;                  // "insert InsertOne s", "mixed read ops/s", ...
+  std::string label;  // "insert InsertOne s", "mixed read ops/s", ...
   bool higher_is_better = false;
   std::vector<std::optional<double>> values;  // one per run; empty: the run has none
-  int best = -1, worst = -1;          // run indexes (-1: not marked)
+  int best = -1, worst = -1;                  // run indexes (-1: not marked)
 };
 
 struct Comparison {
-  std::vector<std::string> runs;      // column headers: run id (plan)
+  std::vector<std::string> runs;  // column headers: run id (plan)
   std::vector<CompareRow> rows;
 };
 

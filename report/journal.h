@@ -51,8 +51,7 @@ class JournalWriter {
 // Reads a journal. A line that is not a JSON object (torn by a crash or a
 // full disk, or corrupted) is skipped; each skip adds "PATH:LINE: ..." to
 // *warnings when given.
-StatusOr<std::vector<Json>> ReadJournal(const std::string& path,
-                                        std::vector<std::string>* warnings = nullptr);
+StatusOr<std::vector<Json>> ReadJournal(const std::string& path, std::vector<std::string>* warnings = nullptr);
 
 // Histogram <-> journal form {"sum_ns", "max_ns", "b": [[index, count], ...]}.
 // MergeHistogramJson also reads the packed form below.

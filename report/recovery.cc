@@ -188,7 +188,9 @@ std::vector<FaultRecovery> ComputeRecovery(const std::vector<Json>& journal) {
 Json RecoveryToJson(const FaultRecovery& f) {
   Json errors = Json::object();
   for (int i = 1; i < kNumOutcomes; ++i) errors[std::string(kOutcomeNames[i])] = f.outcomes[i];
-  auto lat = [](const LatencyWindow& w) { return Json{{"p99_us", w.p99_us}, {"max_us", w.max_us}, {"count", w.count}}; };
+  auto lat = [](const LatencyWindow& w) {
+    return Json{{"p99_us", w.p99_us}, {"max_us", w.max_us}, {"count", w.count}};
+  };
   auto num = [](double v) { return v < 0 ? Json(nullptr) : Json(v); };
   return {{"index", f.index},
           {"phase", f.phase},
@@ -207,9 +209,13 @@ Json RecoveryToJson(const FaultRecovery& f) {
           {"throughput_dip", num(f.dip)},
           {"time_to_recovered_s", num(f.recovered_s)},
           {"time_to_healthy_s", num(f.healthy_s)},
-          {"recovered", f.recovered_s >= 0 ? Json(true) : f.observed ? Json(false) : Json(nullptr)},
+          {"recovered", f.recovered_s >= 0 ? Json(true)
+                        : f.observed       ? Json(false)
+                                           : Json(nullptr)},
           {"recovery_window_ends", f.next_fault ? "next fault" : "end of run"},
-          {"healthy", f.healthy_s >= 0 ? Json(true) : f.probed ? Json(false) : Json(nullptr)},
+          {"healthy", f.healthy_s >= 0 ? Json(true)
+                      : f.probed       ? Json(false)
+                                       : Json(nullptr)},
           {"latency_before", lat(f.before)},
           {"latency_during", lat(f.during)},
           {"latency_after", lat(f.after)}};
@@ -220,8 +226,8 @@ std::string RenderRecoveryMarkdown(const std::vector<FaultRecovery>& faults) {
   std::ostringstream md;
   md << "\n## Faults and recovery\n";
   for (const FaultRecovery& f : faults) {
-    md << "\n### " << f.action << " " << f.node << " at " << Fmt(f.t, " s") << " (phase " << f.phase
-       << ", agent " << f.agent << "): " << (f.ok ? "done" : "FAILED: " + f.message) << "\n\n";
+    md << "\n### " << f.action << " " << f.node << " at " << Fmt(f.t, " s") << " (phase " << f.phase << ", agent "
+       << f.agent << "): " << (f.ok ? "done" : "FAILED: " + f.message) << "\n\n";
     std::string errors;
     for (int i = 1; i < kNumOutcomes; ++i) {
       if (!f.outcomes[i]) continue;

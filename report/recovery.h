@@ -22,21 +22,21 @@ struct LatencyWindow {
 struct FaultRecovery {
   int index = 0;
   std::string phase, action, node, agent, message;
-  bool ok = false;      // the action took effect
-  double t = -1;        // when (s since run start)
-  double baseline_ops_per_s = 0;          // successful ops/s before the fault
-  double first_failure_s = -1;            // fault -> first second with a failed op
-  double unavailable_s = 0;               // longest run of seconds with no successful op
-  double error_window_s = 0;              // first to last second with errors
+  bool ok = false;                                // the action took effect
+  double t = -1;                                  // when (s since run start)
+  double baseline_ops_per_s = 0;                  // successful ops/s before the fault
+  double first_failure_s = -1;                    // fault -> first second with a failed op
+  double unavailable_s = 0;                       // longest run of seconds with no successful op
+  double error_window_s = 0;                      // first to last second with errors
   std::array<uint64_t, kNumOutcomes> outcomes{};  // after the fault (index 0: ok)
-  double dip = -1;                        // lowest successful ops/s / baseline
-  double recovered_s = -1;                // fault -> throughput >= fraction x baseline, held
-  double healthy_s = -1;                  // fault -> health probe healthy, held (not yet probed)
-  bool probed = false;                    // the health probe polled after the fault
+  double dip = -1;                                // lowest successful ops/s / baseline
+  double recovered_s = -1;                        // fault -> throughput >= fraction x baseline, held
+  double healthy_s = -1;                          // fault -> health probe healthy, held (not yet probed)
+  bool probed = false;                            // the health probe polled after the fault
   // The journal went on after the fault without the throughput recovering
   // (or the probe reporting healthy): "not recovered within the run".
-  bool observed = false;                  // any second after the fault was journalled
-  bool next_fault = false;                // a later fault ended the window first
+  bool observed = false;    // any second after the fault was journalled
+  bool next_fault = false;  // a later fault ended the window first
   LatencyWindow before, during, after;
 };
 

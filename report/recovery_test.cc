@@ -9,20 +9,27 @@ namespace {
 Json Line(double t, uint64_t ok, uint64_t errors) {
   Histogram h;
   h.RecordN(1'000'000, ok + errors);
-  return {{"type", "second"}, {"t", t}, {"interval_s", 1.0},
+  return {{"type", "second"},
+          {"t", t},
+          {"interval_s", 1.0},
           {"ops", {{"insert", {{"outcomes", {ok, 0, errors, 0, 0}}, {"latency", HistogramToJson(h)}}}}}};
 }
 
 TEST(RecoveryTest, NumbersFromAKillAndRecovery) {
-  std::vector<Json> j = {{{"type", "run"},
-                          {"recovery", {{"baseline_s", 5.0}, {"recovered_fraction", 0.9}, {"hold_s", 3.0}}}}};
-  for (int t = 1; t <= 5; ++t) j.push_back(Line(t, 100, 0));          // baseline 100/s
-  j.push_back({{"type", "fault"}, {"index", 0}, {"phase", "p"}, {"action", "kill"}, {"node", "db3"},
-               {"agent", "a"}, {"requested_t", 5.2}});
+  std::vector<Json> j = {
+      {{"type", "run"}, {"recovery", {{"baseline_s", 5.0}, {"recovered_fraction", 0.9}, {"hold_s", 3.0}}}}};
+  for (int t = 1; t <= 5; ++t) j.push_back(Line(t, 100, 0));  // baseline 100/s
+  j.push_back({{"type", "fault"},
+               {"index", 0},
+               {"phase", "p"},
+               {"action", "kill"},
+               {"node", "db3"},
+               {"agent", "a"},
+               {"requested_t", 5.2}});
   j.push_back({{"type", "fault_result"}, {"index", 0}, {"ok", true}, {"t", 5.25}, {"message", "kill db3"}});
-  j.push_back(Line(6, 40, 10));   // (5,6]: errors start
-  j.push_back(Line(7, 0, 30));    // zero success
-  j.push_back(Line(8, 0, 30));    // zero success
+  j.push_back(Line(6, 40, 10));  // (5,6]: errors start
+  j.push_back(Line(7, 0, 30));   // zero success
+  j.push_back(Line(8, 0, 30));   // zero success
   j.push_back(Line(9, 50, 5));
   for (int t = 10; t <= 14; ++t) j.push_back(Line(t, 95, 0));
   for (double t : {4.5, 5.5, 6.5, 7.5, 8.5, 9.5, 10.5, 11.5}) {

@@ -30,13 +30,13 @@ std::string RenderReportHtml(const Json& view) {
   ReplaceOnce(&html, "<link rel=\"stylesheet\" href=\"dashboard.css\">",
               "<style>" + AssetText("dashboard.css") + "</style>");
   ReplaceOnce(&html, "<script src=\"uPlot.iife.min.js\"></script>",
-              "<script>" + Inline(AssetText("uPlot.iife.min.js")) + "</script>\n<script>window.STAMPEDE_RUN = " +
-                  Inline(view.dump()) + ";</script>");
+              "<script>" + Inline(AssetText("uPlot.iife.min.js")) +
+                  "</script>\n<script>window.STAMPEDE_RUN = " + Inline(view.dump()) + ";</script>");
   ReplaceOnce(&html, "<script src=\"dashboard.js\"></script>",
               "<script>" + Inline(AssetText("dashboard.js")) + "</script>");
   ReplaceOnce(&html, "<title>stampede</title>",
-              "<title>stampede: " + view.value("plan_name", std::string()) + " " +
-                  view.value("run_id", std::string()) + "</title>");
+              "<title>stampede: " + view.value("plan_name", std::string()) + " " + view.value("run_id", std::string()) +
+                  "</title>");
   return html;
 }
 

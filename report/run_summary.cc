@@ -1,15 +1,15 @@
 #include "report/run_summary.h"
 
-#include "report/recovery.h"
-#include "report/report_html.h"
-#include "report/run_view.h"
-
 #include <cerrno>
-#include <map>
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
+
+#include "report/recovery.h"
+#include "report/report_html.h"
+#include "report/run_view.h"
 
 namespace stampede::report {
 namespace {
@@ -253,12 +253,15 @@ Json SummaryToJson(const RunSummary& s) {
     for (const PhaseSummary* p : g.steps) {
       uint64_t count = 0, ok = 0;
       for (const OpSummary& o : p->ops) count += o.count(), ok += o.outcomes[0];
-      steps.push_back({{"step", p->step}, {"phase", p->name}, {"seconds", p->duration_s},
-                       {"count", count}, {"ok", ok}, {"errors", count - ok},
+      steps.push_back({{"step", p->step},
+                       {"phase", p->name},
+                       {"seconds", p->duration_s},
+                       {"count", count},
+                       {"ok", ok},
+                       {"errors", count - ok},
                        {"completed", p->completed}});
     }
-    Json group = {{"name", g.name}, {"workload", g.steps.front()->workload}, {"steps", steps},
-                  {"total_s", g.total_s}};
+    Json group = {{"name", g.name}, {"workload", g.steps.front()->workload}, {"steps", steps}, {"total_s", g.total_s}};
     if (g.steps.front()->workload == "hugedb2019") group["cru"] = HugedbCruLine(g);
     groups.push_back(std::move(group));
   }
@@ -268,14 +271,13 @@ Json SummaryToJson(const RunSummary& s) {
   }
   Json undone = Json::array();
   for (const UndoneFault& u : s.undone) {
-    undone.push_back({{"action", u.action}, {"node", u.node}, {"agent", u.agent}, {"ok", u.ok},
-                      {"message", u.message}, {"t", u.t}});
+    undone.push_back(
+        {{"action", u.action}, {"node", u.node}, {"agent", u.agent}, {"ok", u.ok}, {"message", u.message}, {"t", u.t}});
   }
-  Json j = {{"run_id", s.run_id},         {"plan_name", s.plan_name},
-            {"started_at", s.started_at}, {"target", s.target},
-            {"agents", s.agents},         {"roles", s.roles},         {"ok", s.ok},
-            {"phases", phases}, {"groups", groups}, {"notes", s.logs},
-            {"events", events}, {"undone", undone}};
+  Json j = {{"run_id", s.run_id}, {"plan_name", s.plan_name}, {"started_at", s.started_at},
+            {"target", s.target}, {"agents", s.agents},       {"roles", s.roles},
+            {"ok", s.ok},         {"phases", phases},         {"groups", groups},
+            {"notes", s.logs},    {"events", events},         {"undone", undone}};
   j["error"] = s.error.empty() ? Json(nullptr) : Json(s.error);
   j["degraded"] = s.degraded.empty() ? Json(nullptr) : Json(s.degraded);
   return j;
@@ -293,11 +295,16 @@ std::string RenderReportMarkdown(const RunSummary& s) {
   }
   md << "\n- started: " << s.started_at << "\n";
   md << "- result: "
-     << (!s.ok ? "FAILED: " + s.error : s.degraded.empty() ? std::string("ok") : "DEGRADED: " + s.degraded)
+     << (!s.ok                ? "FAILED: " + s.error
+         : s.degraded.empty() ? std::string("ok")
+                              : "DEGRADED: " + s.degraded)
      << "\n";
   for (const PhaseSummary& p : s.phases) {
-    md << "\n## Phase " << p.name << " (" << Fixed(p.duration_s, 2) << " s, " << p.workers
-       << " workers" << (p.timed_out ? ", timed out" : p.completed ? "" : ", incomplete") << ")\n\n";
+    md << "\n## Phase " << p.name << " (" << Fixed(p.duration_s, 2) << " s, " << p.workers << " workers"
+       << (p.timed_out   ? ", timed out"
+           : p.completed ? ""
+                         : ", incomplete")
+       << ")\n\n";
     md << "| op | count | total time | ops/s | µs/op | " << (s.ns_per_op ? "ns/op | " : "")
        << "p50 | p99 | p99.9 | max | errors | retries | missed |\n";
     md << "|---|---:|---:|---:|---:|" << (s.ns_per_op ? "---:|" : "") << "---:|---:|---:|---:|---|---:|---:|\n";
@@ -310,11 +317,9 @@ std::string RenderReportMarkdown(const RunSummary& s) {
         errors += std::string(kOutcomeNames[i]) + " " + std::to_string(o.outcomes[i]);
       }
       md << "| " << o.name << " | " << o.count() << " | " << Fixed(p.duration_s, 2) << "s | "
-         << Fixed(p.duration_s > 0 ? double(o.count()) / p.duration_s : 0, 1) << " | "
-         << Fixed(h.MeanNs() / 1000.0, 1) << " | "
-         << (s.ns_per_op ? Fixed(o.count() ? p.duration_s * 1e9 / double(o.count()) : 0, 0) + " | " : "")
-         << HumanUs(Us(h.ValueAtQuantile(0.5)))
-         << " | " << HumanUs(Us(h.ValueAtQuantile(0.99))) << " | "
+         << Fixed(p.duration_s > 0 ? double(o.count()) / p.duration_s : 0, 1) << " | " << Fixed(h.MeanNs() / 1000.0, 1)
+         << " | " << (s.ns_per_op ? Fixed(o.count() ? p.duration_s * 1e9 / double(o.count()) : 0, 0) + " | " : "")
+         << HumanUs(Us(h.ValueAtQuantile(0.5))) << " | " << HumanUs(Us(h.ValueAtQuantile(0.99))) << " | "
          << HumanUs(Us(h.ValueAtQuantile(0.999))) << " | " << HumanUs(Us(h.max_ns())) << " | "
          << (errors.empty() ? "0" : errors) << " | " << o.retries << " | " << o.missed << " |\n";
     }
@@ -361,8 +366,8 @@ std::string RenderReportMarkdown(const RunSummary& s) {
     for (const PhaseSummary* p : g.steps) {
       uint64_t count = 0, ok = 0;
       for (const OpSummary& o : p->ops) count += o.count(), ok += o.outcomes[0];
-      md << "| " << p->step << " | " << Fixed(p->duration_s, 2) << "s | " << ok << " | "
-         << count - ok << (p->completed ? "" : " (incomplete)") << " |\n";
+      md << "| " << p->step << " | " << Fixed(p->duration_s, 2) << "s | " << ok << " | " << count - ok
+         << (p->completed ? "" : " (incomplete)") << " |\n";
     }
     md << "| Total | " << Fixed(g.total_s, 2) << "s | | |\n";
     if (g.steps.front()->workload == "hugedb2019") md << "\n" << HugedbCruLine(g) << "\n";
@@ -396,17 +401,14 @@ std::string RenderTimelineCsv(const std::vector<Json>& journal) {
     if (line.value("type", "") != "second") continue;
     double interval = line.value("interval_s", 1.0);
     const Json& ops = line.value("ops", Json::object());
-    auto row = [&](const std::string& op, const std::array<uint64_t, kNumOutcomes>& out,
-                   const Histogram& h) {
+    auto row = [&](const std::string& op, const std::array<uint64_t, kNumOutcomes>& out, const Histogram& h) {
       uint64_t count = 0;
       for (uint64_t c : out) count += c;
-      csv << Fixed(line.value("t", 0.0), 3) << "," << line.value("phase", "") << "," << op << ","
-          << count;
+      csv << Fixed(line.value("t", 0.0), 3) << "," << line.value("phase", "") << "," << op << "," << count;
       for (uint64_t c : out) csv << "," << c;
-      csv << "," << Fixed(interval > 0 ? double(count) / interval : 0, 1) << ","
-          << Fixed(Us(h.ValueAtQuantile(0.5)), 1) << "," << Fixed(Us(h.ValueAtQuantile(0.99)), 1)
-          << "," << Fixed(Us(h.max_ns()), 1) << "," << line.value("active_workers", 0) << ","
-          << line.value("agents", 0) << "\n";
+      csv << "," << Fixed(interval > 0 ? double(count) / interval : 0, 1) << "," << Fixed(Us(h.ValueAtQuantile(0.5)), 1)
+          << "," << Fixed(Us(h.ValueAtQuantile(0.99)), 1) << "," << Fixed(Us(h.max_ns()), 1) << ","
+          << line.value("active_workers", 0) << "," << line.value("agents", 0) << "\n";
     };
     if (ops.empty()) {
       row("", {}, Histogram());
@@ -424,8 +426,7 @@ std::string RenderTimelineCsv(const std::vector<Json>& journal) {
   return csv.str();
 }
 
-Status WriteReports(const std::string& dir, const std::vector<Json>& journal,
-                    RunSummary* summary_out) {
+Status WriteReports(const std::string& dir, const std::vector<Json>& journal, RunSummary* summary_out) {
   RunSummary s = BuildSummary(journal);
   Json summary = SummaryToJson(s);
   summary["faults"] = Json::array();

@@ -41,16 +41,16 @@ struct PhaseSummary {
   // duration); of those, the ones no agent reported (lost agents' shares).
   int64_t owed = -1;
   uint64_t unaccounted = 0;
-  std::vector<OpSummary> ops;  // in order of first appearance
+  std::vector<OpSummary> ops;                 // in order of first appearance
   std::map<std::string, uint64_t> agent_ops;  // operations per agent
-  std::map<std::string, double> agent_cpu_s;   // CPU each agent's process used
+  std::map<std::string, double> agent_cpu_s;  // CPU each agent's process used
   struct Endpoint {
     uint64_t lost = 0, reconnects = 0, connect_failures = 0;
   };
   std::map<std::string, Endpoint> endpoints;
 
   OpSummary* FindOrAdd(const std::string& op);
-  uint64_t done() const;    // ok + errors
+  uint64_t done() const;  // ok + errors
   uint64_t missed() const;
 };
 
@@ -79,7 +79,7 @@ struct RunSummary {
   std::vector<std::string> logs;
   std::vector<FaultRecovery> faults;
   bool ns_per_op = false;  // plan's report.ns_per_op: show dbbench's column
-  bool finished = false;  // an "end" line was written
+  bool finished = false;   // an "end" line was written
   bool ok = false;
   std::string error;
   std::string degraded;  // the run completed, but not all of it was measured: why
@@ -103,8 +103,7 @@ std::string RenderReportMarkdown(const RunSummary& s);
 std::string RenderTimelineCsv(const std::vector<Json>& journal);
 
 // Writes summary.json, timeline.csv and report.md into dir.
-Status WriteReports(const std::string& dir, const std::vector<Json>& journal,
-                    RunSummary* summary_out);
+Status WriteReports(const std::string& dir, const std::vector<Json>& journal, RunSummary* summary_out);
 
 }  // namespace stampede::report
 

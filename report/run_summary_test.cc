@@ -8,8 +8,7 @@
 namespace stampede::report {
 namespace {
 
-Json Second(const std::string& phase, uint64_t ok, uint64_t unavailable, uint64_t latency_ns,
-            double t) {
+Json Second(const std::string& phase, uint64_t ok, uint64_t unavailable, uint64_t latency_ns, double t) {
   Histogram h;
   h.RecordN(latency_ns, ok + unavailable);
   return {{"type", "second"},

@@ -37,8 +37,8 @@ Json BuildRunView(const std::vector<Json>& journal) {
       view["roles"] = line.value("roles", Json::object());
     } else if (type == "phase_start") {
       phase = line.value("phase", "");
-      phases.push_back({{"name", phase}, {"group", line.value("group", "")},
-                        {"start", line.value("t", 0.0)}, {"end", nullptr}});
+      phases.push_back(
+          {{"name", phase}, {"group", line.value("group", "")}, {"start", line.value("t", 0.0)}, {"end", nullptr}});
     } else if (type == "phase_end" && !phases.empty()) {
       const double start = phases.back().value("start", 0.0);
       phases.back()["end"] = start + line.value("duration_s", 0.0);
@@ -98,8 +98,8 @@ Json BuildRunView(const std::vector<Json>& journal) {
   view["status"] = status;
   view["error"] = error;
   view["phase"] = phase;
-  view["series"] = {{"t", t}, {"ops", ops}, {"p50_ms", p50}, {"p99_ms", p99}, {"errors", errors},
-                    {"active_workers", active}};
+  view["series"] = {{"t", t},        {"ops", ops},       {"p50_ms", p50},
+                    {"p99_ms", p99}, {"errors", errors}, {"active_workers", active}};
   view["phases"] = phases;
   view["health"] = health;
   view["logs"] = logs;

@@ -12,8 +12,7 @@ Json Second(const std::string& phase, const std::string& op, uint64_t ok, double
   h.RecordN(2'000'000, ok);
   Json ops = Json::object();
   if (ok) ops[op] = {{"outcomes", {ok, 0, 0, 0, 0}}, {"latency", HistogramToJson(h)}};
-  return {{"type", "second"}, {"phase", phase}, {"t", t}, {"interval_s", 1.0}, {"active_workers", 4},
-          {"ops", ops}};
+  return {{"type", "second"}, {"phase", phase}, {"t", t}, {"interval_s", 1.0}, {"active_workers", 4}, {"ops", ops}};
 }
 
 TEST(RunViewTest, SeriesFaultsAndGaps) {
@@ -42,13 +41,17 @@ TEST(RunViewTest, SeriesFaultsAndGaps) {
 
 TEST(CompareTest, MarksBestAndWorstPerRow) {
   auto summary = [](const std::string& id, double insert_s, double ops) {
-    return Json{{"run_id", id},
-                {"plan_name", "p"},
-                {"groups", {{{"name", "insert"}, {"total_s", insert_s + 1},
-                             {"steps", {{{"step", "InsertOne"}, {"seconds", insert_s}}}}}}},
-                {"phases", {{{"name", "mixed"},
-                             {"ops", {{{"name", "read"}, {"count", 10}, {"ok", 9}, {"ops_per_s", ops},
-                                       {"latency_us", {{"p99", 1500.0}}}}}}}}}};
+    return Json{
+        {"run_id", id},
+        {"plan_name", "p"},
+        {"groups",
+         {{{"name", "insert"},
+           {"total_s", insert_s + 1},
+           {"steps", {{{"step", "InsertOne"}, {"seconds", insert_s}}}}}}},
+        {"phases",
+         {{{"name", "mixed"},
+           {"ops",
+            {{{"name", "read"}, {"count", 10}, {"ok", 9}, {"ops_per_s", ops}, {"latency_us", {{"p99", 1500.0}}}}}}}}}};
   };
   Comparison c = Compare({summary("a", 7.1, 100), summary("b", 2.9, 300), summary("c", 11.4, 200)});
   ASSERT_EQ(c.runs.size(), 3u);
@@ -61,7 +64,7 @@ TEST(CompareTest, MarksBestAndWorstPerRow) {
   ASSERT_TRUE(insert && reads);
   EXPECT_EQ(insert->best, 1);  // lower time is better
   EXPECT_EQ(insert->worst, 2);
-  EXPECT_EQ(reads->best, 1);   // higher ops/s is better
+  EXPECT_EQ(reads->best, 1);  // higher ops/s is better
   EXPECT_EQ(reads->worst, 0);
   const std::string md = RenderCompareMarkdown(c);
   EXPECT_NE(md.find("| insert InsertOne (s) | 7.10 | **2.90** best | 11.4 worst |"), std::string::npos) << md;

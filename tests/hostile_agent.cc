@@ -90,13 +90,20 @@ v1::AgentMessage SnapshotFrom(const std::string& as_agent, const std::string& ru
 
 const char* Code(const grpc::Status& s) {
   switch (s.error_code()) {
-    case grpc::StatusCode::OK: return "OK";
-    case grpc::StatusCode::CANCELLED: return "CANCELLED";
-    case grpc::StatusCode::INVALID_ARGUMENT: return "INVALID_ARGUMENT";
-    case grpc::StatusCode::ALREADY_EXISTS: return "ALREADY_EXISTS";
-    case grpc::StatusCode::RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
-    case grpc::StatusCode::DEADLINE_EXCEEDED: return "DEADLINE_EXCEEDED";
-    default: return "OTHER";
+    case grpc::StatusCode::OK:
+      return "OK";
+    case grpc::StatusCode::CANCELLED:
+      return "CANCELLED";
+    case grpc::StatusCode::INVALID_ARGUMENT:
+      return "INVALID_ARGUMENT";
+    case grpc::StatusCode::ALREADY_EXISTS:
+      return "ALREADY_EXISTS";
+    case grpc::StatusCode::RESOURCE_EXHAUSTED:
+      return "RESOURCE_EXHAUSTED";
+    case grpc::StatusCode::DEADLINE_EXCEEDED:
+      return "DEADLINE_EXCEEDED";
+    default:
+      return "OTHER";
   }
 }
 
@@ -145,8 +152,8 @@ int Main(const std::string& address, const std::string& victim, int streams) {
     m.mutable_event()->set_kind(v1::Event::LOG);
     m.mutable_event()->set_message(std::string(5 << 20, 'x'));
     grpc::Status st = s.SendAndFinish(m);
-    report("oversized message", Code(st), st.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED ||
-                                              st.error_code() == grpc::StatusCode::CANCELLED);
+    report("oversized message", Code(st),
+           st.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED || st.error_code() == grpc::StatusCode::CANCELLED);
   }
   // 4. A snapshot in the victim's name, from another session.
   {
@@ -183,9 +190,12 @@ int main(int argc, char** argv) {
   std::string address, victim;
   int streams = 1000;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--coordinator")) address = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--victim")) victim = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--streams")) streams = std::atoi(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--coordinator"))
+      address = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--victim"))
+      victim = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--streams"))
+      streams = std::atoi(argv[i + 1]);
   }
   if (address.empty() || victim.empty() || streams < 1 || streams > 10000) {
     std::fprintf(stderr, "usage: hostile_agent --coordinator HOST:PORT --victim NAME [--streams 1..10000]\n");

@@ -8,7 +8,7 @@
 namespace stampede::web {
 
 struct Asset {
-  std::string_view name;          // "index.html", "uPlot.iife.min.js", ...
+  std::string_view name;  // "index.html", "uPlot.iife.min.js", ...
   std::string_view content_type;
   std::string_view data;
 };

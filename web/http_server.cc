@@ -1,9 +1,8 @@
 #include "web/http_server.h"
 
+#include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
-
-#include <atomic>
 
 #include "common/log.h"
 
@@ -49,8 +48,7 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     asio::post(state_->pool, [self = shared_from_this()] {
       HttpResponse r = self->state_->handler(std::string(self->request_.target()));
-      asio::post(self->stream_.get_executor(),
-                 [self, r = std::move(r)]() mutable { self->Respond(std::move(r)); });
+      asio::post(self->stream_.get_executor(), [self, r = std::move(r)]() mutable { self->Respond(std::move(r)); });
     });
   }
 

@@ -33,10 +33,13 @@ std::string Get(int port, const std::string& target) {
 
 TEST(HttpServerTest, ASlowRequestDoesNotHoldUpOthers) {
   HttpServer server;
-  ASSERT_TRUE(server.Start("127.0.0.1:0", [](const std::string& target) {
-    if (target == "/slow") std::this_thread::sleep_for(std::chrono::seconds(2));
-    return HttpResponse{200, "text/plain", "answer " + target};
-  }).ok());
+  ASSERT_TRUE(server
+                  .Start("127.0.0.1:0",
+                         [](const std::string& target) {
+                           if (target == "/slow") std::this_thread::sleep_for(std::chrono::seconds(2));
+                           return HttpResponse{200, "text/plain", "answer " + target};
+                         })
+                  .ok());
   std::thread slow([&] { EXPECT_NE(Get(server.port(), "/slow").find("answer /slow"), std::string::npos); });
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   const auto start = std::chrono::steady_clock::now();

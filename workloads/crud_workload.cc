@@ -13,8 +13,8 @@ using Type = ParamSpec::Type;
 
 class CrudWorker : public WorkerOps {
  public:
-  CrudWorker(const uint64_t* weights, uint64_t keys, int value_size, uint64_t insert_base,
-             uint32_t worker, uint32_t total_workers, uint64_t seed)
+  CrudWorker(const uint64_t* weights, uint64_t keys, int value_size, uint64_t insert_base, uint32_t worker,
+             uint32_t total_workers, uint64_t seed)
       : base_(insert_base),
         keys_(keys),
         worker_(worker),
@@ -73,14 +73,17 @@ const std::vector<ParamSpec>& CrudWorkload::ParamSpecs() {
       {"select", Type::kInt, "0", "weight of selects by id", {}, 0, 1e9},
       {"update", Type::kInt, "0", "weight of updates by id", {}, 0, 1e9},
       {"delete", Type::kInt, "0", "weight of deletes by id", {}, 0, 1e9},
-      {"keys", Type::kInt, "0", "draw select/update/delete ids from [0, keys); 0: own inserts",
-       {}, 0, 1e15},
+      {"keys", Type::kInt, "0", "draw select/update/delete ids from [0, keys); 0: own inserts", {}, 0, 1e15},
       {"value_size", Type::kInt, "10", "length of the foo column", {}, 1, 65535},
       {"reset", Type::kBool, "false", "empty the table before the phase", {}, 0, 0},
-      {"txn", Type::kInt, "1", "statements per transaction (1: autocommit)", {}, 1,
-       CrudWorkload::kMaxTxn},
-      {"iter", Type::kInt, "0", "operations per worker, as dbbench's -iter (the phase sets no ops or duration)",
-       {}, 0, 1e12},
+      {"txn", Type::kInt, "1", "statements per transaction (1: autocommit)", {}, 1, CrudWorkload::kMaxTxn},
+      {"iter",
+       Type::kInt,
+       "0",
+       "operations per worker, as dbbench's -iter (the phase sets no ops or duration)",
+       {},
+       0,
+       1e12},
   };
   return kSpecs;
 }
@@ -91,8 +94,7 @@ std::vector<StepSpec> CrudWorkload::Steps(const Params& params, uint32_t workers
   return {{"", workers, iter * workers}};
 }
 
-StatusOr<std::unique_ptr<Workload>> CrudWorkload::Create(const WorkloadContext& ctx,
-                                                         const Params& params) {
+StatusOr<std::unique_ptr<Workload>> CrudWorkload::Create(const WorkloadContext& ctx, const Params& params) {
   std::unique_ptr<CrudWorkload> w(new CrudWorkload());
   w->ctx_ = ctx;
   w->ops_ = {"insert", "select", "update", "delete", "txn"};
@@ -134,8 +136,8 @@ std::unique_ptr<WorkerOps> CrudWorkload::MakeWorker(uint32_t global_worker) cons
   // Each phase inserts above its own base, so a later phase never inserts
   // an id an earlier phase of the plan did.
   const uint64_t insert_base = uint64_t{ctx_.phase_index} * kPhaseIdSpan;
-  return std::make_unique<CrudWorker>(weights_, keys_, value_size_, insert_base, global_worker,
-                                      ctx_.total_workers, seed);
+  return std::make_unique<CrudWorker>(weights_, keys_, value_size_, insert_base, global_worker, ctx_.total_workers,
+                                      seed);
 }
 
 }  // namespace stampede::workloads

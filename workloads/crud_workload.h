@@ -18,8 +18,7 @@ namespace stampede::workloads {
 class CrudWorkload : public StatementWorkload {
  public:
   static const std::vector<ParamSpec>& ParamSpecs();
-  static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx,
-                                                    const Params& params);
+  static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx, const Params& params);
   // `iter` set: one "step" of iter operations per worker (no plan steps).
   static std::vector<StepSpec> Steps(const Params& params, uint32_t workers);
 

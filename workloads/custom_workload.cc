@@ -15,9 +15,8 @@ enum Kind : uint8_t { kSequence, kUniform, kZipfian, kString, kUuid, kNow, kChoi
 
 Kind KindOf(const std::string& k) {
   static const std::pair<const char*, Kind> kKinds[] = {
-      {"sequence", kSequence}, {"uniform", kUniform}, {"zipfian", kZipfian},
-      {"string", kString},     {"uuid", kUuid},       {"now", kNow},
-      {"choice", kChoice},     {"value", kValue},     {"from", kFrom}};
+      {"sequence", kSequence}, {"uniform", kUniform}, {"zipfian", kZipfian}, {"string", kString}, {"uuid", kUuid},
+      {"now", kNow},           {"choice", kChoice},   {"value", kValue},     {"from", kFrom}};
   for (const auto& [name, kind] : kKinds) {
     if (k == name) return kind;
   }
@@ -43,8 +42,8 @@ struct Ring {
 void WriteUuid(Rng& rng, char* out) {
   static constexpr char kHex[] = "0123456789abcdef";
   uint64_t hi = rng.Next(), lo = rng.Next();
-  hi = (hi & ~0xF000ULL) | 0x4000ULL;                          // version 4
-  lo = (lo & ~(3ULL << 62)) | (2ULL << 62);                     // variant 10
+  hi = (hi & ~0xF000ULL) | 0x4000ULL;        // version 4
+  lo = (lo & ~(3ULL << 62)) | (2ULL << 62);  // variant 10
   int n = 0;
   for (int i = 0; i < 32; ++i) {
     if (i == 8 || i == 12 || i == 16 || i == 20) out[n++] = '-';
@@ -78,10 +77,11 @@ void WriteNow(char* out) {
 }
 
 bool IsRead(const std::string& text) {
-  static const char* kReads[] = {"SELECT", "SHOW", "WITH", "VALUES", "EXPLAIN", "GET", "MGET", "HGET",
-                                 "HGETALL", "HMGET", "EXISTS", "ZRANGE", "ZRANGEBYSCORE", "ZRANGEBYLEX",
-                                 "ZSCORE", "ZCARD", "SMEMBERS", "SISMEMBER", "SCARD", "LRANGE", "LLEN",
-                                 "SCAN", "GEOSEARCH", "GEOPOS", "GEODIST", "TTL", "STRLEN", "XRANGE"};
+  static const char* kReads[] = {"SELECT",        "SHOW",        "WITH",    "VALUES", "EXPLAIN",   "GET",
+                                 "MGET",          "HGET",        "HGETALL", "HMGET",  "EXISTS",    "ZRANGE",
+                                 "ZRANGEBYSCORE", "ZRANGEBYLEX", "ZSCORE",  "ZCARD",  "SMEMBERS",  "SISMEMBER",
+                                 "SCARD",         "LRANGE",      "LLEN",    "SCAN",   "GEOSEARCH", "GEOPOS",
+                                 "GEODIST",       "TTL",         "STRLEN",  "XRANGE"};
   size_t b = text.find_first_not_of(" \t\n(");
   size_t e = text.find_first_of(" \t\n(", b);
   if (b == std::string::npos) return false;
@@ -178,12 +178,11 @@ class CustomWorker : public WorkerOps {
 
  private:
   struct Slot {
-    std::vector<uint64_t> counters;     // sequence generators
-    std::vector<std::string> buffers;   // uuid / now text
+    std::vector<uint64_t> counters;    // sequence generators
+    std::vector<std::string> buffers;  // uuid / now text
     std::vector<Kind> kinds;
-    std::vector<int> from_op;           // kFrom: the op's index
+    std::vector<int> from_op;  // kFrom: the op's index
   };
-
 
   const v1::CustomStatement& SpecOf(int statement) const {
     const int op = w_.statement_op_[size_t(statement)];
@@ -280,8 +279,7 @@ int CustomWorkload::FindOp(const std::string& name) const {
   return -1;
 }
 
-StatusOr<std::unique_ptr<Workload>> CustomWorkload::Create(const WorkloadContext& ctx,
-                                                          const Params& params) {
+StatusOr<std::unique_ptr<Workload>> CustomWorkload::Create(const WorkloadContext& ctx, const Params& params) {
   (void)params;
   if (!ctx.custom || ctx.custom->ops_size() == 0) {
     return Status::Error("custom: the phase needs a custom: block with ops");
@@ -322,8 +320,8 @@ StatusOr<std::unique_ptr<Workload>> CustomWorkload::Create(const WorkloadContext
         if (target < 0) return Status::Error("custom: from: no op named '" + g.from_op() + "'");
         const auto& first = w->spec_.ops(target).statements(0);
         if (int(g.from_param()) >= first.params_size()) {
-          return Status::Error("custom: from: op " + g.from_op() + " has " +
-                               std::to_string(first.params_size()) + " parameter(s) in its first statement");
+          return Status::Error("custom: from: op " + g.from_op() + " has " + std::to_string(first.params_size()) +
+                               " parameter(s) in its first statement");
         }
         w->op_info_[size_t(target)].referenced = true;
       }

@@ -20,8 +20,7 @@ namespace stampede::workloads {
 class CustomWorkload : public StatementWorkload {
  public:
   static const std::vector<ParamSpec>& ParamSpecs();
-  static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx,
-                                                    const Params& params);
+  static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx, const Params& params);
 
   std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
 

@@ -16,8 +16,7 @@ using G = GeoWorkload;
 
 class GeoWorker : public WorkerOps {
  public:
-  GeoWorker(const G::Config& c, uint32_t worker, uint32_t total_workers, uint64_t insert_base,
-            uint64_t seed)
+  GeoWorker(const G::Config& c, uint32_t worker, uint32_t total_workers, uint64_t insert_base, uint64_t seed)
       : c_(c), worker_(worker), stride_(total_workers), insert_base_(insert_base), rng_(seed) {
     uint64_t acc = 0;
     for (int i = 0; i < G::kNumOps; ++i) cumulative_[i] = acc += c_.weights[i];
@@ -33,8 +32,7 @@ class GeoWorker : public WorkerOps {
     req->stmt = op;
     switch (op) {
       case G::kInsert: {
-        const uint64_t id = c_.load ? worker_ + loaded_++ * stride_
-                                    : insert_base_ + worker_ + inserted_++ * stride_;
+        const uint64_t id = c_.load ? worker_ + loaded_++ * stride_ : insert_base_ + worker_ + inserted_++ * stride_;
         req->Set(0, Param::Int(int64_t(id)));
         SetPlace(req, 1);
         break;
@@ -105,8 +103,7 @@ std::vector<StepSpec> GeoWorkload::Steps(const Params& params, uint32_t workers)
   return {{"load", workers, static_cast<uint64_t>(params.Int("points"))}, {"run", workers, 0}};
 }
 
-StatusOr<std::unique_ptr<Workload>> GeoWorkload::Create(const WorkloadContext& ctx,
-                                                        const Params& params) {
+StatusOr<std::unique_ptr<Workload>> GeoWorkload::Create(const WorkloadContext& ctx, const Params& params) {
   if (ctx.dialect == Dialect::kMysql) {
     return Status::Error("geo: needs PostgreSQL (cube, earthdistance) or Redis");
   }

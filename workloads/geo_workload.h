@@ -19,8 +19,7 @@ namespace stampede::workloads {
 class GeoWorkload : public StatementWorkload {
  public:
   static const std::vector<ParamSpec>& ParamSpecs();
-  static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx,
-                                                    const Params& params);
+  static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx, const Params& params);
   static std::vector<StepSpec> Steps(const Params& params, uint32_t workers);
 
   std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;

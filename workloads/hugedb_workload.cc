@@ -17,8 +17,7 @@ using H = HugedbWorkload;
 // The user's unique string, computable from its id: "u", 11 base-62 digits
 // of a hash, then the id in base 62 (so it is unique).
 size_t WriteUniq(uint64_t id, char* out) {
-  static constexpr char kDigits[] =
-      "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  static constexpr char kDigits[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
   size_t n = 0;
   out[n++] = 'u';
   uint64_t h = Fnv1a64(id);
@@ -35,8 +34,7 @@ size_t WriteUniq(uint64_t id, char* out) {
 
 class HugedbWorker : public WorkerOps {
  public:
-  HugedbWorker(const H::Counts& c, bool warm, uint32_t worker, uint32_t total_workers,
-               uint64_t seed)
+  HugedbWorker(const H::Counts& c, bool warm, uint32_t worker, uint32_t total_workers, uint64_t seed)
       : c_(c), warm_(warm), worker_(worker), stride_(total_workers), rng_(seed) {
     const uint64_t inserts = c_.users - c_.warm;
     total_ = warm_ ? c_.warm : inserts + 4 * c_.searches;
@@ -185,8 +183,7 @@ std::vector<StepSpec> HugedbWorkload::Steps(const Params& params, uint32_t worke
   return steps;
 }
 
-StatusOr<std::unique_ptr<Workload>> HugedbWorkload::Create(const WorkloadContext& ctx,
-                                                          const Params& params) {
+StatusOr<std::unique_ptr<Workload>> HugedbWorkload::Create(const WorkloadContext& ctx, const Params& params) {
   if (ctx.dialect == Dialect::kRedis) {
     return Status::Error("hugedb2019: needs a SQL target (postgres or mysql driver)");
   }
@@ -194,8 +191,7 @@ StatusOr<std::unique_ptr<Workload>> HugedbWorkload::Create(const WorkloadContext
   w->ctx_ = ctx;
   w->counts_ = CountsOf(params);
   w->warm_ = ctx.step != "mixed";
-  w->ops_ = {"InsertUsersItems", "SearchUsers", "UpdateItemsAmounts", "RandomSearchItems",
-             "SearchRelsAddBonds"};
+  w->ops_ = {"InsertUsersItems", "SearchUsers", "UpdateItemsAmounts", "RandomSearchItems", "SearchRelsAddBonds"};
   const std::string& t = params.Str("table");
   const std::string users = t + "users", items = t + "items", rels = t + "rels";
   w->statements_ = {

@@ -30,16 +30,30 @@ namespace stampede::workloads {
 class HugedbWorkload : public StatementWorkload {
  public:
   static const std::vector<ParamSpec>& ParamSpecs();
-  static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx,
-                                                    const Params& params);
+  static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx, const Params& params);
   static std::vector<StepSpec> Steps(const Params& params, uint32_t workers);
 
   std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
 
-  enum Op { kInsertUsersItems = 0, kSearchUsers, kUpdateItemsAmounts, kRandomSearchItems,
-            kSearchRelsAddBonds, kNumOps };
-  enum Stmt { kInsertUser = 0, kInsertItem, kInsertRel, kSelectUser, kSelectItemsTyp,
-              kUpdateAmount, kSelectItems, kSelectRels, kUpdateBond };
+  enum Op {
+    kInsertUsersItems = 0,
+    kSearchUsers,
+    kUpdateItemsAmounts,
+    kRandomSearchItems,
+    kSearchRelsAddBonds,
+    kNumOps
+  };
+  enum Stmt {
+    kInsertUser = 0,
+    kInsertItem,
+    kInsertRel,
+    kSelectUser,
+    kSelectItemsTyp,
+    kUpdateAmount,
+    kSelectItems,
+    kSelectRels,
+    kUpdateBond
+  };
   static constexpr int kItemsPerUser = 4;
 
   struct Counts {

@@ -1,9 +1,8 @@
 #include "workloads/kv_workload.h"
 
-#include "workloads/redis_scripts.h"
-
 #include "common/rng.h"
 #include "workloads/random_string.h"
+#include "workloads/redis_scripts.h"
 
 namespace stampede::workloads {
 namespace {
@@ -14,13 +13,14 @@ using Type = ParamSpec::Type;
 
 class KvWorker : public WorkerOps {
  public:
-  KvWorker(uint64_t keys, double read_fraction, int value_size,
-           std::shared_ptr<const ZipfianGenerator> zipf, std::shared_ptr<const RandomText> text, uint64_t seed)
+  KvWorker(uint64_t keys, double read_fraction, int value_size, std::shared_ptr<const ZipfianGenerator> zipf,
+           std::shared_ptr<const RandomText> text, uint64_t seed)
       : keys_(keys),
         read_threshold_(static_cast<uint64_t>(read_fraction * double(uint64_t{1} << 53))),
         zipf_(std::move(zipf)),
         rng_(seed),
-        value_size_(static_cast<size_t>(value_size)), text_(std::move(text)) {}
+        value_size_(static_cast<size_t>(value_size)),
+        text_(std::move(text)) {}
 
   int Next(drivers::OpRequest* req) override {
     bool read = (rng_.Next() >> 11) < read_threshold_;
@@ -60,8 +60,7 @@ const std::vector<ParamSpec>& KvWorkload::ParamSpecs() {
   return kSpecs;
 }
 
-StatusOr<std::unique_ptr<Workload>> KvWorkload::Create(const WorkloadContext& ctx,
-                                                       const Params& params) {
+StatusOr<std::unique_ptr<Workload>> KvWorkload::Create(const WorkloadContext& ctx, const Params& params) {
   std::unique_ptr<KvWorkload> w(new KvWorkload());
   w->ctx_ = ctx;
   w->ops_ = {"read", "write"};
@@ -73,8 +72,9 @@ StatusOr<std::unique_ptr<Workload>> KvWorkload::Create(const WorkloadContext& ct
     w->zipf_ = std::make_shared<ZipfianGenerator>(w->keys_, ZipfianGenerator::kYcsbTheta, true);
   }
   if (ctx.flavor == "redis-cluster" && params.Bool("preload")) {
-    return Status::Error("kv: preload is not supported on redis-cluster (one script cannot write "
-                         "every slot); fill the keys with a write-only phase (read: 0) instead");
+    return Status::Error(
+        "kv: preload is not supported on redis-cluster (one script cannot write "
+        "every slot); fill the keys with a write-only phase (read: 0) instead");
   }
   const std::string& t = params.Str("table");
   const std::string last = std::to_string(w->keys_ - 1);
@@ -88,15 +88,17 @@ StatusOr<std::unique_ptr<Workload>> KvWorkload::Create(const WorkloadContext& ct
       if (params.Bool("preload")) {
         w->setup_.push_back(
             "EVAL \"local v=string.rep('x',tonumber(ARGV[3])) for i=0,tonumber(ARGV[2]) do "
-            "redis.call('SET',ARGV[1]..i,v) end return 0\" 0 " + t + ": " + last + " " + size);
+            "redis.call('SET',ARGV[1]..i,v) end return 0\" 0 " +
+            t + ": " + last + " " + size);
       }
       break;
     case Dialect::kPostgres:
       w->statements_ = {{"SELECT v FROM " + t + " WHERE k = $1", false},
-                        {"INSERT INTO " + t + " (k, v) VALUES ($1, $2) ON CONFLICT (k) DO "
-                         "UPDATE SET v = EXCLUDED.v", true}};
-      w->setup_.push_back("CREATE TABLE IF NOT EXISTS " + t +
-                          " (k BIGINT PRIMARY KEY, v VARCHAR(" + size + "))");
+                        {"INSERT INTO " + t +
+                             " (k, v) VALUES ($1, $2) ON CONFLICT (k) DO "
+                             "UPDATE SET v = EXCLUDED.v",
+                         true}};
+      w->setup_.push_back("CREATE TABLE IF NOT EXISTS " + t + " (k BIGINT PRIMARY KEY, v VARCHAR(" + size + "))");
       if (params.Bool("reset")) w->setup_.push_back("TRUNCATE TABLE " + t);
       if (params.Bool("preload")) {
         w->setup_.push_back("INSERT INTO " + t + " (k, v) SELECT g, repeat('x', " + size +
@@ -105,16 +107,17 @@ StatusOr<std::unique_ptr<Workload>> KvWorkload::Create(const WorkloadContext& ct
       break;
     case Dialect::kMysql:
       w->statements_ = {{"SELECT v FROM " + t + " WHERE k = $1", false},
-                        {"INSERT INTO " + t + " (k, v) VALUES ($1, $2) ON DUPLICATE KEY "
-                         "UPDATE v = VALUES(v)", true}};
-      w->setup_.push_back("CREATE TABLE IF NOT EXISTS " + t +
-                          " (k BIGINT PRIMARY KEY, v VARCHAR(" + size + "))");
+                        {"INSERT INTO " + t +
+                             " (k, v) VALUES ($1, $2) ON DUPLICATE KEY "
+                             "UPDATE v = VALUES(v)",
+                         true}};
+      w->setup_.push_back("CREATE TABLE IF NOT EXISTS " + t + " (k BIGINT PRIMARY KEY, v VARCHAR(" + size + "))");
       if (params.Bool("reset")) w->setup_.push_back("TRUNCATE TABLE " + t);
       if (params.Bool("preload")) {
         w->setup_.push_back("INSERT IGNORE INTO " + t +
                             " (k, v) WITH RECURSIVE seq(n) AS (SELECT 0 UNION ALL SELECT n + 1 "
-                            "FROM seq WHERE n < " + last + ") SELECT n, REPEAT('x', " + size +
-                            ") FROM seq");
+                            "FROM seq WHERE n < " +
+                            last + ") SELECT n, REPEAT('x', " + size + ") FROM seq");
       }
       break;
   }

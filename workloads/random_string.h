@@ -12,8 +12,7 @@
 namespace stampede::workloads {
 
 inline void FillRandomString(Rng& rng, char* out, size_t n) {
-  static constexpr char kAlphabet[] =
-      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   size_t i = 0;
   while (i < n) {
     uint64_t r = rng.Next();

@@ -14,17 +14,14 @@ using Type = ParamSpec::Type;
 constexpr const char* kStepNames[] = {"InsertOne", "Count", "UpdateOne", "SelectOne"};
 
 void WriteId(uint64_t id, char* out) {
-  static constexpr char kDigits[] =
-      "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  static constexpr char kDigits[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
   for (int i = RebalanceWorkload::kIdDigits - 1; i >= 0; --i, id /= 62) out[i] = kDigits[id % 62];
 }
 
 class RebalanceWorker : public WorkerOps {
  public:
-  RebalanceWorker(RebalanceWorkload::Op op, uint64_t first_id, int value_size, uint64_t expected,
-                  uint64_t seed)
-      : op_(op), next_id_(first_id), expected_(expected), rng_(seed),
-        foo_(static_cast<size_t>(value_size), 'x') {}
+  RebalanceWorker(RebalanceWorkload::Op op, uint64_t first_id, int value_size, uint64_t expected, uint64_t seed)
+      : op_(op), next_id_(first_id), expected_(expected), rng_(seed), foo_(static_cast<size_t>(value_size), 'x') {}
 
   int Next(drivers::OpRequest* req) override {
     req->stmt = op_;
@@ -70,11 +67,9 @@ class RebalanceWorker : public WorkerOps {
 
 const std::vector<ParamSpec>& RebalanceWorkload::ParamSpecs() {
   static const std::vector<ParamSpec> kSpecs = {
-      {"records_per_worker", Type::kInt, "100", "rows each worker inserts, updates and selects",
-       {}, 1, 1e9},
+      {"records_per_worker", Type::kInt, "100", "rows each worker inserts, updates and selects", {}, 1, 1e9},
       {"table", Type::kString, "bar1", "table (Redis: key prefix)", {}, 0, 0},
-      {"value_size", Type::kInt, "10", "length of foo (the last 6 characters encode the id)", {},
-       kIdDigits + 1, 255},
+      {"value_size", Type::kInt, "10", "length of foo (the last 6 characters encode the id)", {}, kIdDigits + 1, 255},
       {"reset", Type::kBool, "true", "empty the table first (it is always created if missing)", {}, 0, 0},
   };
   return kSpecs;
@@ -89,8 +84,7 @@ std::vector<StepSpec> RebalanceWorkload::Steps(const Params& params, uint32_t wo
           {"SelectOne", workers, n}};
 }
 
-StatusOr<std::unique_ptr<Workload>> RebalanceWorkload::Create(const WorkloadContext& ctx,
-                                                              const Params& params) {
+StatusOr<std::unique_ptr<Workload>> RebalanceWorkload::Create(const WorkloadContext& ctx, const Params& params) {
   std::unique_ptr<RebalanceWorkload> w(new RebalanceWorkload());
   w->ctx_ = ctx;
   w->ops_.assign(std::begin(kStepNames), std::end(kStepNames));
@@ -130,8 +124,7 @@ StatusOr<std::unique_ptr<Workload>> RebalanceWorkload::Create(const WorkloadCont
 std::unique_ptr<WorkerOps> RebalanceWorkload::MakeWorker(uint32_t global_worker) const {
   // The step is in the seed: UpdateOne writes fresh strings, not InsertOne's.
   const uint64_t seed = MixSeed(MixSeed(MixSeed(ctx_.seed, ctx_.phase_index), op_), global_worker);
-  return std::make_unique<RebalanceWorker>(op_, uint64_t{global_worker} * records_, value_size_,
-                                           expected_rows_, seed);
+  return std::make_unique<RebalanceWorker>(op_, uint64_t{global_worker} * records_, value_size_, expected_rows_, seed);
 }
 
 }  // namespace stampede::workloads

@@ -52,9 +52,9 @@ struct WorkloadContext {
   std::string flavor;  // target.flavor
   uint64_t seed = 0;
   uint32_t phase_index = 0;
-  uint32_t total_workers = 1;  // across all agents
-  std::string step;            // stepped workloads: the step this phase runs
-  uint32_t group_workers = 0;  // stepped workloads: the plan phase's workers
+  uint32_t total_workers = 1;                  // across all agents
+  std::string step;                            // stepped workloads: the step this phase runs
+  uint32_t group_workers = 0;                  // stepped workloads: the plan phase's workers
   const v1::CustomWorkload* custom = nullptr;  // workload: custom (the phase's block)
 };
 

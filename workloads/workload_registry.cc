@@ -14,22 +14,19 @@ namespace stampede::workloads {
 
 const std::vector<WorkloadInfo>& Workloads() {
   static const std::vector<WorkloadInfo> kWorkloads = {
-      {"crud", "insert/select/update/delete by id on a two-column table (dbbench)",
-       &CrudWorkload::ParamSpecs, &CrudWorkload::Create, &CrudWorkload::Steps},
-      {"kv", "read/write mix over a fixed key space, uniform or zipfian",
-       &KvWorkload::ParamSpecs, &KvWorkload::Create},
-      {"rebalance2021",
-       "the rebalance benchmark: InsertOne, Count, UpdateOne, Count, SelectOne, each a step",
+      {"crud", "insert/select/update/delete by id on a two-column table (dbbench)", &CrudWorkload::ParamSpecs,
+       &CrudWorkload::Create, &CrudWorkload::Steps},
+      {"kv", "read/write mix over a fixed key space, uniform or zipfian", &KvWorkload::ParamSpecs, &KvWorkload::Create},
+      {"rebalance2021", "the rebalance benchmark: InsertOne, Count, UpdateOne, Count, SelectOne, each a step",
        &RebalanceWorkload::ParamSpecs, &RebalanceWorkload::Create, &RebalanceWorkload::Steps},
-      {"custom", "operations declared in the plan (custom:), with parameter generators",
-       &CustomWorkload::ParamSpecs, &CustomWorkload::Create},
+      {"custom", "operations declared in the plan (custom:), with parameter generators", &CustomWorkload::ParamSpecs,
+       &CustomWorkload::Create},
       {"geo", "points on a map: insert, search the nearest within a radius, move (PostgreSQL earthdistance, Redis GEO)",
        &GeoWorkload::ParamSpecs, &GeoWorkload::Create, &GeoWorkload::Steps},
-      {"hugedb2019",
-       "users, items and rels: inserts, then concurrent searches and updates (the origin's hugedb)",
+      {"hugedb2019", "users, items and rels: inserts, then concurrent searches and updates (the origin's hugedb)",
        &HugedbWorkload::ParamSpecs, &HugedbWorkload::Create, &HugedbWorkload::Steps},
-      {"ycsb", "YCSB core workloads a-f: a load step, then the read/update/insert/scan mix",
-       &YcsbWorkload::ParamSpecs, &YcsbWorkload::Create, &YcsbWorkload::Steps},
+      {"ycsb", "YCSB core workloads a-f: a load step, then the read/update/insert/scan mix", &YcsbWorkload::ParamSpecs,
+       &YcsbWorkload::Create, &YcsbWorkload::Steps},
   };
   return kWorkloads;
 }
@@ -55,9 +52,8 @@ Status CheckWorkloadRegistry() {
   return Status::Ok();
 }
 
-StatusOr<std::unique_ptr<Workload>> CreateWorkload(
-    const std::string& name, const WorkloadContext& ctx,
-    const std::map<std::string, std::string>& params) {
+StatusOr<std::unique_ptr<Workload>> CreateWorkload(const std::string& name, const WorkloadContext& ctx,
+                                                   const std::map<std::string, std::string>& params) {
   const WorkloadInfo* info = FindWorkload(name);
   if (!info) return Status::Error("unknown workload '" + name + "'");
   return info->factory(ctx, Params(info->param_specs(), params));

@@ -37,9 +37,8 @@ std::vector<std::string> WorkloadNames();
 Status CheckWorkloadRegistry();
 
 // Looks the workload up, fills defaults and builds it.
-StatusOr<std::unique_ptr<Workload>> CreateWorkload(
-    const std::string& name, const WorkloadContext& ctx,
-    const std::map<std::string, std::string>& params);
+StatusOr<std::unique_ptr<Workload>> CreateWorkload(const std::string& name, const WorkloadContext& ctx,
+                                                   const std::map<std::string, std::string>& params);
 
 }  // namespace stampede::workloads
 

@@ -151,10 +151,13 @@ TEST(YcsbWorkloadTest, LoadKeysAreDisjointAndComplete) {
 }
 
 TEST(YcsbWorkloadTest, MixesHaveTheirProportions) {
-  struct Case { const char* mix; const char* op; double fraction; };
+  struct Case {
+    const char* mix;
+    const char* op;
+    double fraction;
+  };
   for (const Case& c : {Case{"a", "read", 0.5}, Case{"b", "read", 0.95}, Case{"c", "read", 1.0},
-                        Case{"d", "insert", 0.05}, Case{"e", "scan", 0.95},
-                        Case{"f", "readmodifywrite", 0.5}}) {
+                        Case{"d", "insert", 0.05}, Case{"e", "scan", 0.95}, Case{"f", "readmodifywrite", 0.5}}) {
     WorkloadContext ctx;
     ctx.seed = 1;
     ctx.total_workers = 1;
@@ -187,7 +190,7 @@ TEST(HugedbWorkloadTest, ExactCountsForAnyWorkerCount) {
     ASSERT_NE(info, nullptr);
     auto steps = info->steps(Params(info->param_specs(), params), workers);
     ASSERT_EQ(steps.size(), 2u);
-    EXPECT_EQ(steps[0].ops, 100u);                // 5% warm
+    EXPECT_EQ(steps[0].ops, 100u);  // 5% warm
     EXPECT_EQ(steps[1].ops, 1900u + 4 * 300u);
     std::set<int64_t> users;
     std::map<std::string, int> kinds;

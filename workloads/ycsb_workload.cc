@@ -22,20 +22,22 @@ struct Mix {
 };
 
 constexpr Mix kMixes[] = {
-    {'a', {0.50, 0.50, 0, 0, 0}, Distribution::kZipfian},
-    {'b', {0.95, 0.05, 0, 0, 0}, Distribution::kZipfian},
-    {'c', {1.00, 0, 0, 0, 0}, Distribution::kZipfian},
-    {'d', {0.95, 0, 0.05, 0, 0}, Distribution::kLatest},
-    {'e', {0, 0, 0.05, 0.95, 0}, Distribution::kZipfian},
-    {'f', {0.50, 0, 0, 0, 0.50}, Distribution::kZipfian},
+    {'a', {0.50, 0.50, 0, 0, 0}, Distribution::kZipfian}, {'b', {0.95, 0.05, 0, 0, 0}, Distribution::kZipfian},
+    {'c', {1.00, 0, 0, 0, 0}, Distribution::kZipfian},    {'d', {0.95, 0, 0.05, 0, 0}, Distribution::kLatest},
+    {'e', {0, 0, 0.05, 0.95, 0}, Distribution::kZipfian}, {'f', {0.50, 0, 0, 0, 0.50}, Distribution::kZipfian},
 };
 
 class YcsbWorker : public WorkerOps {
  public:
   YcsbWorker(const YcsbWorkload::Config& config, const ZipfianGenerator* zipf, const RandomText* text, uint32_t worker,
              uint32_t total_workers, uint64_t insert_base, uint64_t seed)
-      : c_(config), zipf_(zipf), worker_(worker), stride_(total_workers),
-        insert_base_(insert_base), rng_(seed), text_(*text) {
+      : c_(config),
+        zipf_(zipf),
+        worker_(worker),
+        stride_(total_workers),
+        insert_base_(insert_base),
+        rng_(seed),
+        text_(*text) {
     uint64_t acc = 0;
     for (int i = 0; i < YcsbWorkload::kNumOps; ++i) {
       cumulative_[i] = acc += static_cast<uint64_t>(config.weights[i] * 1e6 + 0.5);
@@ -156,8 +158,13 @@ const std::vector<ParamSpec>& YcsbWorkload::ParamSpecs() {
       {"records", Type::kInt, "1000", "record count (keys loaded)", {}, 1, 1e11},
       {"fields", Type::kInt, "10", "fields per record", {}, 1, kMaxFields},
       {"field_length", Type::kInt, "100", "characters per field", {}, 1, 10000},
-      {"distribution", Type::kChoice, "default", "request distribution (default: the mix's)",
-       {"default", "uniform", "zipfian", "latest"}, 0, 0},
+      {"distribution",
+       Type::kChoice,
+       "default",
+       "request distribution (default: the mix's)",
+       {"default", "uniform", "zipfian", "latest"},
+       0,
+       0},
       {"max_scan_length", Type::kInt, "100", "scans read 1..max_scan_length records", {}, 1, 10000},
       {"load", Type::kBool, "true", "run a load step (insert every record) before the mix", {}, 0, 0},
       {"reset", Type::kBool, "true", "empty the table before loading", {}, 0, 0},
@@ -171,8 +178,7 @@ std::vector<StepSpec> YcsbWorkload::Steps(const Params& params, uint32_t workers
   return {{"load", workers, static_cast<uint64_t>(params.Int("records"))}, {"run", workers, 0}};
 }
 
-StatusOr<std::unique_ptr<Workload>> YcsbWorkload::Create(const WorkloadContext& ctx,
-                                                        const Params& params) {
+StatusOr<std::unique_ptr<Workload>> YcsbWorkload::Create(const WorkloadContext& ctx, const Params& params) {
   std::unique_ptr<YcsbWorkload> w(new YcsbWorkload());
   w->ctx_ = ctx;
   w->ops_ = {"read", "update", "insert", "scan", "readmodifywrite"};
@@ -224,10 +230,8 @@ StatusOr<std::unique_ptr<Workload>> YcsbWorkload::Create(const WorkloadContext& 
       ddl += ", field" + std::to_string(f) + " " + type;
     }
     w->statements_ = {{"SELECT * FROM " + t + " WHERE ycsb_key = $1", false, false},
-                      {"SELECT * FROM " + t + " WHERE ycsb_key >= $1 ORDER BY ycsb_key LIMIT $2",
-                       false, false},
-                      {"INSERT INTO " + t + " (" + columns + ") VALUES (" + placeholders + ")", true,
-                       false},
+                      {"SELECT * FROM " + t + " WHERE ycsb_key >= $1 ORDER BY ycsb_key LIMIT $2", false, false},
+                      {"INSERT INTO " + t + " (" + columns + ") VALUES (" + placeholders + ")", true, false},
                       {"SELECT 1", false, false}};  // the index statement is Redis-only
     for (int f = 0; f < c.fields; ++f) {
       w->statements_.push_back(
@@ -245,8 +249,8 @@ StatusOr<std::unique_ptr<Workload>> YcsbWorkload::Create(const WorkloadContext& 
 std::unique_ptr<WorkerOps> YcsbWorkload::MakeWorker(uint32_t global_worker) const {
   const uint64_t seed = MixSeed(MixSeed(ctx_.seed, ctx_.phase_index), global_worker);
   const uint64_t insert_base = config_.records + uint64_t{ctx_.phase_index} * kPhaseKeySpan;
-  return std::make_unique<YcsbWorker>(config_, zipf_.get(), text_.get(), global_worker, ctx_.total_workers,
-                                      insert_base, seed);
+  return std::make_unique<YcsbWorker>(config_, zipf_.get(), text_.get(), global_worker, ctx_.total_workers, insert_base,
+                                      seed);
 }
 
 }  // namespace stampede::workloads

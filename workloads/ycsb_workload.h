@@ -33,8 +33,7 @@ namespace stampede::workloads {
 class YcsbWorkload : public StatementWorkload {
  public:
   static const std::vector<ParamSpec>& ParamSpecs();
-  static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx,
-                                                    const Params& params);
+  static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx, const Params& params);
   static std::vector<StepSpec> Steps(const Params& params, uint32_t workers);
 
   std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
@@ -55,9 +54,9 @@ class YcsbWorkload : public StatementWorkload {
     int max_scan_length = 100;
     double weights[kNumOps] = {};
     Distribution distribution = Distribution::kZipfian;
-    bool load = false;          // this phase is the load step
+    bool load = false;  // this phase is the load step
     bool redis = false;
-    std::string key_prefix;     // Redis: "usertable:"
+    std::string key_prefix;  // Redis: "usertable:"
   };
 
  private:

@@ -22,9 +22,7 @@ uint64_t Fnv1a64(uint64_t v) {
 namespace {
 
 // log1p(x)/x and expm1(x)/x, with their series near 0.
-double Helper1(double x) {
-  return std::abs(x) > 1e-8 ? std::log1p(x) / x : 1 - x * (0.5 - x * (1.0 / 3 - 0.25 * x));
-}
+double Helper1(double x) { return std::abs(x) > 1e-8 ? std::log1p(x) / x : 1 - x * (0.5 - x * (1.0 / 3 - 0.25 * x)); }
 double Helper2(double x) {
   return std::abs(x) > 1e-8 ? std::expm1(x) / x : 1 + x * 0.5 * (1 + x * (1.0 / 3) * (1 + 0.25 * x));
 }
