@@ -309,8 +309,7 @@ void RunController::SendDueFaults() {
     bool reachable;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      auto it = agents_.find(owner);
-      reachable = it != agents_.end() && it->second.session != nullptr;
+      reachable = ConnectedLocked(owner);
     }
     if (!reachable) {
       Log("fault " + std::to_string(i) + " (" + f.action() + " " + f.node() + ") not sent: the agent that owns " +

@@ -131,6 +131,8 @@ class RunController : public SessionListener {
   void Log(const std::string& line);
   void UndoFaults();
   std::vector<uint32_t> InFlightFaultsLocked() const;
+  // The agent has a session now (not lost, not yet rejoined).
+  bool ConnectedLocked(const std::string& agent) const;
   v1::RunResult Finish(bool ok, const std::string& error);
   bool Cancelled();
   double Since(int64_t mono_ns) const { return double(mono_ns - run_start_ns_) / 1e9; }

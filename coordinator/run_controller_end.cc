@@ -28,8 +28,7 @@ void RunController::UndoFaults() {
     bool reachable;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      auto it = agents_.find(owner);
-      reachable = it != agents_.end() && it->second.session != nullptr;
+      reachable = ConnectedLocked(owner);
       undo_actions_[i] = u;
       if (reachable) undo_results_[i] = std::nullopt;
     }
@@ -77,8 +76,7 @@ void RunController::UndoFaults() {
   while (MonoNowNs() < until) {
     bool pending = !InFlightFaultsLocked().empty();
     for (const auto& [i, r] : undo_results_) {
-      auto it = agents_.find(node_owner_.at(undo_actions_.at(i).node));
-      pending |= !r.has_value() && it != agents_.end() && it->second.session != nullptr;
+      pending |= !r.has_value() && ConnectedLocked(node_owner_.at(undo_actions_.at(i).node));
     }
     if (!pending) break;
     cv_.wait_for(lock, std::chrono::milliseconds(50));
@@ -88,11 +86,9 @@ void RunController::UndoFaults() {
   for (uint32_t i : faults_sent_) {
     if (fault_results_.count(i)) continue;
     const std::string& owner = node_owner_.at(options_.plan.faults(int(i)).node());
-    auto it = agents_.find(owner);
-    const bool connected = it != agents_.end() && it->second.session != nullptr;
-    unanswered.emplace_back(
-        i, connected ? "no answer from agent " + owner + " when the run ended (its action was still running)"
-                     : "agent " + owner + " was lost before it answered");
+    unanswered.emplace_back(i, ConnectedLocked(owner) ? "no answer from agent " + owner +
+                                                            " when the run ended (its action was still running)"
+                                                      : "agent " + owner + " was lost before it answered");
   }
   for (const auto& [i, why] : unanswered) fault_results_.insert(i);
   lock.unlock();
@@ -111,10 +107,14 @@ std::vector<uint32_t> RunController::InFlightFaultsLocked() const {
   std::vector<uint32_t> out;
   for (uint32_t i : faults_sent_) {
     if (fault_results_.count(i)) continue;
-    auto it = agents_.find(node_owner_.at(options_.plan.faults(int(i)).node()));
-    if (it != agents_.end() && it->second.session != nullptr) out.push_back(i);
+    if (ConnectedLocked(node_owner_.at(options_.plan.faults(int(i)).node()))) out.push_back(i);
   }
   return out;
+}
+
+bool RunController::ConnectedLocked(const std::string& agent) const {
+  auto it = agents_.find(agent);
+  return it != agents_.end() && it->second.session != nullptr;
 }
 
 v1::RunResult RunController::Finish(bool ok, const std::string& error) {
