@@ -19,7 +19,7 @@ for c in run validate coordinator agent report compare workloads version; do
   "$STAMPEDE" "$c" --help >"$TMP/help.out" 2>&1 || fail "stampede $c --help exited $?: $(head -3 "$TMP/help.out")"
   grep -q "^usage: stampede $c" "$TMP/help.out" || fail "stampede $c --help: no usage line"
 done
-"$STAMPEDE" version | head -n 1 | grep -Eq '^stampede [0-9]+\.[0-9]+\.[0-9]+ \(commit [0-9a-f]+|unknown' \
+"$STAMPEDE" version | head -n 1 | grep -Eq '^stampede [0-9]+\.[0-9]+\.[0-9]+ \(commit ([0-9a-f]+|unknown), [A-Za-z]+ build\)$' \
   || fail "stampede version: $("$STAMPEDE" version 2>&1 | head -n 1)"
 pass "$n example plans validate; every built-in workload has one; the example agent config validates; every --help"
 
