@@ -1,5 +1,6 @@
 #include "health/health_parsers.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <map>
@@ -33,6 +34,25 @@ std::string Trim(std::string_view s) {
   size_t b = s.find_last_not_of(" \t\r|");
   if (a == std::string_view::npos) return "";
   return std::string(s.substr(a, b - a + 1));
+}
+
+// Counts in health responses are small (nodes, ranges, slots); a number
+// outside [0, kMaxCount] in a response is clamped so that sums and
+// differences of counts cannot overflow.
+constexpr int64_t kMaxCount = 1'000'000'000'000;
+
+int64_t ClampCount(double v) {
+  if (!(v > 0)) return 0;  // also NaN
+  if (v > static_cast<double>(kMaxCount)) return kMaxCount;
+  return std::llround(v);
+}
+
+int64_t ParseCount(const std::string& s) {
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec == std::errc::result_out_of_range) return s.empty() || s[0] == '-' ? 0 : kMaxCount;
+  if (ec != std::errc()) return 0;
+  return std::clamp<int64_t>(v, 0, kMaxCount);
 }
 
 }  // namespace
@@ -69,9 +89,9 @@ StatusOr<HealthReport> ParseCockroachVars(std::string_view text) {
   }
   if (!seen_ranges) return Status::Error("/_status/vars: no ranges_underreplicated or ranges_unavailable");
   HealthReport r;
-  r.underreplicated = std::llround(under);
-  r.unavailable = std::llround(unavail);
-  r.live_nodes = std::llround(live);
+  r.underreplicated = ClampCount(under);
+  r.unavailable = ClampCount(unavail);
+  r.live_nodes = live < 0 ? -1 : ClampCount(live);
   r.healthy = r.underreplicated == 0 && r.unavailable == 0;
   r.detail = "ranges underreplicated " + std::to_string(r.underreplicated) + ", unavailable " +
              std::to_string(r.unavailable) + ", live nodes " + std::to_string(r.live_nodes);
@@ -194,7 +214,7 @@ StatusOr<HealthReport> ParseRedisClusterInfo(std::string_view text) {
   }
   if (!fields.count("cluster_state")) return Status::Error("CLUSTER INFO: no cluster_state");
   HealthReport r;
-  auto num = [&](const char* k) { return fields.count(k) ? std::strtoll(fields[k].c_str(), nullptr, 10) : 0; };
+  auto num = [&](const char* k) { return fields.count(k) ? ParseCount(fields[k]) : 0; };
   r.unavailable = num("cluster_slots_fail") + num("cluster_slots_pfail");
   r.underreplicated = 16384 - num("cluster_slots_ok");
   if (r.underreplicated < 0) r.underreplicated = 0;
@@ -226,7 +246,7 @@ StatusOr<HealthReport> ParseGaleraStatus(std::string_view text, int expected_siz
   }
   if (!vars.count("wsrep_cluster_status")) return Status::Error("galera status: no wsrep_cluster_status");
   HealthReport r;
-  r.live_nodes = std::strtoll(vars["wsrep_cluster_size"].c_str(), nullptr, 10);
+  r.live_nodes = ParseCount(vars["wsrep_cluster_size"]);
   const std::string& status = vars["wsrep_cluster_status"];
   const std::string& state = vars["wsrep_local_state_comment"];
   r.healthy = status == "Primary" && state == "Synced" && (expected_size == 0 || r.live_nodes >= expected_size);

@@ -126,6 +126,31 @@ TEST(HealthReportTest, MergeNeedsEveryViewHealthy) {
   EXPECT_EQ(a.underreplicated, 3);
 }
 
+// Found by fuzz/health_fuzz in CI: a slot count of 2^63 and more was added
+// to another count (signed overflow). Counts are clamped to [0, 10^12].
+TEST(HealthParsersShapeTest, HugeCountsAreClampedNotOverflowed) {
+  auto redis = ParseRedisClusterInfo(
+      "cluster_state:fail\ncluster_slots_pfail:1\ncluster_slots_fail:0999999999999999999999999999967944\n"
+      "cluster_slots_ok:-99999999999999999999999\ncluster_known_nodes:99999999999999999999\n");
+  ASSERT_TRUE(redis.ok());
+  EXPECT_EQ(redis->unavailable, 1'000'000'000'001);
+  EXPECT_EQ(redis->underreplicated, 16384);
+  EXPECT_EQ(redis->live_nodes, 1'000'000'000'000);
+  EXPECT_FALSE(redis->healthy);
+  auto galera = ParseGaleraStatus(
+      "wsrep_cluster_size\t-9223372036854775808\nwsrep_cluster_status\tPrimary\n"
+      "wsrep_local_state_comment\tSynced\n",
+      3);
+  ASSERT_TRUE(galera.ok());
+  EXPECT_EQ(galera->live_nodes, 0);
+  EXPECT_EQ(galera->underreplicated, 3);
+  auto crdb = ParseCockroachVars("ranges_unavailable 1e300\nranges_underreplicated nan\nliveness_livenodes 1e400\n");
+  ASSERT_TRUE(crdb.ok());
+  EXPECT_EQ(crdb->unavailable, 1'000'000'000'000);
+  EXPECT_EQ(crdb->underreplicated, 0);
+  EXPECT_EQ(crdb->live_nodes, 1'000'000'000'000);
+}
+
 // Found by fuzz/health_fuzz: JSON of the wrong shape threw out of the parser
 // (a PD region fed to the tablet-servers parser: a string where an object
 // was expected). Every parser answers with an error instead.
