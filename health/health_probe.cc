@@ -227,21 +227,29 @@ class EndpointsProbe : public HealthProbe {
 
 }  // namespace
 
+const HealthKind* FindHealthKind(std::string_view name) {
+  for (const HealthKind& k : kHealthKinds) {
+    if (k.name == name) return &k;
+  }
+  return nullptr;
+}
+
 std::vector<std::string> HealthKinds() {
-  return {"galera", "redis-cluster", "cockroachdb", "tidb", "yugabytedb", "patroni", "postgres", "mysql", "redis"};
+  std::vector<std::string> names;
+  for (const HealthKind& k : kHealthKinds) names.emplace_back(k.name);
+  return names;
 }
 
 StatusOr<std::unique_ptr<HealthProbe>> MakeHealthProbe(const ProbeOptions& o) {
-  if (o.kind == "galera") return std::unique_ptr<HealthProbe>(new GaleraProbe(o));
-  if (o.kind == "redis-cluster") return std::unique_ptr<HealthProbe>(new RedisClusterProbe(o));
-  if (o.kind == "postgres" || o.kind == "mysql" || o.kind == "redis") {
-    return std::unique_ptr<HealthProbe>(new EndpointsProbe(o));
-  }
-  if (o.kind == "cockroachdb" || o.kind == "tidb" || o.kind == "yugabytedb" || o.kind == "patroni") {
+  const HealthKind* kind = FindHealthKind(o.kind);
+  if (!kind) return Status::Error("unknown health kind '" + o.kind + "'");
+  if (kind->source == HealthSource::kUrls) {
     if (o.urls.empty()) return Status::Error("health kind " + o.kind + " needs urls");
     return std::unique_ptr<HealthProbe>(new HttpProbe(o));
   }
-  return Status::Error("unknown health kind '" + o.kind + "'");
+  if (o.kind == "galera") return std::unique_ptr<HealthProbe>(new GaleraProbe(o));
+  if (o.kind == "redis-cluster") return std::unique_ptr<HealthProbe>(new RedisClusterProbe(o));
+  return std::unique_ptr<HealthProbe>(new EndpointsProbe(o));  // postgres, mysql, redis
 }
 
 StatusOr<std::string> HttpGet(const std::string& url, int timeout_ms) {

@@ -14,8 +14,10 @@
 #ifndef STAMPEDE_HEALTH_HEALTH_PROBE_H_
 #define STAMPEDE_HEALTH_HEALTH_PROBE_H_
 
+#include <array>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/status.h"
@@ -41,6 +43,28 @@ class HealthProbe {
   virtual StatusOr<HealthReport> Poll() = 0;
 };
 
+// The health kinds a plan may name (target.health.kind): the one list the
+// plan loader checks against and MakeHealthProbe builds from. A kind asks
+// either the plan's target endpoints (SQL or Redis) or its own http:// urls.
+enum class HealthSource { kEndpoints, kUrls };
+struct HealthKind {
+  std::string_view name;
+  HealthSource source;
+};
+inline constexpr std::array<HealthKind, 9> kHealthKinds = {{
+    {"galera", HealthSource::kEndpoints},         // wsrep status over SQL
+    {"redis-cluster", HealthSource::kEndpoints},  // CLUSTER INFO
+    {"cockroachdb", HealthSource::kUrls},         // /_status/vars on every node
+    {"tidb", HealthSource::kUrls},                // PD regions/check and stores
+    {"yugabytedb", HealthSource::kUrls},          // yb-master
+    {"patroni", HealthSource::kUrls},             // /cluster
+    {"postgres", HealthSource::kEndpoints},       // every endpoint answers SELECT 1
+    {"mysql", HealthSource::kEndpoints},          // every endpoint answers SELECT 1
+    {"redis", HealthSource::kEndpoints},          // every endpoint answers PING
+}};
+// nullptr if there is no such kind.
+const HealthKind* FindHealthKind(std::string_view name);
+// The kinds' names, for messages.
 std::vector<std::string> HealthKinds();
 StatusOr<std::unique_ptr<HealthProbe>> MakeHealthProbe(const ProbeOptions& options);
 

@@ -147,9 +147,10 @@ void FaultLoader::LoadHealth(const YAML::Node& t) {
   }
   CheckKeys(h, "target.health", {"kind", "urls", "nodes", "consecutive"});
   spec->set_kind(RequiredString(h, "kind", "target.health.kind"));
-  const auto kinds = health::HealthKinds();
-  if (!spec->kind().empty() && std::find(kinds.begin(), kinds.end(), spec->kind()) == kinds.end()) {
-    Error(h["kind"], "target.health.kind", "expected one of " + Join(kinds, ", ") + ", found '" + spec->kind() + "'");
+  const health::HealthKind* kind = health::FindHealthKind(spec->kind());
+  if (!spec->kind().empty() && !kind) {
+    Error(h["kind"], "target.health.kind",
+          "expected one of " + Join(health::HealthKinds(), ", ") + ", found '" + spec->kind() + "'");
   }
   if (h["urls"]) {
     if (!h["urls"].IsSequence()) {
@@ -164,9 +165,7 @@ void FaultLoader::LoadHealth(const YAML::Node& t) {
       }
     }
   }
-  static const std::set<std::string> kByEndpoints = {"galera", "redis-cluster", "postgres", "mysql", "redis"};
-  const bool http = !kByEndpoints.count(spec->kind());
-  if (http && spec->urls_size() == 0 && !spec->kind().empty()) {
+  if (kind && kind->source == health::HealthSource::kUrls && spec->urls_size() == 0) {
     Error(h, "target.health.urls", "health kind " + spec->kind() + " needs urls");
   }
   if (h["nodes"]) spec->set_nodes(static_cast<uint32_t>(UInt(h["nodes"], "target.health.nodes", 1, 1000)));
