@@ -163,15 +163,15 @@ Agent::~Agent() {
 
 Status Agent::Run() {
   state_->run.LoadPrevious();
-  std::mutex timer_mu;
+  Mutex timer_mu;
   std::condition_variable timer_cv;
   std::thread timer([&] {
-    std::unique_lock<std::mutex> lock(timer_mu);
+    MutexLock lock(timer_mu);
     while (!shutdown_.load()) {
-      timer_cv.wait_for(lock, std::chrono::milliseconds(250));
-      lock.unlock();
+      timer_cv.wait_for(lock.native(), std::chrono::milliseconds(250));
+      lock.Unlock();
       state_->run.Tick();
-      lock.lock();
+      lock.Lock();
     }
   });
   Status result = Status::Ok();
@@ -188,14 +188,14 @@ Status Agent::Run() {
     auto channel = grpc::CreateCustomChannel(options_.coordinator, options_.credentials, args);
     auto session = std::make_shared<Session>(options_, state_.get(), channel);
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       if (shutdown_.load()) break;
       current_ = session;
     }
     grpc::Status status = session->Serve();
     const bool welcomed = session->welcomed();
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       current_.reset();
     }
     state_->run.OnCoordinatorLost();
@@ -236,7 +236,7 @@ Status Agent::Run() {
 
 void Agent::Shutdown() {
   shutdown_.store(true);
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (current_) current_->Cancel();
 }
 

@@ -19,6 +19,7 @@
 
 #include "agent/agent_config.h"
 #include "agent/agent_run.h"
+#include "common/mutex.h"
 #include "common/status.h"
 #include "metrics/metrics_exporter.h"
 
@@ -64,8 +65,8 @@ class Agent {
   AgentOptions options_;
   std::unique_ptr<State> state_;
   std::atomic<bool> shutdown_{false};
-  std::mutex mu_;
-  std::shared_ptr<Session> current_;  // guarded by mu_
+  Mutex mu_;
+  std::shared_ptr<Session> current_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace stampede::agent

@@ -24,7 +24,7 @@ AgentRun::~AgentRun() { Shutdown(); }
 void AgentRun::LoadPrevious() {
   std::string run_id;
   if (!spool_->LoadPrevious(&run_id)) return;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   run_id_ = run_id;
   restarted_ = true;
   SLOG(kInfo) << "found the spool of run " << run_id << " (" << spool_->path()
@@ -32,7 +32,7 @@ void AgentRun::LoadPrevious() {
 }
 
 bool AgentRun::Position(v1::RunPosition* pos) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (run_id_.empty()) return false;
   pos->set_run_id(run_id_);
   pos->set_phase_index(phase_ ? phase_->index : spool_->last_phase());
@@ -51,7 +51,7 @@ void AgentRun::Event(v1::Event::Kind kind, uint32_t phase, const std::string& me
   auto* e = m.mutable_event();
   e->set_kind(kind);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     e->set_run_id(run_id_);
   }
   e->set_phase_index(phase);
@@ -65,7 +65,7 @@ void AgentRun::Event(v1::Event::Kind kind, uint32_t phase, const std::string& me
 void AgentRun::OnWelcome(const v1::Welcome& welcome, const std::string& hello_run) {
   std::string run;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     run = run_id_;
     // The welcome answers the hello: a run assigned since is not its business.
     if (run.empty() || run != hello_run) return;
@@ -83,7 +83,7 @@ void AgentRun::OnWelcome(const v1::Welcome& welcome, const std::string& hello_ru
 }
 
 void AgentRun::OnAssignment(const v1::Assignment& assignment) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (assignment.run_id() != run_id_ || !restarted_) {
     CancelRunnersLocked();
     Status s = spool_->Begin(assignment.run_id());
@@ -102,7 +102,7 @@ void AgentRun::OnAssignment(const v1::Assignment& assignment) {
 }
 
 void AgentRun::OnPrepare(const v1::PreparePhase& prepare) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (!assigned_ || prepare.run_id() != run_id_ || stopping_) return;
   // A runner still on an earlier phase (this agent was away while the run
   // moved on) stops: that phase is over. So does one prepared but not
@@ -125,7 +125,7 @@ void AgentRun::OnPrepare(const v1::PreparePhase& prepare) {
 
 void AgentRun::OnStart(const v1::StartPhase& start) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (start.run_id() != run_id_ || !phase_ || phase_->index != start.phase_index()) return;
     phase_->start_ns = start.start_ns();
     phase_->join_ns = start.join_ns();
@@ -137,14 +137,14 @@ void AgentRun::OnStart(const v1::StartPhase& start) {
 void AgentRun::OnStop(const v1::Stop& stop) {
   if (stop.finished()) {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       if (stop.run_id() != run_id_) return;
     }
     SLOG(kInfo) << "run " << stop.run_id() << " over: " << stop.reason();
     StopRun("", false);
     return;
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (stop.run_id() != run_id_) return;
   SLOG(kInfo) << "run " << run_id_ << " stopped: " << stop.reason();
   CancelRunnersLocked();
@@ -161,7 +161,7 @@ PhaseRunnerOptions AgentRun::RunnerOptions(uint32_t phase, uint32_t slot, uint32
                                            const std::string& source) {
   PhaseRunnerOptions o;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     o.plan = assignment_.plan();
     o.run_id = run_id_;
     o.agent_index = slots ? slot : assignment_.agent_index();
@@ -214,7 +214,7 @@ void AgentRun::PhaseMain(v1::PreparePhase prepare) {
   std::shared_ptr<PhaseRunner> runner = PhaseRunner::Create(std::move(o));
   std::shared_ptr<Phase> phase;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (!phase_ || phase_->index != index || phase_->cancelled) return;
     phase = phase_;
     phase->runner = runner;
@@ -232,23 +232,23 @@ void AgentRun::PhaseMain(v1::PreparePhase prepare) {
               << runner->engine() << ")";
   Event(v1::Event::PHASE_READY, index, "", runner->owed_ops());
   {
-    std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [&] { return phase->started || phase->cancelled || stopping_; });
+    MutexLock lock(mu_);
+    while (!phase->started && !phase->cancelled && !stopping_) cv_.wait(lock.native());
     if (!phase->started || phase->cancelled || stopping_) return;
     phase->running = true;
   }
   runner->Run(phase->start_ns, phase->join_ns);
   {
     // A share this agent took over in this phase ends with it.
-    std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [&] { return phase->adopting == 0; });
+    MutexLock lock(mu_);
+    while (phase->adopting != 0) cv_.wait(lock.native());
     phase->running = false;
   }
   Event(v1::Event::PHASE_DONE, index, "", -1, runner->timed_out());
 }
 
 void AgentRun::OnAdopt(const v1::AdoptShare& adopt) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (adopt.run_id() != run_id_ || !phase_ || phase_->index != adopt.phase_index() || !phase_->running) {
     SLOG(kWarn) << "cannot take over " << adopt.source() << "'s share of phase " << adopt.phase_index()
                 << ": this agent is not running that phase";
@@ -271,7 +271,7 @@ void AgentRun::AdoptMain(v1::AdoptShare adopt, std::shared_ptr<Phase> phase) {
   } else {
     Event(v1::Event::LOG, adopt.phase_index(), "could not take over " + adopt.source() + "'s share: " + s.message());
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   phase->adopting--;
   cv_.notify_all();
 }
@@ -279,7 +279,7 @@ void AgentRun::AdoptMain(v1::AdoptShare adopt, std::shared_ptr<Phase> phase) {
 // Fault actions run on their own thread, never on the stream's reader.
 void AgentRun::OnFault(const v1::FaultCommand& f) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (f.run_id() != run_id_) return;
     faults_.push_back(f);
     if (!fault_thread_.joinable()) fault_thread_ = std::thread([this] { FaultMain(); });
@@ -288,17 +288,17 @@ void AgentRun::OnFault(const v1::FaultCommand& f) {
 }
 
 void AgentRun::FaultMain() {
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   while (!stopping_ || !faults_.empty()) {
     if (faults_.empty()) {
-      cv_.wait(lock);
+      cv_.wait(lock.native());
       continue;
     }
     v1::FaultCommand f = faults_.front();
     faults_.pop_front();
     fault_busy_ = true;
     if (ledger_ && f.fault_index() < uint32_t(assignment_.plan().faults_size())) ledger_->Sent(int(f.fault_index()));
-    lock.unlock();
+    lock.Unlock();
     Status s = config_->faults.Check(f.action(), f.node());
     if (!s.ok()) {
       SLOG(kWarn) << "refused fault " << f.action() << " on " << f.node() << ": " << s.message();
@@ -306,9 +306,9 @@ void AgentRun::FaultMain() {
       SLOG(kInfo) << "fault: " << f.action() << " " << f.node();
       s = config_->faults.Run(f.action(), f.node());
     }
-    lock.lock();
+    lock.Lock();
     if (s.ok() && ledger_) ledger_->TookEffect(f.action(), f.node());
-    lock.unlock();
+    lock.Unlock();
     if (!f.run_id().empty()) {
       v1::AgentMessage m;
       auto* e = m.mutable_event();
@@ -319,7 +319,7 @@ void AgentRun::FaultMain() {
       e->set_message(s.ok() ? f.action() + " " + f.node() : s.message());
       uint32_t phase;
       {
-        std::lock_guard<std::mutex> l(mu_);
+        MutexLock l(mu_);
         phase = phase_ ? phase_->index : 0;
       }
       Record(phase, m);
@@ -330,14 +330,14 @@ void AgentRun::FaultMain() {
         SLOG(kError) << "undo " << f.action() << " " << f.node() << ": " << s.message();
       }
     }
-    lock.lock();
+    lock.Lock();
     fault_busy_ = false;
     cv_.notify_all();
   }
 }
 
 void AgentRun::UndoLocal(bool resumes_only, const std::string& why) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (!ledger_) return;
   for (const plan::FaultLedger::Undo& u : ledger_->Pending()) {
     if (resumes_only && u.action != "resume") continue;
@@ -352,7 +352,7 @@ void AgentRun::UndoLocal(bool resumes_only, const std::string& why) {
 }
 
 void AgentRun::OnCoordinatorLost() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (!run_id_.empty() && lost_since_ns_ == 0) lost_since_ns_ = MonoNowNs();
 }
 
@@ -360,7 +360,7 @@ void AgentRun::Tick() {
   int64_t lost;
   bool resumed;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     lost = lost_since_ns_ ? MonoNowNs() - lost_since_ns_ : 0;
     resumed = paused_resumed_;
     if (lost >= config_->resume_paused_after_ms * kNsPerMs) paused_resumed_ = true;
@@ -378,7 +378,7 @@ void AgentRun::Tick() {
 void AgentRun::StopRun(const std::string& why, bool keep_spool) {
   std::string run;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     run = run_id_;
     if (run.empty()) return;
     CancelRunnersLocked();
@@ -389,9 +389,12 @@ void AgentRun::StopRun(const std::string& why, bool keep_spool) {
   }
   // Let the undo finish before the run is forgotten.
   {
-    std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait_for(lock, std::chrono::milliseconds(config_->faults.timeout_ms() + 1000),
-                 [&] { return faults_.empty() && !fault_busy_; });
+    MutexLock lock(mu_);
+    const auto until =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(config_->faults.timeout_ms() + 1000);
+    while (!faults_.empty() || fault_busy_) {
+      if (cv_.wait_until(lock.native(), until) == std::cv_status::timeout) break;
+    }
     run_id_.clear();
     assigned_ = false;
     restarted_ = false;
@@ -411,7 +414,7 @@ void AgentRun::StopRun(const std::string& why, bool keep_spool) {
 
 void AgentRun::Shutdown() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (stopping_) return;
     CancelRunnersLocked();
   }
@@ -419,7 +422,7 @@ void AgentRun::Shutdown() {
   UndoLocal(false, "the agent is shutting down");
   std::vector<std::thread> threads;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     stopping_ = true;
     threads.swap(adopt_threads_);
     threads.push_back(std::move(phase_thread_));

@@ -32,6 +32,7 @@
 #include "agent/outbox.h"
 #include "agent/phase_runner.h"
 #include "agent/spool.h"
+#include "common/mutex.h"
 #include "metrics/metrics_exporter.h"
 #include "plan/fault_ledger.h"
 #include "proto/stampede.pb.h"
@@ -99,7 +100,7 @@ class AgentRun {
   // (all of them, or only resumes), the spool is kept or dropped.
   void StopRun(const std::string& why, bool keep_spool);
   void UndoLocal(bool resumes_only, const std::string& why);
-  void CancelRunnersLocked();
+  void CancelRunnersLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const std::string name_;
   const EngineOptions engine_;
@@ -109,22 +110,22 @@ class AgentRun {
   Outbox* const outbox_;
   metrics::MetricsExporter* const metrics_;
 
-  mutable std::mutex mu_;
+  mutable Mutex mu_;
   std::condition_variable cv_;
-  std::string run_id_;                         // guarded by mu_: "" when in no run
-  bool restarted_ = false;                     // guarded by mu_: from a previous process's spool
-  bool assigned_ = false;                      // guarded by mu_
-  v1::Assignment assignment_;                  // guarded by mu_
-  std::shared_ptr<Phase> phase_;               // guarded by mu_: the latest prepared
-  std::thread phase_thread_;                   // guarded by mu_ (each joins the one before)
-  std::vector<std::thread> adopt_threads_;     // guarded by mu_
-  std::unique_ptr<plan::FaultLedger> ledger_;  // guarded by mu_
-  std::deque<v1::FaultCommand> faults_;        // guarded by mu_
-  std::thread fault_thread_;                   // guarded by mu_
-  bool fault_busy_ = false;                    // guarded by mu_: an action is running
-  bool stopping_ = false;                      // guarded by mu_: the agent is going away
-  int64_t lost_since_ns_ = 0;                  // guarded by mu_: coordinator gone since (0: here)
-  bool paused_resumed_ = false;                // guarded by mu_
+  std::string run_id_ ABSL_GUARDED_BY(mu_);      // "" when in no run
+  bool restarted_ ABSL_GUARDED_BY(mu_) = false;  // from a previous process's spool
+  bool assigned_ ABSL_GUARDED_BY(mu_) = false;
+  v1::Assignment assignment_ ABSL_GUARDED_BY(mu_);
+  std::shared_ptr<Phase> phase_ ABSL_GUARDED_BY(mu_);  // the latest prepared
+  std::thread phase_thread_ ABSL_GUARDED_BY(mu_);      // each joins the one before
+  std::vector<std::thread> adopt_threads_ ABSL_GUARDED_BY(mu_);
+  std::unique_ptr<plan::FaultLedger> ledger_ ABSL_GUARDED_BY(mu_);
+  std::deque<v1::FaultCommand> faults_ ABSL_GUARDED_BY(mu_);
+  std::thread fault_thread_ ABSL_GUARDED_BY(mu_);
+  bool fault_busy_ ABSL_GUARDED_BY(mu_) = false;    // an action is running
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;      // the agent is going away
+  int64_t lost_since_ns_ ABSL_GUARDED_BY(mu_) = 0;  // coordinator gone since (0: here)
+  bool paused_resumed_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace stampede::agent

@@ -5,7 +5,7 @@ namespace stampede::agent {
 void ClockSync::AddSample(int64_t send_local_ns, int64_t coord_ns, int64_t recv_local_ns) {
   if (recv_local_ns < send_local_ns) return;
   Sample s{coord_ns - (send_local_ns + recv_local_ns) / 2, recv_local_ns - send_local_ns};
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   samples_.push_back(s);
   if (samples_.size() > kWindow) samples_.pop_front();
   best_ = samples_.front();
@@ -15,12 +15,12 @@ void ClockSync::AddSample(int64_t send_local_ns, int64_t coord_ns, int64_t recv_
 }
 
 int64_t ClockSync::OffsetNs() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return best_.offset;
 }
 
 int64_t ClockSync::UncertaintyNs() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return best_.rtt < 0 ? 0 : best_.rtt / 2;
 }
 

@@ -9,6 +9,8 @@
 #include <deque>
 #include <mutex>
 
+#include "common/mutex.h"
+
 namespace stampede::agent {
 
 class ClockSync {
@@ -25,9 +27,9 @@ class ClockSync {
     int64_t rtt;
   };
   static constexpr size_t kWindow = 64;
-  mutable std::mutex mu_;
-  std::deque<Sample> samples_;  // guarded by mu_
-  Sample best_{0, -1};          // guarded by mu_
+  mutable Mutex mu_;
+  std::deque<Sample> samples_ ABSL_GUARDED_BY(mu_);
+  Sample best_ ABSL_GUARDED_BY(mu_){0, -1};
 };
 
 }  // namespace stampede::agent

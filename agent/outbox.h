@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 
+#include "common/mutex.h"
 #include "proto/stampede.pb.h"
 
 namespace stampede::agent {
@@ -19,12 +20,12 @@ namespace stampede::agent {
 class Outbox {
  public:
   void Open() {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     open_ = true;
   }
   void Close() {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       open_ = false;
       queue_.clear();
     }
@@ -32,7 +33,7 @@ class Outbox {
   }
   void Push(v1::AgentMessage m) {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       if (!open_) return;
       queue_.push_back(std::move(m));
     }
@@ -41,8 +42,11 @@ class Outbox {
   // The next message, waiting up to `wait`; nothing if none came or the
   // outbox closed.
   std::optional<v1::AgentMessage> Pop(std::chrono::milliseconds wait) {
-    std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait_for(lock, wait, [&] { return !queue_.empty() || !open_; });
+    MutexLock lock(mu_);
+    const auto until = std::chrono::steady_clock::now() + wait;
+    while (queue_.empty() && open_) {
+      if (cv_.wait_until(lock.native(), until) == std::cv_status::timeout) break;
+    }
     if (queue_.empty()) return std::nullopt;
     v1::AgentMessage m = std::move(queue_.front());
     queue_.pop_front();
@@ -50,10 +54,10 @@ class Outbox {
   }
 
  private:
-  std::mutex mu_;
+  Mutex mu_;
   std::condition_variable cv_;
-  std::deque<v1::AgentMessage> queue_;  // guarded by mu_
-  bool open_ = false;                   // guarded by mu_
+  std::deque<v1::AgentMessage> queue_ ABSL_GUARDED_BY(mu_);
+  bool open_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace stampede::agent

@@ -35,7 +35,7 @@ Spool::Spool(std::string dir, std::string agent, uint64_t max_bytes)
       max_bytes_(max_bytes) {}
 
 Spool::~Spool() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   CloseLocked();
 }
 
@@ -45,7 +45,7 @@ void Spool::CloseLocked() {
 }
 
 Status Spool::Begin(const std::string& run_id) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   CloseLocked();
   run_id_ = run_id;
   records_.clear();
@@ -69,7 +69,7 @@ bool Spool::LoadPrevious(std::string* run_id) {
   std::string id, agent;
   std::vector<SpoolRecord> records;
   if (!Read(path_, &id, &agent, &records).ok() || id.empty()) return false;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   run_id_ = id;
   records_.clear();
   bytes_ = 0;
@@ -87,7 +87,7 @@ bool Spool::LoadPrevious(std::string* run_id) {
 
 void Spool::Append(uint32_t phase, const v1::AgentMessage& message) {
   const uint64_t size = message.ByteSizeLong() + 8;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (bytes_ + size > max_bytes_) {
     if (dropped_++ == 0) {
       SLOG(kWarn) << "spool full (" << max_bytes_ / (1 << 20) << " MB): records are no longer kept";
@@ -117,7 +117,7 @@ void Spool::Append(uint32_t phase, const v1::AgentMessage& message) {
 }
 
 std::vector<v1::AgentMessage> Spool::Since(uint32_t phase) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   std::vector<v1::AgentMessage> out;
   // The file's records first (read back: they are not kept in memory), then
   // those kept in memory since writing it failed.
@@ -136,17 +136,17 @@ std::vector<v1::AgentMessage> Spool::Since(uint32_t phase) const {
 }
 
 uint32_t Spool::last_phase() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return last_phase_;
 }
 
 uint64_t Spool::dropped() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return dropped_;
 }
 
 void Spool::Drop() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   CloseLocked();
   records_.clear();
   last_phase_ = 0;
@@ -156,7 +156,7 @@ void Spool::Drop() {
 }
 
 std::string Spool::Keep() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   CloseLocked();
   records_.clear();
   last_phase_ = 0;

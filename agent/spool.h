@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "common/mutex.h"
 #include "common/status.h"
 #include "proto/stampede.pb.h"
 
@@ -59,19 +60,19 @@ class Spool {
                      std::vector<SpoolRecord>* records);
 
  private:
-  void CloseLocked();
+  void CloseLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const std::string dir_, agent_, path_;
   const uint64_t max_bytes_;
-  mutable std::mutex mu_;
-  std::string run_id_;                // guarded by mu_
-  std::FILE* file_ = nullptr;         // guarded by mu_
-  std::vector<SpoolRecord> records_;  // guarded by mu_: those not in the file
-  uint32_t last_phase_ = 0;           // guarded by mu_
-  uint64_t bytes_ = 0;                // guarded by mu_
-  uint64_t dropped_ = 0;              // guarded by mu_
-  int64_t last_sync_ns_ = 0;          // guarded by mu_
-  bool write_failed_ = false;         // guarded by mu_
+  mutable Mutex mu_;
+  std::string run_id_ ABSL_GUARDED_BY(mu_);
+  std::FILE* file_ ABSL_GUARDED_BY(mu_) = nullptr;
+  std::vector<SpoolRecord> records_ ABSL_GUARDED_BY(mu_);  // those not in the file
+  uint32_t last_phase_ ABSL_GUARDED_BY(mu_) = 0;
+  uint64_t bytes_ ABSL_GUARDED_BY(mu_) = 0;
+  uint64_t dropped_ ABSL_GUARDED_BY(mu_) = 0;
+  int64_t last_sync_ns_ ABSL_GUARDED_BY(mu_) = 0;
+  bool write_failed_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace stampede::agent

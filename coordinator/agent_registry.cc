@@ -15,19 +15,19 @@ void AgentSession::Touch() { last_heard_ns_.store(MonoNowNs()); }
 
 void AgentSession::Cancel(const std::string& reason) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (cancel_reason_.empty()) cancel_reason_ = reason;
   }
   if (context_) context_->TryCancel();
 }
 
 std::string AgentSession::cancel_reason() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return cancel_reason_;
 }
 
 bool AgentSession::Send(const v1::CoordinatorMessage& message) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (!stream_) return false;
   if (!stream_->Write(message)) {
     stream_ = nullptr;
@@ -37,14 +37,14 @@ bool AgentSession::Send(const v1::CoordinatorMessage& message) {
 }
 
 void AgentSession::Close() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   stream_ = nullptr;
 }
 
 bool AgentRegistry::Add(std::shared_ptr<AgentSession> session) {
   constexpr int64_t kReplaceAfterNs = 2 * kNsPerSec;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     for (auto it = sessions_.begin(); it != sessions_.end(); ++it) {
       if ((*it)->name() != session->name()) continue;
       if (MonoNowNs() - (*it)->last_heard_ns() < kReplaceAfterNs) return false;
@@ -63,7 +63,7 @@ bool AgentRegistry::Add(std::shared_ptr<AgentSession> session) {
 bool AgentRegistry::Remove(const std::shared_ptr<AgentSession>& session) {
   bool removed;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     auto it = std::remove(sessions_.begin(), sessions_.end(), session);
     removed = it != sessions_.end();
     sessions_.erase(it, sessions_.end());
@@ -75,7 +75,7 @@ bool AgentRegistry::Remove(const std::shared_ptr<AgentSession>& session) {
 void AgentRegistry::CancelSilent(int64_t now_ns) {
   std::vector<std::shared_ptr<AgentSession>> silent;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     for (const auto& s : sessions_) {
       if (now_ns - s->last_heard_ns() >= kSilenceNs) silent.push_back(s);
     }
@@ -88,7 +88,7 @@ void AgentRegistry::CancelSilent(int64_t now_ns) {
 }
 
 std::vector<std::shared_ptr<AgentSession>> AgentRegistry::Connected() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   std::vector<std::shared_ptr<AgentSession>> out;
   for (const auto& s : sessions_) {
     if (s->welcomed()) out.push_back(s);
@@ -104,25 +104,26 @@ void AgentRegistry::Welcomed(const std::shared_ptr<AgentSession>& session) {
 }
 
 size_t AgentRegistry::WaitForAgents(size_t n, int64_t deadline_ns, const std::function<bool()>& stop) {
-  std::unique_lock<std::mutex> lock(mu_);
-  auto welcomed = [&] {
-    size_t k = 0;
-    for (const auto& s : sessions_) k += s->welcomed() ? 1 : 0;
-    return k;
-  };
-  while (welcomed() < n && MonoNowNs() < deadline_ns && !(stop && stop())) {
-    cv_.wait_for(lock, std::chrono::milliseconds(100));
+  MutexLock lock(mu_);
+  while (WelcomedLocked() < n && MonoNowNs() < deadline_ns && !(stop && stop())) {
+    cv_.wait_for(lock.native(), std::chrono::milliseconds(100));
   }
-  return welcomed();
+  return WelcomedLocked();
+}
+
+size_t AgentRegistry::WelcomedLocked() const {
+  size_t k = 0;
+  for (const auto& s : sessions_) k += s->welcomed() ? 1 : 0;
+  return k;
 }
 
 void AgentRegistry::SetListener(std::shared_ptr<SessionListener> listener) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   listener_ = std::move(listener);
 }
 
 std::shared_ptr<SessionListener> AgentRegistry::listener() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return listener_;
 }
 

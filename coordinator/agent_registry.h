@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "common/mutex.h"
 #include "proto/stampede.pb.h"
 
 namespace stampede::coordinator {
@@ -52,9 +53,9 @@ class AgentSession {
   grpc::ServerContext* const context_;
   std::atomic<int64_t> last_heard_ns_;
   std::atomic<bool> welcomed_{false};
-  mutable std::mutex mu_;
-  AgentStream* stream_;        // guarded by mu_; null once closed
-  std::string cancel_reason_;  // guarded by mu_
+  mutable Mutex mu_;
+  AgentStream* stream_ ABSL_GUARDED_BY(mu_);  // null once closed
+  std::string cancel_reason_ ABSL_GUARDED_BY(mu_);
 };
 
 class SessionListener {
@@ -95,10 +96,12 @@ class AgentRegistry {
   std::shared_ptr<SessionListener> listener() const;
 
  private:
-  mutable std::mutex mu_;
+  size_t WelcomedLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  mutable Mutex mu_;
   std::condition_variable cv_;
-  std::vector<std::shared_ptr<AgentSession>> sessions_;  // guarded by mu_
-  std::shared_ptr<SessionListener> listener_;            // guarded by mu_
+  std::vector<std::shared_ptr<AgentSession>> sessions_ ABSL_GUARDED_BY(mu_);
+  std::shared_ptr<SessionListener> listener_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace stampede::coordinator

@@ -285,7 +285,7 @@ Status Coordinator::Start() {
     return Status::Error("cannot listen on " + options_.listen);
   }
   if (resumed) {
-    std::lock_guard<std::mutex> lock(run_mu_);
+    MutexLock lock(run_mu_);
     run_thread_ = std::thread([this, resumed, resumed_feed] {
       std::ifstream in(resumed_feed->results_dir() + "/plan.yaml");
       std::stringstream yaml;
@@ -346,7 +346,7 @@ std::string Coordinator::FindUnfinishedRun(std::string* run_id) const {
 }
 
 bool Coordinator::TryBegin(const std::shared_ptr<RunFeed>& feed) {
-  std::lock_guard<std::mutex> lock(run_mu_);
+  MutexLock lock(run_mu_);
   if (busy_ || shutting_down_.load()) return false;
   busy_ = true;
   feed_ = feed;
@@ -355,14 +355,14 @@ bool Coordinator::TryBegin(const std::shared_ptr<RunFeed>& feed) {
 
 void Coordinator::EndRun() {
   {
-    std::lock_guard<std::mutex> lock(run_mu_);
+    MutexLock lock(run_mu_);
     busy_ = false;
   }
   run_cv_.notify_all();
 }
 
 std::shared_ptr<RunFeed> Coordinator::Feed(const std::string& run_id) {
-  std::lock_guard<std::mutex> lock(run_mu_);
+  MutexLock lock(run_mu_);
   if (!feed_ || (!run_id.empty() && feed_->run_id() != run_id)) return nullptr;
   return feed_;
 }
@@ -392,7 +392,7 @@ std::shared_ptr<RunFeed> Coordinator::SubmitPlan(const v1::Plan& plan, const std
   o.plan = plan;
   o.plan_yaml = plan_yaml.empty() ? plan::PlanToYaml(plan) : plan_yaml;
   o.results_root = options_.results_root;
-  std::lock_guard<std::mutex> lock(run_mu_);
+  MutexLock lock(run_mu_);
   if (run_thread_.joinable()) run_thread_.join();  // the previous run's, over
   run_thread_ = std::thread([this, o = std::move(o), feed]() mutable {
     RunWithFeed(std::move(o), feed);
@@ -433,13 +433,13 @@ void Coordinator::Shutdown() {
   {
     // Wait for a run in progress to abort and write its results (the agents
     // are still connected: they undo its faults).
-    std::unique_lock<std::mutex> lock(run_mu_);
-    run_cv_.wait(lock, [&] { return !busy_; });
+    MutexLock lock(run_mu_);
+    while (busy_) run_cv_.wait(lock.native());
   }
   if (server_) server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
   std::thread t;
   {
-    std::lock_guard<std::mutex> lock(run_mu_);
+    MutexLock lock(run_mu_);
     t = std::move(run_thread_);
   }
   if (t.joinable()) t.join();

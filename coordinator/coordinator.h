@@ -19,6 +19,7 @@
 #include <string>
 #include <thread>
 
+#include "common/mutex.h"
 #include "common/status.h"
 #include "coordinator/access.h"
 #include "coordinator/agent_registry.h"
@@ -101,11 +102,11 @@ class Coordinator {
   std::unique_ptr<Live> live_;  // after registry_: its server reads the registry
   std::thread monitor_;         // cancels the sessions of silent agents
 
-  std::mutex run_mu_;
+  Mutex run_mu_;
   std::condition_variable run_cv_;
-  bool busy_ = false;              // guarded by run_mu_: a run is in progress
-  std::shared_ptr<RunFeed> feed_;  // guarded by run_mu_: the latest run's
-  std::thread run_thread_;         // guarded by run_mu_: submitted or resumed runs
+  bool busy_ ABSL_GUARDED_BY(run_mu_) = false;              // a run is in progress
+  std::shared_ptr<RunFeed> feed_ ABSL_GUARDED_BY(run_mu_);  // the latest run's
+  std::thread run_thread_ ABSL_GUARDED_BY(run_mu_);         // submitted or resumed runs
 };
 
 }  // namespace stampede::coordinator

@@ -26,7 +26,7 @@ web::HttpResponse NotFound(const std::string& what) {
 LiveRuns::LiveRuns(std::function<std::vector<ConnectedAgent>()> connected) : connected_(std::move(connected)) {}
 
 void LiveRuns::RunStarting(const std::string& plan_yaml) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   current_.clear();
   ++generation_;
   current_plan_yaml_ = plan_yaml;
@@ -34,7 +34,7 @@ void LiveRuns::RunStarting(const std::string& plan_yaml) {
 
 void LiveRuns::OnLine(const report::Json& line) {
   metrics_.OnJournalLine(line);
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   const std::string type = line.value("type", "");
   if (type == "run") {
     current_.clear();
@@ -65,7 +65,7 @@ web::HttpResponse LiveRuns::CurrentView() {
   uint64_t generation = 0;
   const int64_t now = MonoNowNs();
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (!view_.empty() && view_generation_ == generation_ && view_lines_ == current_.size() &&
         now - view_built_ns_ < kNsPerSec) {
       return JsonText(view_);
@@ -78,7 +78,7 @@ web::HttpResponse LiveRuns::CurrentView() {
   lines.reserve(texts.size());
   for (const std::string& t : texts) lines.push_back(report::Json::parse(t, nullptr, false));
   std::string body = ViewOf(lines, plan_yaml).dump();
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   view_ = body;
   view_generation_ = generation;
   view_lines_ = texts.size();
@@ -135,7 +135,7 @@ web::HttpResponse LiveRuns::Handle(const std::string& raw_target) {
   }
   if (target == "/api/agents") return AgentsList();
   if (target == "/api/runs") {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     report::Json list = report::Json::array();
     for (const Run& r : runs_) {
       list.push_back({{"run_id", r.run_id},
@@ -153,7 +153,7 @@ web::HttpResponse LiveRuns::Handle(const std::string& raw_target) {
     std::string plan_yaml, dir;
     bool current = false;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       current = id == "current" || (!runs_.empty() && runs_.back().run_id == id);
       for (const Run& r : runs_) {
         if (!current && r.run_id == id) dir = r.dir;

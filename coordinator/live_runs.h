@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "common/mutex.h"
 #include "metrics/metrics_exporter.h"
 #include "report/journal.h"
 #include "web/http_server.h"
@@ -54,23 +55,23 @@ class LiveRuns {
 
   std::function<std::vector<ConnectedAgent>()> connected_;
   metrics::MetricsExporter metrics_;
-  mutable std::mutex mu_;
+  mutable Mutex mu_;
   struct Run {
     std::string run_id, plan_name, started_at, status = "running", dir;
   };
-  std::vector<Run> runs_;  // guarded by mu_
+  std::vector<Run> runs_ ABSL_GUARDED_BY(mu_);
   // The latest run's lines as compact JSON text, histograms packed
   // (report::PackHistograms): about 1 KB a second where a parsed line took
   // 35 KB (bench/soak). Parsed again when the view is built.
-  std::vector<std::string> current_;  // guarded by mu_
-  std::string current_plan_yaml_;     // guarded by mu_
-  uint64_t generation_ = 0;           // guarded by mu_: which run current_ holds
+  std::vector<std::string> current_ ABSL_GUARDED_BY(mu_);
+  std::string current_plan_yaml_ ABSL_GUARDED_BY(mu_);
+  uint64_t generation_ ABSL_GUARDED_BY(mu_) = 0;  // which run current_ holds
   // The current run's view as last built (from which run, how many lines,
   // when): polls within the second are answered from it.
-  std::string view_;              // guarded by mu_
-  uint64_t view_generation_ = 0;  // guarded by mu_
-  size_t view_lines_ = 0;         // guarded by mu_
-  int64_t view_built_ns_ = 0;     // guarded by mu_
+  std::string view_ ABSL_GUARDED_BY(mu_);
+  uint64_t view_generation_ ABSL_GUARDED_BY(mu_) = 0;
+  size_t view_lines_ ABSL_GUARDED_BY(mu_) = 0;
+  int64_t view_built_ns_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace stampede::coordinator

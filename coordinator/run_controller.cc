@@ -65,7 +65,7 @@ void RunController::Emit(const report::Json& line) {
       "results: " + s.message() + "; the run was stopped and the journal keeps what was written before";
   SLOG(kError) << why;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (!error_) error_ = why;
   }
   cv_.notify_all();
@@ -74,7 +74,7 @@ void RunController::Emit(const report::Json& line) {
 void RunController::Send(const std::string& name, const v1::CoordinatorMessage& m) {
   std::shared_ptr<AgentSession> session;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     auto it = agents_.find(name);
     if (it != agents_.end()) session = it->second.session;
   }
@@ -84,7 +84,7 @@ void RunController::Send(const std::string& name, const v1::CoordinatorMessage& 
 void RunController::SendToActive(const v1::CoordinatorMessage& m) {
   std::vector<std::shared_ptr<AgentSession>> to;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     for (const auto& [name, a] : agents_) {
       if (a.active && a.session) to.push_back(a.session);
     }
@@ -110,7 +110,7 @@ std::vector<std::string> RunController::LoadNamesLocked() const {
 }
 
 StatusOr<report::Json> RunController::AgentRoles() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   std::vector<const v1::Hello*> hellos;
   for (const std::string& n : names_) hellos.push_back(&agents_.at(n).session->hello());
   auto load = LoadAgents(options_.plan.agents(), names_, hellos);
@@ -210,7 +210,7 @@ Status RunController::WaitForAgents() {
                          std::to_string(min_agents) + " agent(s); " + std::to_string(n) + " connected" +
                          (names.empty() ? "" : " (" + Join(names, ", ") + ")"));
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   for (const auto& session : registry_->Connected()) {
     Agent& a = agents_[session->name()];
     a.index = uint32_t(names_.size());
@@ -225,7 +225,7 @@ Status RunController::CheckFaultOwners() {
   const v1::Plan& plan = options_.plan;
   std::vector<std::string> declared;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     for (const std::string& name : names_) {
       const auto& nodes = agents_.at(name).session->hello().nodes();
       for (const std::string& node : nodes) {
@@ -250,7 +250,7 @@ void RunController::SendAssignment(const std::string& name) {
   a->set_run_id(run_id_);
   *a->mutable_plan() = options_.plan;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     a->set_agent_index(agents_.at(name).index);
   }
   a->set_agent_count(uint32_t(names_.size()));
@@ -262,20 +262,14 @@ RunController::Wait RunController::WaitFor(Mark mark, uint32_t p, const std::vec
   while (true) {
     bool phase_running;
     {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait_for(lock, std::chrono::milliseconds(faults_.empty() ? 100 : 5));
+      MutexLock lock(mu_);
+      cv_.wait_for(lock.native(), std::chrono::milliseconds(faults_.empty() ? 100 : 5));
       if (error_) return Wait::kError;
       bool all = true;
-      auto check = [&](const std::string& name) {
-        const Agent& a = agents_.at(name);
-        if (!a.active) return;
-        const Marks& m = marks_[{p, name}];
-        all &= (mark == Mark::kReady ? m.ready_ns : m.done_ns) != 0;
-      };
       if (names.empty()) {
-        for (const auto& [name, a] : agents_) check(name);
+        for (const auto& [name, a] : agents_) all &= MarkedLocked(mark, p, name);
       } else {
-        for (const std::string& name : names) check(name);
+        for (const std::string& name : names) all &= MarkedLocked(mark, p, name);
       }
       if (all) return Wait::kDone;
       if (run_deadline_ns_ && MonoNowNs() >= run_deadline_ns_) {
@@ -295,6 +289,13 @@ RunController::Wait RunController::WaitFor(Mark mark, uint32_t p, const std::vec
   }
 }
 
+// An agent not in the phase counts as marked.
+bool RunController::MarkedLocked(Mark mark, uint32_t p, const std::string& name) {
+  if (!agents_.at(name).active) return true;
+  const Marks& m = marks_[{p, name}];
+  return (mark == Mark::kReady ? m.ready_ns : m.done_ns) != 0;
+}
+
 void RunController::Tick(bool phase_running) {
   SendDueFaults();  // also between the steps of a plan phase
   TakeInJoins();
@@ -308,7 +309,7 @@ void RunController::SendDueFaults() {
     const std::string& owner = node_owner_.at(f.node());
     bool reachable;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       reachable = ConnectedLocked(owner);
     }
     if (!reachable) {
@@ -323,7 +324,7 @@ void RunController::SendDueFaults() {
     c->set_action(f.action());
     c->set_node(f.node());
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       ledger_.Sent(i);
       faults_sent_.insert(uint32_t(i));
     }
@@ -345,7 +346,7 @@ void RunController::FlushSeconds(bool all) {
   std::vector<report::Json> lines;
   std::string phase;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (phase_ >= 0 && size_t(phase_) < mergers_.size() && mergers_[size_t(phase_)]) {
       lines = mergers_[size_t(phase_)]->Flush(MonoNowNs(), all);
       phase = options_.plan.phases(phase_).name();
@@ -391,7 +392,7 @@ void RunController::FlushSeconds(bool all) {
 
 void RunController::OnSnapshot(const std::string& agent, const v1::Snapshot& snapshot) {
   (void)agent;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   const size_t p = snapshot.phase_index();
   if (snapshot.run_id() != run_id_ || p >= mergers_.size() || !mergers_[p]) return;
   // A phase that ended already takes it as a late line.
@@ -403,7 +404,7 @@ void RunController::OnEvent(const std::string& agent, const v1::Event& event) {
   switch (event.kind()) {
     case v1::Event::LOG: {
       {
-        std::lock_guard<std::mutex> lock(mu_);
+        MutexLock lock(mu_);
         if (!logged_.insert({agent, event.message()}).second) return;  // handed in again
       }
       Emit({{"type", "log"}, {"agent", agent}, {"message", event.message()}});
@@ -416,7 +417,7 @@ void RunController::OnEvent(const std::string& agent, const v1::Event& event) {
       const uint32_t i = event.fault_index();
       const bool undo = i >= uint32_t(options_.plan.faults_size());
       {
-        std::lock_guard<std::mutex> lock(mu_);
+        MutexLock lock(mu_);
         if (!fault_results_.insert(i).second) return;  // handed in again
       }
       Emit({{"type", "fault_result"},
@@ -428,7 +429,7 @@ void RunController::OnEvent(const std::string& agent, const v1::Event& event) {
       Log(std::string(undo ? "undo " : "fault ") + std::to_string(i) + (ok ? " done: " : " FAILED: ") +
           event.message());
       {
-        std::lock_guard<std::mutex> lock(mu_);
+        MutexLock lock(mu_);
         if (undo) undo_results_[i] = ok;
         if (ok && !undo) ledger_.TookEffect(options_.plan.faults(int(i)).action(), options_.plan.faults(int(i)).node());
         if (ok && undo && undo_actions_.count(i)) {
@@ -439,7 +440,7 @@ void RunController::OnEvent(const std::string& agent, const v1::Event& event) {
       return;
     }
     case v1::Event::ERROR: {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       auto it = agents_.find(agent);
       if (it != agents_.end() && it->second.joining) {
         // An agent that could not rejoin the phase stays out of it.
@@ -453,7 +454,7 @@ void RunController::OnEvent(const std::string& agent, const v1::Event& event) {
     }
     case v1::Event::PHASE_READY:
     case v1::Event::PHASE_DONE: {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       Marks& m = marks_[{event.phase_index(), agent}];
       if (event.kind() == v1::Event::PHASE_READY) {
         m.ready_ns = std::max<int64_t>(1, event.time_ns());

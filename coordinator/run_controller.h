@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "common/mutex.h"
 #include "coordinator/agent_registry.h"
 #include "coordinator/fault_schedule.h"
 #include "coordinator/health_poller.h"
@@ -105,6 +106,11 @@ class RunController : public SessionListener {
 
   Status Begin();
   Status Resume(int* first_phase, bool* in_progress);
+  // Resume's steps (run_controller_resume.cc).
+  struct Replay;
+  void ReplayLocked(const std::vector<report::Json>& journal, Replay* r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  std::vector<std::string> AwaitAgentsBack();  // those that did not come back
+  void RestorePhaseLocked(int last, Replay* r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   Status WaitForAgents();
   Status CheckFaultOwners();
   void SendAssignment(const std::string& name);
@@ -118,6 +124,7 @@ class RunController : public SessionListener {
   // housekeeping in between: due faults, journal flushes, rejoining agents,
   // the run's timeout.
   Wait WaitFor(Mark mark, uint32_t p, const std::vector<std::string>& names);
+  bool MarkedLocked(Mark mark, uint32_t p, const std::string& name) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Tick(bool phase_running);
   void SendDueFaults();
   void TakeInJoins();
@@ -130,16 +137,16 @@ class RunController : public SessionListener {
   void Emit(const report::Json& line);
   void Log(const std::string& line);
   void UndoFaults();
-  std::vector<uint32_t> InFlightFaultsLocked() const;
+  std::vector<uint32_t> InFlightFaultsLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The agent has a session now (not lost, not yet rejoined).
-  bool ConnectedLocked(const std::string& agent) const;
+  bool ConnectedLocked(const std::string& agent) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   v1::RunResult Finish(bool ok, const std::string& error);
   bool Cancelled();
   double Since(int64_t mono_ns) const { return double(mono_ns - run_start_ns_) / 1e9; }
-  std::vector<std::string> ActiveNamesLocked() const;
+  std::vector<std::string> ActiveNamesLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The active agents that generate load (agents.load); all active ones if
   // none of them does.
-  std::vector<std::string> LoadNamesLocked() const;
+  std::vector<std::string> LoadNamesLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Each agent's role for the journal's run line; an error if agents.load
   // chooses no agent.
   StatusOr<report::Json> AgentRoles();
@@ -161,31 +168,31 @@ class RunController : public SessionListener {
   std::atomic<uint64_t> phase_done_{0};    // the phase's flushed operations: done
   std::atomic<uint64_t> phase_missed_{0};  // and missed
 
-  std::mutex mu_;
+  Mutex mu_;
   std::condition_variable cv_;
-  std::map<std::string, Agent> agents_;                       // guarded by mu_
-  std::map<std::pair<uint32_t, std::string>, Marks> marks_;   // guarded by mu_
-  std::optional<std::string> error_;                          // guarded by mu_
-  std::vector<std::unique_ptr<PhaseMerger>> mergers_;         // guarded by mu_ (by phase)
-  int phase_ = -1;                                            // guarded by mu_: in progress
-  bool phase_running_ = false;                                // guarded by mu_: started
-  int64_t phase_start_ns_ = 0;                                // guarded by mu_
-  int64_t phase_owed_ = -1;                                   // guarded by mu_
-  std::map<std::string, std::string> adopted_;                // guarded by mu_: lost -> adopter
-  std::vector<std::string> redistribute_;                     // guarded by mu_: lost, to hand over
-  std::map<std::string, uint32_t> slots_;                     // guarded by mu_: this phase's
-  uint32_t slot_count_ = 0;                                   // guarded by mu_
-  std::vector<report::Json> lines_;                           // guarded by mu_ (to journal)
-  plan::FaultLedger ledger_{options_.plan};                   // guarded by mu_
-  std::map<uint32_t, std::optional<bool>> undo_results_;      // guarded by mu_
-  std::map<uint32_t, plan::FaultLedger::Undo> undo_actions_;  // guarded by mu_
-  std::vector<std::string> losses_;                           // guarded by mu_: for the result
+  std::map<std::string, Agent> agents_ ABSL_GUARDED_BY(mu_);
+  std::map<std::pair<uint32_t, std::string>, Marks> marks_ ABSL_GUARDED_BY(mu_);
+  std::optional<std::string> error_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::unique_ptr<PhaseMerger>> mergers_ ABSL_GUARDED_BY(mu_);  // by phase
+  int phase_ ABSL_GUARDED_BY(mu_) = -1;                                     // in progress
+  bool phase_running_ ABSL_GUARDED_BY(mu_) = false;                         // started
+  int64_t phase_start_ns_ ABSL_GUARDED_BY(mu_) = 0;
+  int64_t phase_owed_ ABSL_GUARDED_BY(mu_) = -1;
+  std::map<std::string, std::string> adopted_ ABSL_GUARDED_BY(mu_);  // lost -> adopter
+  std::vector<std::string> redistribute_ ABSL_GUARDED_BY(mu_);       // lost, to hand over
+  std::map<std::string, uint32_t> slots_ ABSL_GUARDED_BY(mu_);       // this phase's
+  uint32_t slot_count_ ABSL_GUARDED_BY(mu_) = 0;
+  std::vector<report::Json> lines_ ABSL_GUARDED_BY(mu_);  // to journal
+  plan::FaultLedger ledger_ ABSL_GUARDED_BY(mu_){options_.plan};
+  std::map<uint32_t, std::optional<bool>> undo_results_ ABSL_GUARDED_BY(mu_);
+  std::map<uint32_t, plan::FaultLedger::Undo> undo_actions_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::string> losses_ ABSL_GUARDED_BY(mu_);  // for the result
   // What is journalled already, so an agent's spool handed in again is not
   // counted twice.
-  std::set<uint32_t> fault_results_;                      // guarded by mu_
-  std::set<uint32_t> faults_sent_;                        // guarded by mu_: planned faults sent
-  std::set<std::pair<std::string, std::string>> logged_;  // guarded by mu_
-  std::vector<report::Json> resume_journal_;              // LoadForResume -> Resume
+  std::set<uint32_t> fault_results_ ABSL_GUARDED_BY(mu_);
+  std::set<uint32_t> faults_sent_ ABSL_GUARDED_BY(mu_);  // planned faults sent
+  std::set<std::pair<std::string, std::string>> logged_ ABSL_GUARDED_BY(mu_);
+  std::vector<report::Json> resume_journal_;  // LoadForResume -> Resume
 };
 
 }  // namespace stampede::coordinator

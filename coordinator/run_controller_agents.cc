@@ -24,7 +24,7 @@ void RunController::OnAgentLost(const std::string& agent, const std::string& rea
   bool was_active;
   int64_t last_heard;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     auto it = agents_.find(agent);
     if (it == agents_.end() || !it->second.session) return;  // not in this run, or lost already
     Agent& a = it->second;
@@ -61,7 +61,7 @@ void RunController::OnAgentJoined(const std::shared_ptr<AgentSession>& session, 
   const v1::RunPosition& pos = session->hello().run();
   bool replaced = false;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     auto it = agents_.find(session->name());
     if (it == agents_.end()) return;  // not in this run: it idles
     Agent& a = it->second;
@@ -81,7 +81,7 @@ void RunController::OnAgentJoined(const std::shared_ptr<AgentSession>& session, 
   if (replaced) {
     // Back before its silent session was noticed: lost, then back.
     OnAgentLost(session->name(), "silent, then a new session of it opened");
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     Agent& a = agents_.at(session->name());
     a.session = session;
     a.join_pending = true;
@@ -93,7 +93,7 @@ void RunController::OnAgentJoined(const std::shared_ptr<AgentSession>& session, 
 void RunController::TakeInJoins() {
   std::vector<std::string> joins, handover;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     for (const auto& [name, a] : agents_) {
       if (a.join_pending && a.session && a.session->welcomed()) joins.push_back(name);
     }
@@ -109,7 +109,7 @@ void RunController::TakeIn(const std::string& name) {
   bool assign = false, prepare = false;
   v1::CoordinatorMessage m;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     Agent& a = agents_.at(name);
     if (!a.join_pending || !a.session) return;
     a.join_pending = false;
@@ -151,7 +151,7 @@ void RunController::TakeIn(const std::string& name) {
 void RunController::StartJoiners() {
   std::vector<std::pair<std::string, v1::CoordinatorMessage>> starts;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (!phase_running_) return;
     for (auto& [name, a] : agents_) {
       if (!a.joining || !a.session || marks_[{uint32_t(phase_), name}].ready_ns == 0) continue;
@@ -178,7 +178,7 @@ void RunController::Redistribute(const std::string& lost) {
   std::string adopter, phase_name;
   v1::CoordinatorMessage m;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (!phase_running_ || !slots_.count(lost)) return;
     const v1::Phase& phase = options_.plan.phases(phase_);
     phase_name = phase.name();

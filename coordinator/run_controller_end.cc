@@ -18,7 +18,7 @@ constexpr int64_t kUndoWaitNs = 65 * kNsPerSec;
 void RunController::UndoFaults() {
   std::vector<plan::FaultLedger::Undo> undo;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     undo = ledger_.Pending();
   }
   uint32_t index = uint32_t(options_.plan.faults_size());
@@ -27,7 +27,7 @@ void RunController::UndoFaults() {
     const uint32_t i = index++;
     bool reachable;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       reachable = ConnectedLocked(owner);
       undo_actions_[i] = u;
       if (reachable) undo_results_[i] = std::nullopt;
@@ -64,7 +64,7 @@ void RunController::UndoFaults() {
   // to sync): whether the node came back belongs in the report.
   std::vector<uint32_t> in_flight;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     in_flight = InFlightFaultsLocked();
   }
   for (uint32_t i : in_flight) {
@@ -72,14 +72,14 @@ void RunController::UndoFaults() {
     Log("waiting for fault " + std::to_string(i) + " (" + f.action() + " " + f.node() + ", agent " +
         node_owner_.at(f.node()) + ") to finish");
   }
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   while (MonoNowNs() < until) {
     bool pending = !InFlightFaultsLocked().empty();
     for (const auto& [i, r] : undo_results_) {
       pending |= !r.has_value() && ConnectedLocked(node_owner_.at(undo_actions_.at(i).node));
     }
     if (!pending) break;
-    cv_.wait_for(lock, std::chrono::milliseconds(50));
+    cv_.wait_for(lock.native(), std::chrono::milliseconds(50));
   }
   // What never answered is journalled as such, not left without a result.
   std::vector<std::pair<uint32_t, std::string>> unanswered;
@@ -91,7 +91,7 @@ void RunController::UndoFaults() {
                                                       : "agent " + owner + " was lost before it answered");
   }
   for (const auto& [i, why] : unanswered) fault_results_.insert(i);
-  lock.unlock();
+  lock.Unlock();
   for (const auto& [i, why] : unanswered) {
     Emit({{"type", "fault_result"},
           {"index", i},
@@ -127,7 +127,7 @@ v1::RunResult RunController::Finish(bool ok, const std::string& error) {
   health_.Stop();
   std::string degraded;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (!losses_.empty()) degraded = "agents lost during the run: " + Join(losses_, ", ");
   }
   report::Json end = {{"type", "end"}, {"ok", ok}};
@@ -144,7 +144,7 @@ v1::RunResult RunController::Finish(bool ok, const std::string& error) {
   {
     std::vector<std::shared_ptr<AgentSession>> to;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       for (const auto& [name, a] : agents_) {
         if (a.session) to.push_back(a.session);
       }

@@ -28,7 +28,7 @@ Status RunController::PreparePhase(int p) {
   const uint32_t index = uint32_t(p);
   std::vector<std::string> present;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     phase_ = p;
     phase_running_ = false;
     mergers_.resize(size_t(p) + 1);
@@ -52,7 +52,7 @@ Status RunController::PreparePhase(int p) {
       prepare->set_run_id(run_id_);
       prepare->set_phase_index(index);
       {
-        std::lock_guard<std::mutex> lock(mu_);
+        MutexLock lock(mu_);
         prepare->set_slot(slots_.at(name));
       }
       prepare->set_slots(uint32_t(present.size()));
@@ -66,7 +66,7 @@ Status RunController::PreparePhase(int p) {
     stop.mutable_stop()->set_abort(true);
     stop.mutable_stop()->set_reason("run aborted");
     SendToActive(stop);
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     return Status::Error(error_.value_or("aborted by user"));
   }
   return Status::Ok();
@@ -79,7 +79,7 @@ void RunController::StartPhase(int p) {
   int64_t owed = 0;
   std::set<std::string> active;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     for (const auto& [name, a] : agents_) {
       if (!a.active) continue;
       active.insert(name);
@@ -138,11 +138,11 @@ Status RunController::EndPhase(int p, Wait w) {
     // Let the agents deliver what they measured before writing results.
     const int64_t until = MonoNowNs() + kStopWaitNs;
     while (MonoNowNs() < until) {
-      std::unique_lock<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       bool all = true;
       for (const auto& [name, a] : agents_) all &= !a.active || marks_[{index, name}].done_ns != 0;
       if (all) break;
-      cv_.wait_for(lock, std::chrono::milliseconds(100));
+      cv_.wait_for(lock.native(), std::chrono::milliseconds(100));
     }
   }
   FlushSeconds(true);
@@ -150,7 +150,7 @@ Status RunController::EndPhase(int p, Wait w) {
   bool timed_out = false;
   int64_t owed = -1;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     start_ns = phase_start_ns_;
     phase_running_ = false;
     int64_t last_done = 0;
@@ -169,7 +169,7 @@ Status RunController::EndPhase(int p, Wait w) {
   // phase_start said what the phase owed; what no agent reported, done or
   // missed, is the shares of agents lost on the way.
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     owed = phase_owed_;
   }
   if (owed >= 0 && w == Wait::kDone) {
@@ -180,7 +180,7 @@ Status RunController::EndPhase(int p, Wait w) {
   if (timed_out) line["timed_out"] = true;
   Emit(line);
   if (w != Wait::kDone) {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     return Status::Error(error_.value_or("aborted by user"));
   }
   if (timed_out) {
@@ -201,7 +201,7 @@ Status RunController::RunFinalCleanup() {
   const uint32_t index = uint32_t(plan.phases_size());
   std::string lead;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     const auto present = LoadNamesLocked();
     if (present.empty()) return Status::Error("no agent is left to run the cleanup");
     lead = present.front();
@@ -213,7 +213,7 @@ Status RunController::RunFinalCleanup() {
   Send(lead, m);
   Log("cleanup on " + lead);
   if (WaitFor(Mark::kReady, index, {lead}) != Wait::kDone) {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     return Status::Error(error_.value_or("aborted during cleanup"));
   }
   return Status::Ok();

@@ -54,7 +54,7 @@ Status RunController::LoadForResume() {
   if (!google::protobuf::util::JsonStringToMessage(run->value("plan", report::Json::object()).dump(), &plan).ok()) {
     return Status::Error(dir_ + ": the run line's plan cannot be read");
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   run_id_ = run->value("run_id", "");
   names_ = run->value("agents", std::vector<std::string>{});
   run_start_ns_ = run->value("mono_start_ns", int64_t{0});
@@ -63,6 +63,14 @@ Status RunController::LoadForResume() {
   resume_journal_ = std::move(*journal);
   return Status::Ok();
 }
+
+// What the journal says about the run: its phases, the faults it sent and
+// the undos it began.
+struct RunController::Replay {
+  std::map<uint32_t, JournalPhase> phases;
+  std::set<int> sent;
+  std::map<uint32_t, plan::FaultLedger::Undo> undo;
+};
 
 Status RunController::Resume(int* first_phase, bool* in_progress) {
   if (resume_journal_.empty()) {
@@ -89,61 +97,10 @@ Status RunController::Resume(int* first_phase, bool* in_progress) {
   }
   if (options_.plan.timeout_ms()) run_deadline_ns_ = run_start_ns_ + int64_t(options_.plan.timeout_ms()) * kNsPerMs;
 
-  // Replay: phases, faults, what is journalled already.
-  std::map<uint32_t, JournalPhase> phases;
-  std::set<int> sent;
-  std::map<uint32_t, plan::FaultLedger::Undo> undo;
+  Replay replay;
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (const report::Json& line : journal) {
-      const std::string type = line.value("type", "");
-      const uint32_t index = line.value("index", 0u);
-      if (type == "phase_start") {
-        JournalPhase& p = phases[index];
-        p.started = true;
-        p.start_ns = line.value("start_ns", int64_t{0});
-        p.owed = line.value("owed", int64_t{-1});
-        p.agents = line.value("agents", std::set<std::string>{});
-      } else if (type == "phase_end") {
-        phases[index].ended = true;
-      } else if (type == "second") {
-        JournalPhase& p = phases[index];
-        const uint32_t seq = line.value("seq", 0u);
-        for (const std::string& a : line.value("from", std::vector<std::string>{})) p.journalled.push_back({a, seq});
-        if (!line.value("late", false)) p.max_seq = std::max<int64_t>(p.max_seq, seq);
-        CountOps(line, &p);
-      } else if (type == "fault") {
-        if (line.value("undo", false)) {
-          undo[index] = {line.value("action", ""), line.value("node", "")};
-        } else {
-          sent.insert(int(index));
-          ledger_.Sent(int(index));
-          faults_sent_.insert(index);
-        }
-      } else if (type == "fault_result") {
-        fault_results_.insert(index);
-        if (!line.value("ok", false)) continue;
-        if (index < uint32_t(options_.plan.faults_size())) {
-          ledger_.TookEffect(options_.plan.faults(int(index)).action(), options_.plan.faults(int(index)).node());
-        } else if (undo.count(index)) {
-          ledger_.TookEffect(undo[index].action, undo[index].node);
-        }
-      } else if (type == "log") {
-        logged_.insert({line.value("agent", ""), line.value("message", "")});
-      } else if (type == "agent" && line.value("event", "") == "lost") {
-        losses_.push_back(line.value("agent", "") + " (before the coordinator restarted)");
-      }
-    }
-    for (const auto& [index, p] : phases) {
-      if (!p.started || index >= uint32_t(options_.plan.phases_size())) continue;
-      if (mergers_.size() <= index) mergers_.resize(index + 1);
-      auto m = std::make_unique<PhaseMerger>(options_.plan.phases(int(index)).name(), index, p.start_ns, run_start_ns_,
-                                             p.agents, kGraceNs);
-      for (const auto& [agent, seq] : p.journalled) m->MarkJournalled(agent, seq);
-      // An ended phase takes whatever comes now as late lines.
-      m->SetNextSeq(p.ended ? INT64_MAX : p.max_seq + 1);
-      mergers_[index] = std::move(m);
-    }
+    MutexLock lock(mu_);
+    ReplayLocked(journal, &replay);
   }
   Emit({{"type", "coordinator"},
         {"event", "restarted"},
@@ -151,32 +108,7 @@ Status RunController::Resume(int* first_phase, bool* in_progress) {
         {"detail", "took the run back from its journal"}});
   Log("took run " + run_id_ + " back from " + dir_ + "/journal.jsonl; waiting for its agents");
 
-  // The run's agents dial in again (OnAgentJoined); those that do not within
-  // agents.wait are lost.
-  const int64_t until = MonoNowNs() + int64_t(options_.plan.agents().wait_ms()) * kNsPerMs;
-  std::vector<std::string> missing;
-  {
-    std::unique_lock<std::mutex> lock(mu_);
-    while (MonoNowNs() < until && !Cancelled()) {
-      bool all = true;
-      for (const auto& [name, a] : agents_) all &= a.session != nullptr;
-      if (all) break;
-      cv_.wait_for(lock, std::chrono::milliseconds(100));
-    }
-    for (auto& [name, a] : agents_) {
-      if (a.session) continue;
-      missing.push_back(name);
-      a.lost = true;
-      losses_.push_back(name + " (did not come back to the restarted coordinator)");
-    }
-    for (const std::string& name : names_) {
-      const Agent& a = agents_.at(name);
-      if (!a.session) continue;
-      for (const std::string& node : a.session->hello().nodes()) {
-        if (!node_owner_.count(node)) node_owner_[node] = name;
-      }
-    }
-  }
+  const std::vector<std::string> missing = AwaitAgentsBack();
   for (const std::string& name : missing) {
     Emit({{"type", "agent"},
           {"event", "lost"},
@@ -194,45 +126,133 @@ Status RunController::Resume(int* first_phase, bool* in_progress) {
 
   // Where the run was.
   int last = -1;
-  for (const auto& [index, p] : phases) {
+  for (const auto& [index, p] : replay.phases) {
     if (p.started && index < uint32_t(options_.plan.phases_size())) last = std::max(last, int(index));
   }
-  *in_progress = last >= 0 && !phases[uint32_t(last)].ended;
+  *in_progress = last >= 0 && !replay.phases[uint32_t(last)].ended;
   *first_phase = *in_progress ? last : last + 1;
   if (*in_progress) {
-    const JournalPhase& p = phases[uint32_t(last)];
-    std::lock_guard<std::mutex> lock(mu_);
-    phase_ = last;
-    phase_running_ = true;
-    phase_start_ns_ = p.start_ns;
-    phase_owed_ = p.owed;
-    phase_done_ = p.done;
-    phase_missed_ = p.missed;
-    uint32_t slot = 0;
-    for (const std::string& name : names_) {
-      if (p.agents.count(name)) slots_[name] = slot++;
-    }
-    slot_count_ = slot;
-    for (auto& [name, a] : agents_) {
-      const v1::RunPosition& pos = a.session ? a.session->hello().run() : v1::RunPosition();
-      // Its runner went on with the phase (or finished it): its spool
-      // brings the rest, PHASE_DONE included.
-      if (a.session && pos.run_id() == run_id_ && !pos.restarted() && int(pos.phase_index()) == last &&
-          slots_.count(name)) {
-        a.active = true;
-        a.join_pending = false;
-      }
-    }
-    int group_first = last;
-    while (!faults_.StartsGroup(group_first)) --group_first;
-    uint64_t ops = 0;
-    for (int q = group_first; q <= last; ++q) ops += phases[uint32_t(q)].done;
-    group_ops_ = ops;
-    faults_.StartGroup(group_first, phases[uint32_t(group_first)].start_ns, sent);
+    MutexLock lock(mu_);
+    RestorePhaseLocked(last, &replay);
     Log("phase " + options_.plan.phases(last).name() + " was in progress: waiting for its agents to finish it");
   }
   health_.Start(options_.plan.target(), run_start_ns_);
   return Status::Ok();
+}
+
+// Phases, faults, what is journalled already; a merger for every phase
+// that started.
+void RunController::ReplayLocked(const std::vector<report::Json>& journal, Replay* r) {
+  for (const report::Json& line : journal) {
+    const std::string type = line.value("type", "");
+    const uint32_t index = line.value("index", 0u);
+    if (type == "phase_start") {
+      JournalPhase& p = r->phases[index];
+      p.started = true;
+      p.start_ns = line.value("start_ns", int64_t{0});
+      p.owed = line.value("owed", int64_t{-1});
+      p.agents = line.value("agents", std::set<std::string>{});
+    } else if (type == "phase_end") {
+      r->phases[index].ended = true;
+    } else if (type == "second") {
+      JournalPhase& p = r->phases[index];
+      const uint32_t seq = line.value("seq", 0u);
+      for (const std::string& a : line.value("from", std::vector<std::string>{})) p.journalled.push_back({a, seq});
+      if (!line.value("late", false)) p.max_seq = std::max<int64_t>(p.max_seq, seq);
+      CountOps(line, &p);
+    } else if (type == "fault") {
+      if (line.value("undo", false)) {
+        r->undo[index] = {line.value("action", ""), line.value("node", "")};
+      } else {
+        r->sent.insert(int(index));
+        ledger_.Sent(int(index));
+        faults_sent_.insert(index);
+      }
+    } else if (type == "fault_result") {
+      fault_results_.insert(index);
+      if (!line.value("ok", false)) continue;
+      if (index < uint32_t(options_.plan.faults_size())) {
+        ledger_.TookEffect(options_.plan.faults(int(index)).action(), options_.plan.faults(int(index)).node());
+      } else if (r->undo.count(index)) {
+        ledger_.TookEffect(r->undo[index].action, r->undo[index].node);
+      }
+    } else if (type == "log") {
+      logged_.insert({line.value("agent", ""), line.value("message", "")});
+    } else if (type == "agent" && line.value("event", "") == "lost") {
+      losses_.push_back(line.value("agent", "") + " (before the coordinator restarted)");
+    }
+  }
+  for (const auto& [index, p] : r->phases) {
+    if (!p.started || index >= uint32_t(options_.plan.phases_size())) continue;
+    if (mergers_.size() <= index) mergers_.resize(index + 1);
+    auto m = std::make_unique<PhaseMerger>(options_.plan.phases(int(index)).name(), index, p.start_ns, run_start_ns_,
+                                           p.agents, kGraceNs);
+    for (const auto& [agent, seq] : p.journalled) m->MarkJournalled(agent, seq);
+    // An ended phase takes whatever comes now as late lines.
+    m->SetNextSeq(p.ended ? INT64_MAX : p.max_seq + 1);
+    mergers_[index] = std::move(m);
+  }
+}
+
+// The run's agents dial in again (OnAgentJoined); those that do not within
+// agents.wait are lost. The nodes of those back have their owners again.
+std::vector<std::string> RunController::AwaitAgentsBack() {
+  const int64_t until = MonoNowNs() + int64_t(options_.plan.agents().wait_ms()) * kNsPerMs;
+  std::vector<std::string> missing;
+  MutexLock lock(mu_);
+  while (MonoNowNs() < until && !Cancelled()) {
+    bool all = true;
+    for (const auto& [name, a] : agents_) all &= a.session != nullptr;
+    if (all) break;
+    cv_.wait_for(lock.native(), std::chrono::milliseconds(100));
+  }
+  for (auto& [name, a] : agents_) {
+    if (a.session) continue;
+    missing.push_back(name);
+    a.lost = true;
+    losses_.push_back(name + " (did not come back to the restarted coordinator)");
+  }
+  for (const std::string& name : names_) {
+    const Agent& a = agents_.at(name);
+    if (!a.session) continue;
+    for (const std::string& node : a.session->hello().nodes()) {
+      if (!node_owner_.count(node)) node_owner_[node] = name;
+    }
+  }
+  return missing;
+}
+
+// The phase in progress when the coordinator went away: its agents that
+// went on with it are active in it again; the fault group's count resumes.
+void RunController::RestorePhaseLocked(int last, Replay* r) {
+  const JournalPhase& p = r->phases[uint32_t(last)];
+  phase_ = last;
+  phase_running_ = true;
+  phase_start_ns_ = p.start_ns;
+  phase_owed_ = p.owed;
+  phase_done_ = p.done;
+  phase_missed_ = p.missed;
+  uint32_t slot = 0;
+  for (const std::string& name : names_) {
+    if (p.agents.count(name)) slots_[name] = slot++;
+  }
+  slot_count_ = slot;
+  for (auto& [name, a] : agents_) {
+    const v1::RunPosition& pos = a.session ? a.session->hello().run() : v1::RunPosition();
+    // Its runner went on with the phase (or finished it): its spool
+    // brings the rest, PHASE_DONE included.
+    if (a.session && pos.run_id() == run_id_ && !pos.restarted() && int(pos.phase_index()) == last &&
+        slots_.count(name)) {
+      a.active = true;
+      a.join_pending = false;
+    }
+  }
+  int group_first = last;
+  while (!faults_.StartsGroup(group_first)) --group_first;
+  uint64_t ops = 0;
+  for (int q = group_first; q <= last; ++q) ops += r->phases[uint32_t(q)].done;
+  group_ops_ = ops;
+  faults_.StartGroup(group_first, r->phases[uint32_t(group_first)].start_ns, r->sent);
 }
 
 }  // namespace stampede::coordinator

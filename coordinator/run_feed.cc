@@ -6,7 +6,7 @@ namespace stampede::coordinator {
 
 void RunFeed::OnStarted(const std::string& run_id, const std::string& results_dir) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     run_id_ = run_id;
     results_dir_ = results_dir;
   }
@@ -31,7 +31,7 @@ bool RunFeed::Cancelled() { return aborted_.load() || (primary_ && primary_->Can
 
 void RunFeed::Push(v1::RunUpdate u) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     u.set_run_id(run_id_);
     updates_.push_back(std::move(u));
     if (updates_.size() > kKept) {
@@ -44,49 +44,49 @@ void RunFeed::Push(v1::RunUpdate u) {
 
 void RunFeed::End(const v1::RunResult& result) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     result_ = result;
   }
   cv_.notify_all();
 }
 
 std::string RunFeed::run_id() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return run_id_;
 }
 
 std::string RunFeed::results_dir() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return results_dir_;
 }
 
 bool RunFeed::ended() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return result_.has_value();
 }
 
 bool RunFeed::Follow(const std::function<bool(const v1::RunUpdate&)>& write, const std::function<bool()>& stop,
                      bool from_start) {
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   uint64_t next = from_start ? first_ : first_ + updates_.size();
   while (true) {
     if (next < first_) next = first_;  // too slow: skip what was dropped
     while (next < first_ + updates_.size()) {
       v1::RunUpdate u = updates_[size_t(next - first_)];
       ++next;
-      lock.unlock();
+      lock.Unlock();
       if (!write(u)) return false;
-      lock.lock();
+      lock.Lock();
     }
     if (result_) {
       v1::RunUpdate last;
       last.set_run_id(run_id_);
       *last.mutable_result() = *result_;
-      lock.unlock();
+      lock.Unlock();
       return write(last);
     }
     if (stop()) return false;
-    cv_.wait_for(lock, std::chrono::milliseconds(200));
+    cv_.wait_for(lock.native(), std::chrono::milliseconds(200));
   }
 }
 

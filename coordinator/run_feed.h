@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 
+#include "common/mutex.h"
 #include "coordinator/run_controller.h"
 #include "proto/stampede.pb.h"
 
@@ -47,13 +48,13 @@ class RunFeed : public RunObserver {
   static constexpr size_t kKept = 4096;  // updates a slow follower may lag by
   RunObserver* const primary_;
   std::atomic<bool> aborted_{false};
-  mutable std::mutex mu_;
+  mutable Mutex mu_;
   std::condition_variable cv_;
-  std::string run_id_;                   // guarded by mu_
-  std::string results_dir_;              // guarded by mu_
-  std::deque<v1::RunUpdate> updates_;    // guarded by mu_
-  uint64_t first_ = 0;                   // guarded by mu_: number of updates_.front()
-  std::optional<v1::RunResult> result_;  // guarded by mu_
+  std::string run_id_ ABSL_GUARDED_BY(mu_);
+  std::string results_dir_ ABSL_GUARDED_BY(mu_);
+  std::deque<v1::RunUpdate> updates_ ABSL_GUARDED_BY(mu_);
+  uint64_t first_ ABSL_GUARDED_BY(mu_) = 0;  // number of updates_.front()
+  std::optional<v1::RunResult> result_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace stampede::coordinator

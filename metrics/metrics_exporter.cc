@@ -77,7 +77,7 @@ void MetricsExporter::AddOp(const std::string& phase, const std::string& op,
 
 void MetricsExporter::OnJournalLine(const report::Json& line) {
   const std::string type = line.value("type", "");
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (type == "second") {
     const std::string phase = line.value("phase", "");
     const report::Json ops = line.value("ops", report::Json::object());
@@ -110,7 +110,7 @@ void MetricsExporter::OnJournalLine(const report::Json& line) {
 }
 
 void MetricsExporter::OnSnapshot(const std::string& phase, const v1::Snapshot& snapshot) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   for (const v1::OpStats& op : snapshot.ops()) {
     std::array<uint64_t, kNumOutcomes> outcomes{};
     for (int i = 0; i < op.outcomes_size() && i < kNumOutcomes; ++i) outcomes[size_t(i)] = op.outcomes(i);

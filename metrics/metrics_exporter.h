@@ -30,6 +30,7 @@
 #include <string>
 
 #include "common/histogram.h"
+#include "common/mutex.h"
 #include "common/outcome.h"
 #include "proto/stampede.pb.h"
 #include "report/journal.h"
@@ -68,7 +69,7 @@ class MetricsExporter {
   prometheus::Family<prometheus::Counter>* faults_;
   prometheus::Family<prometheus::Gauge>* healthy_family_;
   prometheus::Family<prometheus::Gauge>* underreplicated_family_;
-  std::mutex mu_;
+  Mutex mu_;
   std::map<std::string, std::string> phase_of_index_;  // journal phase names by index
 };
 

@@ -42,18 +42,20 @@ int Pusher::PushNow() {
 }
 
 void Pusher::Loop() {
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   while (!stop_) {
-    cv_.wait_for(lock, std::chrono::seconds(5), [&] { return stop_; });
-    lock.unlock();
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (!stop_ && cv_.wait_until(lock.native(), until) != std::cv_status::timeout) {
+    }
+    lock.Unlock();
     PushNow();
-    lock.lock();
+    lock.Lock();
   }
 }
 
 Pusher::~Pusher() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     stop_ = true;
   }
   cv_.notify_all();

@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "common/mutex.h"
 #include "common/status.h"
 
 namespace stampede::metrics {
@@ -32,7 +33,7 @@ class Pusher {
   std::unique_ptr<GatewayHolder> gateway_;
   std::string url_;
   std::thread thread_;
-  std::mutex mu_;
+  Mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;
   bool warned_ = false;

@@ -13,7 +13,7 @@ namespace stampede::report {
 JournalWriter::~JournalWriter() { Close(); }
 
 Status JournalWriter::Open(const std::string& path) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   path_ = path;
   file_ = std::fopen(path.c_str(), "a");
   if (!file_) return Status::Error(path + ": " + std::strerror(errno));
@@ -23,7 +23,7 @@ Status JournalWriter::Open(const std::string& path) {
 
 Status JournalWriter::Append(const Json& line) {
   std::string text = line.dump() + "\n";
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (!error_.ok()) return error_;
   if (!file_) return Status::Error(path_ + ": not open");
   errno = 0;
@@ -37,7 +37,7 @@ Status JournalWriter::Append(const Json& line) {
 }
 
 Status JournalWriter::Sync() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (!error_.ok()) return error_;
   if (!file_) return Status::Ok();
   return SyncLocked();
@@ -52,7 +52,7 @@ Status JournalWriter::SyncLocked() {
 }
 
 void JournalWriter::Close() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (!file_) return;
   if (error_.ok()) SyncLocked();
   std::fclose(file_);

@@ -6,8 +6,9 @@
 // from the journal by run_summary.h, which is how `stampede report DIR`
 // rebuilds them.
 //
-// Line types (field "type"): run, phase_start, second, phase_end, log, end.
-// See docs/results.md.
+// Line types (field "type"): run, phase_start, second, phase_end, fault,
+// fault_result, health, agent, coordinator, log, end; their fields are in
+// docs/metrics.md ("journal.jsonl lines").
 #ifndef STAMPEDE_REPORT_JOURNAL_H_
 #define STAMPEDE_REPORT_JOURNAL_H_
 
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "common/histogram.h"
+#include "common/mutex.h"
 #include "common/status.h"
 
 namespace stampede::report {
@@ -39,13 +41,13 @@ class JournalWriter {
   void Close();
 
  private:
-  Status SyncLocked();
+  Status SyncLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
-  std::mutex mu_;
-  std::FILE* file_ = nullptr;  // guarded by mu_
-  std::string path_;           // guarded by mu_
-  Status error_;               // guarded by mu_: the first write error
-  int64_t last_sync_ns_ = 0;   // guarded by mu_
+  Mutex mu_;
+  std::FILE* file_ ABSL_GUARDED_BY(mu_) = nullptr;
+  std::string path_ ABSL_GUARDED_BY(mu_);
+  Status error_ ABSL_GUARDED_BY(mu_);  // the first write error
+  int64_t last_sync_ns_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 // Reads a journal. A line that is not a JSON object (torn by a crash or a
