@@ -24,16 +24,13 @@ std::chrono::steady_clock::time_point AtMono(int64_t mono_ns) {
 
 }  // namespace
 
-AsyncRunner::AsyncRunner(PhaseRunnerOptions options)
-    : PhaseRunner(std::move(options)),
-      retry_(options_.plan),
-      cockroach_(options_.plan.target().flavor() == "cockroachdb") {}
+AsyncRunner::AsyncRunner(PhaseRunnerOptions options) : PhaseRunner(std::move(options)) {}
 
 AsyncRunner::~AsyncRunner() {
   Cancel();
   {
-    std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [&] { return AllFinished(); });
+    MutexLock lock(mu_);
+    while (!AllFinished()) cv_.wait(lock.native());
   }
   guards_.clear();
   for (auto& t : threads_) {
@@ -99,17 +96,17 @@ Status AsyncRunner::Prepare() {
   for (auto& loop : loops_) {
     threads_.emplace_back([l = loop.get()] { l->context.run(); });
   }
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [&] { return prepared_ == static_cast<int>(workers_.size()); });
+  MutexLock lock(mu_);
+  while (prepared_ != static_cast<int>(workers_.size())) cv_.wait(lock.native());
   Status result = prepare_error_;
-  lock.unlock();
+  lock.Unlock();
   if (!result.ok()) Cancel();
   return result;
 }
 
 void AsyncRunner::Finished(Worker* w) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (!w->prepared) {  // it ended before it could say
       w->prepared = true;
       ++prepared_;
@@ -155,7 +152,7 @@ drivers::Task<Status> AsyncRunner::ConnectFirst(Worker* w) {
 drivers::Task<void> AsyncRunner::WorkerMain(Worker* w) {
   Status s = co_await ConnectFirst(w);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     w->prepared = true;
     ++prepared_;
     if (!s.ok() && prepare_error_.ok()) prepare_error_ = s;
@@ -357,6 +354,7 @@ drivers::Task<drivers::OpResult> AsyncRunner::ExecuteTransaction(Worker* w, cons
       r = co_await d.Execute(calls[i], &w->error);
       rows += r.rows;
     }
+    r.outcome = BeforeCommit(r.outcome);
     if (r.outcome == Outcome::kOk && cockroach_)
       r = co_await d.Control("RELEASE SAVEPOINT cockroach_restart", true, &w->error);
     if (r.outcome == Outcome::kOk) r = co_await d.Control("COMMIT", true, &w->error);
@@ -381,6 +379,8 @@ drivers::Task<drivers::OpResult> AsyncRunner::ExecuteTransaction(Worker* w, cons
     if (!again || !d.connected()) break;
     ++*retries;
     if (!co_await SleepUntil(w, std::min(MonoNowNs() + retry_.BackoffNs(attempt, &w->jitter), deadline_mono_ns_))) {
+      // Not retried after all (the deadline, a stop): end what stays open.
+      if (in_txn && d.connected()) (void)co_await d.Control("ROLLBACK", false, &ignored);
       break;
     }
   }
@@ -407,7 +407,7 @@ drivers::Task<Status> AsyncRunner::Reconnect(Worker* w) {
 
 void AsyncRunner::Run(int64_t start_coord_ns, int64_t join_coord_ns) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     SetTimes(start_coord_ns, join_coord_ns);
   }
   gate_.store(true);
@@ -416,7 +416,7 @@ void AsyncRunner::Run(int64_t start_coord_ns, int64_t join_coord_ns) {
   if (op_timeout_ns_ > 0 || hard_stop_mono_ns_ != INT64_MAX) {
     for (auto& loop : loops_) boost::asio::post(loop->context, [this, l = loop.get()] { Watch(l); });
   }
-  CollectUntil(start_coord_ns, [this] { return AllFinished(); });
+  CollectUntil(start_coord_ns);
 }
 
 void AsyncRunner::Cancel() {

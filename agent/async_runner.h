@@ -19,6 +19,7 @@
 
 #include "agent/phase_runner.h"
 #include "agent/retry_policy.h"
+#include "common/mutex.h"
 #include "drivers/async_driver.h"
 
 namespace stampede::agent {
@@ -79,20 +80,18 @@ class AsyncRunner : public PhaseRunner {
   // Every kWatchdogTickNs on each loop: cuts what is overdue.
   void Watch(Loop* loop);
   void Finished(Worker* w);
-  bool AllFinished() const;  // REQUIRES: mu_
+  bool AllFinished() const override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Runs fn(worker) on each worker's loop.
   template <typename Fn>
   void OnEachLoop(Fn fn);
 
-  RetryPolicy retry_;
-  bool cockroach_ = false;
   std::vector<std::unique_ptr<Loop>> loops_;
   std::vector<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> guards_;
   std::vector<std::thread> threads_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::atomic<bool> gate_{false};
-  int prepared_ = 0;      // guarded by mu_
-  Status prepare_error_;  // guarded by mu_
+  int prepared_ ABSL_GUARDED_BY(mu_) = 0;
+  Status prepare_error_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace stampede::agent

@@ -49,7 +49,10 @@ std::unique_ptr<PhaseRunner> PhaseRunner::Create(PhaseRunnerOptions options) {
 }
 
 PhaseRunner::PhaseRunner(PhaseRunnerOptions options)
-    : options_(std::move(options)), phase_(options_.plan.phases(options_.phase_index)) {}
+    : options_(std::move(options)),
+      phase_(options_.plan.phases(options_.phase_index)),
+      retry_(options_.plan),
+      cockroach_(options_.plan.target().flavor() == "cockroachdb") {}
 
 drivers::ConnectOptions PhaseRunner::OptionsFor(int endpoint) const { return ConnectOptionsFor(options_, endpoint); }
 
@@ -149,7 +152,7 @@ void PhaseRunner::SetTimes(int64_t start_coord_ns, int64_t join_coord_ns) {
                            : deadline_mono_ns_ + (op_timeout_ns_ > 0 ? op_timeout_ns_ : kNsPerSec);
 }
 
-void PhaseRunner::CollectUntil(int64_t start_coord_ns, const std::function<bool()>& finished) {
+void PhaseRunner::CollectUntil(int64_t start_coord_ns) {
   const int64_t offset = start_coord_ns - start_mono_ns_;
   // A rejoining share's seconds are numbered from the phase start too.
   const uint32_t first_seq =
@@ -157,10 +160,16 @@ void PhaseRunner::CollectUntil(int64_t start_coord_ns, const std::function<bool(
   last_cpu_ns_ = ProcessCpuNs();
   for (uint32_t seq = first_seq;; ++seq) {
     const int64_t boundary = start_mono_ns_ + int64_t(seq + 1) * kNsPerSec;
-    std::unique_lock<std::mutex> lock(mu_);
-    const bool all_done =
-        cv_.wait_for(lock, std::chrono::nanoseconds(std::max<int64_t>(0, boundary - MonoNowNs())), finished);
-    lock.unlock();
+    const auto until =
+        std::chrono::steady_clock::now() + std::chrono::nanoseconds(std::max<int64_t>(0, boundary - MonoNowNs()));
+    MutexLock lock(mu_);
+    bool all_done = AllFinished();
+    while (!all_done) {
+      const bool timed_out = cv_.wait_until(lock.native(), until) == std::cv_status::timeout;
+      all_done = AllFinished();
+      if (timed_out) break;
+    }
+    lock.Unlock();
     if (all_done) {
       Collect(seq, start_coord_ns + int64_t(seq) * kNsPerSec, MonoNowNs() + offset, true);
       return;

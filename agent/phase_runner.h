@@ -33,8 +33,10 @@
 #include <string>
 #include <vector>
 
+#include "agent/retry_policy.h"
 #include "agent/worker_schedule.h"
 #include "agent/worker_stats.h"
+#include "common/mutex.h"
 #include "common/rng.h"
 #include "common/status.h"
 #include "drivers/driver.h"
@@ -130,8 +132,10 @@ class PhaseRunner {
   WorkerStats* NewStats();
   // Run()'s clocks: start, join, deadline, hard stop (monotonic).
   void SetTimes(int64_t start_coord_ns, int64_t join_coord_ns);
-  // Snapshots once a second until finished() holds, then the final one.
-  void CollectUntil(int64_t start_coord_ns, const std::function<bool()>& finished);
+  // Snapshots once a second until AllFinished() holds, then the final one.
+  void CollectUntil(int64_t start_coord_ns);
+  // Every worker of the engine is done (cv_ is notified when one is).
+  virtual bool AllFinished() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) = 0;
   bool Halted() const { return halt_.load(std::memory_order_relaxed) != kRunning; }
   bool Aborted() const { return halt_.load(std::memory_order_relaxed) == kAborted; }
   // Draws the next operation without running it (the workload's state
@@ -153,6 +157,8 @@ class PhaseRunner {
 
   PhaseRunnerOptions options_;
   const v1::Phase& phase_;
+  const RetryPolicy retry_;
+  const bool cockroach_;  // transactions: the SAVEPOINT cockroach_restart protocol
   const drivers::DriverInfo* driver_info_ = nullptr;
   std::unique_ptr<workloads::Workload> workload_;
   WorkerShare share_;
@@ -172,7 +178,7 @@ class PhaseRunner {
   std::atomic<int> halt_{kRunning};
   std::atomic<bool> timed_out_{false};
   std::atomic<uint32_t> active_{0};
-  std::mutex mu_;
+  Mutex mu_;
   std::condition_variable cv_;
 
  private:

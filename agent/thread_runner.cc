@@ -39,10 +39,10 @@ Status ThreadRunner::Prepare() {
     Worker* raw = w.get();
     raw->thread = std::thread([this, raw] { WorkerMain(raw); });
   }
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [&] { return prepared_ == static_cast<int>(workers_.size()); });
+  MutexLock lock(mu_);
+  while (prepared_ != static_cast<int>(workers_.size())) cv_.wait(lock.native());
   Status result = prepare_error_;
-  lock.unlock();
+  lock.Unlock();
   if (!result.ok()) Cancel();
   return result;
 }
@@ -62,7 +62,7 @@ void ThreadRunner::WorkerMain(Worker* w) {
   }
   if (s.ok() && !prepared) s = driver->Prepare(workload_->statements());
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     ++prepared_;
     if (!s.ok() && prepare_error_.ok()) prepare_error_ = s;
   }
@@ -86,7 +86,7 @@ void ThreadRunner::WorkerMain(Worker* w) {
   driver->Close();
   driver.reset();
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     w->finished = true;
   }
   cv_.notify_all();
@@ -167,34 +167,25 @@ drivers::OpResult ThreadRunner::ExecuteOp(Worker* w, drivers::Driver* driver, in
   // Multi-statement transactions: the workload fills txn_size requests;
   // per-op transactions (custom's txn: true) have up to kMaxTxnStatements.
   const int txn_size = workload_->transaction_size();
-  auto* txn_driver = dynamic_cast<drivers::TransactionalDriver*>(driver);
-  drivers::RetryOptions retry;
-  retry.max_attempts = std::max<uint32_t>(1, options_.plan.retry().max_attempts());
-  retry.backoff_ns = int64_t(options_.plan.retry().backoff_ms()) * kNsPerMs;
+  auto* txn = dynamic_cast<drivers::TransactionalDriver*>(driver);
   std::array<drivers::OpRequest, kMaxTxnStatements> calls;
   int statements = 0;
-  if (txn_size > 1 && txn_driver) {
+  if (txn_size > 1 && txn) {
     statements = std::min(txn_size, kMaxTxnStatements);
     for (int i = 0; i < statements; ++i) w->ops->Next(&calls[size_t(i)]);
     *op = workload_->transaction_op();
   } else {
     *op = w->ops->Next(&w->req);
     const int n = w->ops->TransactionSize();
-    if (n > 1 && txn_driver && n <= kMaxTxnStatements) {
+    if (n > 1 && txn && n <= kMaxTxnStatements) {
       statements = n;
       calls[0] = w->req;
       for (int i = 1; i < n; ++i) w->ops->More(&calls[size_t(i)]);
     }
   }
-  if (statements > 0) {
-    // The whole transaction, its retries included, is one operation.
-    Arm(w, driver, op_timeout_ns_);
-    drivers::OpResult r = txn_driver->ExecuteTransaction(calls.data(), statements, retry, retries, error);
-    if (Disarm(w)) *error = TimeoutNote() + *error;
-    return r;
-  }
-  drivers::OpResult r = ExecuteWithRetries(w, driver, retries, error);
-  while (r.outcome == Outcome::kOk && w->ops->More(&w->req)) r = ExecuteWithRetries(w, driver, retries, error);
+  if (statements > 0) return ExecuteTransaction(w, driver, txn, calls.data(), statements, retries, error);
+  drivers::OpResult r = ExecuteStatement(w, driver, retries, error);
+  while (r.outcome == Outcome::kOk && w->ops->More(&w->req)) r = ExecuteStatement(w, driver, retries, error);
   return r;
 }
 
@@ -211,23 +202,68 @@ bool ThreadRunner::Disarm(Worker* w) {
   return w->timed_out.load(std::memory_order_relaxed) && w->timed_out.exchange(false);
 }
 
-drivers::OpResult ThreadRunner::ExecuteWithRetries(Worker* w, drivers::Driver* driver, uint32_t* retries,
-                                                   std::string* error) {
-  const uint32_t max_attempts = std::max<uint32_t>(1, options_.plan.retry().max_attempts());
-  int64_t backoff_ns = int64_t(options_.plan.retry().backoff_ms()) * kNsPerMs;
+drivers::OpResult ThreadRunner::ExecuteStatement(Worker* w, drivers::Driver* driver, uint32_t* retries,
+                                                 std::string* error) {
   drivers::OpResult r;
   for (uint32_t attempt = 1;; ++attempt) {
     Arm(w, driver, op_timeout_ns_);
     r = driver->Execute(w->req, error);
     if (Disarm(w)) *error = TimeoutNote() + *error;
-    if (r.outcome != Outcome::kRetryable || attempt >= max_attempts || !driver->connected()) break;
-    if (MonoNowNs() >= deadline_mono_ns_) break;  // no retry past the deadline
+    if (!retry_.Again(r.outcome, attempt, driver->connected(), MonoNowNs(), deadline_mono_ns_)) break;
     ++*retries;
-    // Exponential back-off with full jitter.
-    int64_t sleep_ns = backoff_ns / 2 + static_cast<int64_t>(w->jitter.Uniform(uint64_t(backoff_ns / 2 + 1)));
-    if (!SleepUntil(std::min(MonoNowNs() + sleep_ns, deadline_mono_ns_))) break;
-    backoff_ns *= 2;
+    if (!SleepUntil(std::min(MonoNowNs() + retry_.BackoffNs(attempt, &w->jitter), deadline_mono_ns_))) break;
   }
+  return r;
+}
+
+// One transaction, its retries included, as one operation under one
+// watchdog deadline; the same protocol as AsyncRunner::ExecuteTransaction.
+drivers::OpResult ThreadRunner::ExecuteTransaction(Worker* w, drivers::Driver* driver,
+                                                   drivers::TransactionalDriver* txn, const drivers::OpRequest* calls,
+                                                   int n, uint32_t* retries, std::string* error) {
+  drivers::OpResult r;
+  std::string ignored;
+  Arm(w, driver, op_timeout_ns_);
+  bool in_txn = false;
+  for (uint32_t attempt = 1;; ++attempt) {
+    if (!in_txn) {
+      r = txn->Control("BEGIN", false, error);
+      if (r.outcome == Outcome::kOk && cockroach_) r = txn->Control("SAVEPOINT cockroach_restart", false, error);
+      in_txn = r.outcome == Outcome::kOk;
+    }
+    int64_t rows = 0;
+    for (int i = 0; i < n && r.outcome == Outcome::kOk; ++i) {
+      r = driver->Execute(calls[i], error);
+      rows += r.rows;
+    }
+    r.outcome = BeforeCommit(r.outcome);
+    if (r.outcome == Outcome::kOk && cockroach_) r = txn->Control("RELEASE SAVEPOINT cockroach_restart", true, error);
+    if (r.outcome == Outcome::kOk) r = txn->Control("COMMIT", true, error);
+    if (r.outcome == Outcome::kOk) {
+      r.rows = rows;
+      break;
+    }
+    if (!driver->connected()) break;
+    // The server-side transaction is aborted (or over, if COMMIT failed):
+    // roll back to the savepoint to retry in place, or end it.
+    const bool again = retry_.Again(r.outcome, attempt, true, MonoNowNs(), deadline_mono_ns_);
+    bool in_place = false;
+    if (cockroach_ && in_txn && again) {
+      in_place = txn->Control("ROLLBACK TO SAVEPOINT cockroach_restart", false, &ignored).outcome == Outcome::kOk;
+    }
+    if (!in_place && driver->connected()) {
+      (void)txn->Control("ROLLBACK", false, &ignored);
+      in_txn = false;
+    }
+    if (!again || !driver->connected()) break;
+    ++*retries;
+    if (!SleepUntil(std::min(MonoNowNs() + retry_.BackoffNs(attempt, &w->jitter), deadline_mono_ns_))) {
+      // Not retried after all (the deadline, a stop): end what stays open.
+      if (in_txn && driver->connected()) (void)txn->Control("ROLLBACK", false, &ignored);
+      break;
+    }
+  }
+  if (Disarm(w)) *error = TimeoutNote() + *error;
   return r;
 }
 
@@ -271,8 +307,8 @@ bool ThreadRunner::SleepUntil(int64_t mono_ns) {
 }
 
 bool ThreadRunner::WaitForGate() {
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [&] { return gate_open_; });
+  MutexLock lock(mu_);
+  while (!gate_open_) cv_.wait(lock.native());
   return !Aborted();
 }
 
@@ -292,7 +328,7 @@ void ThreadRunner::WatchdogMain() {
       return;
     }
     {
-      std::unique_lock<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       if (AllFinished()) return;
     }
     const int64_t now = MonoNowNs();
@@ -325,7 +361,7 @@ void ThreadRunner::WatchdogMain() {
 
 void ThreadRunner::Run(int64_t start_coord_ns, int64_t join_coord_ns) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     SetTimes(start_coord_ns, join_coord_ns);
     gate_open_ = true;
   }
@@ -333,7 +369,7 @@ void ThreadRunner::Run(int64_t start_coord_ns, int64_t join_coord_ns) {
   if (op_timeout_ns_ > 0 || hard_stop_mono_ns_ != INT64_MAX) {
     watchdog_ = std::thread([this] { WatchdogMain(); });
   }
-  CollectUntil(start_coord_ns, [this] { return AllFinished(); });
+  CollectUntil(start_coord_ns);
   for (auto& w : workers_) {
     if (w->thread.joinable()) w->thread.join();
   }
@@ -343,7 +379,7 @@ void ThreadRunner::Run(int64_t start_coord_ns, int64_t join_coord_ns) {
 void ThreadRunner::Cancel() {
   halt_.store(kAborted);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     gate_open_ = true;
   }
   cv_.notify_all();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "agent/phase_runner.h"
+#include "common/mutex.h"
 
 namespace stampede::agent {
 
@@ -38,7 +39,10 @@ class ThreadRunner : public PhaseRunner {
   void WorkerMain(Worker* w);
   void RunOps(Worker* w, drivers::Driver* driver);
   drivers::OpResult ExecuteOp(Worker* w, drivers::Driver* driver, int* op, uint32_t* retries, std::string* error);
-  drivers::OpResult ExecuteWithRetries(Worker* w, drivers::Driver* driver, uint32_t* retries, std::string* error);
+  // w->req, retried as retry_ says.
+  drivers::OpResult ExecuteStatement(Worker* w, drivers::Driver* driver, uint32_t* retries, std::string* error);
+  drivers::OpResult ExecuteTransaction(Worker* w, drivers::Driver* driver, drivers::TransactionalDriver* txn,
+                                       const drivers::OpRequest* calls, int n, uint32_t* retries, std::string* error);
   // Tries every endpoint once, starting after the current one.
   Status Reconnect(Worker* w, drivers::Driver* driver);
   void BackOff(Worker* w);
@@ -47,13 +51,12 @@ class ThreadRunner : public PhaseRunner {
   void WatchdogMain();
   // Arms the watchdog for an operation on the worker's connection.
   void Arm(Worker* w, drivers::Driver* driver, int64_t timeout_ns);
-  bool Disarm(Worker* w);    // true if the watchdog cut the operation
-  bool AllFinished() const;  // REQUIRES: mu_
-
+  bool Disarm(Worker* w);  // true if the watchdog cut the operation
+  bool AllFinished() const override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   std::vector<std::unique_ptr<Worker>> workers_;
-  bool gate_open_ = false;  // guarded by mu_
-  int prepared_ = 0;        // guarded by mu_
-  Status prepare_error_;    // guarded by mu_
+  bool gate_open_ ABSL_GUARDED_BY(mu_) = false;
+  int prepared_ ABSL_GUARDED_BY(mu_) = 0;
+  Status prepare_error_ ABSL_GUARDED_BY(mu_);
   std::thread watchdog_;
 };
 

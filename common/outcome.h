@@ -23,6 +23,11 @@ constexpr std::array<std::string_view, kNumOutcomes> kOutcomeNames = {"ok", "ret
 
 constexpr std::string_view OutcomeName(Outcome o) { return kOutcomeNames[static_cast<int>(o)]; }
 
+// A statement inside an explicit transaction that ended in `o` before
+// COMMIT was sent: nothing of the transaction can have committed, so a
+// write lost on the way is unavailable, not ambiguous.
+constexpr Outcome BeforeCommit(Outcome o) { return o == Outcome::kAmbiguous ? Outcome::kUnavailable : o; }
+
 }  // namespace stampede
 
 #endif  // STAMPEDE_COMMON_OUTCOME_H_

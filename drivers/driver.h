@@ -74,11 +74,6 @@ struct OpResult {
   int64_t value = 0;  // scalar statements: the integer returned
 };
 
-struct RetryOptions {
-  uint32_t max_attempts = 1;
-  int64_t backoff_ns = 0;  // first back-off; doubles
-};
-
 class Driver {
  public:
   virtual ~Driver() = default;
@@ -104,16 +99,17 @@ class Driver {
   virtual void Close() = 0;
 };
 
-// Optional: drivers that run several statements as one transaction, with the
-// flavor's retry protocol (CockroachDB: SAVEPOINT cockroach_restart).
+// Optional: drivers whose connections can hold a transaction. The runner
+// drives it (BEGIN, the prepared statements through Execute, COMMIT or
+// ROLLBACK, CockroachDB's restart savepoint) and decides its retries
+// (agent/retry_policy.h), as with AsyncDriver::Control; nothing here loops.
 class TransactionalDriver {
  public:
   virtual ~TransactionalDriver() = default;
-  // Runs calls[0..n) in one transaction. Retryable failures are retried
-  // inside the driver up to retry.max_attempts (*retries counts the extra
-  // attempts); a connection lost during COMMIT is ambiguous.
-  virtual OpResult ExecuteTransaction(const OpRequest* calls, int n, const RetryOptions& retry, uint32_t* retries,
-                                      std::string* error) = 0;
+  // One statement of the transaction protocol, unprepared. write: it may
+  // commit (COMMIT, RELEASE SAVEPOINT), so a connection lost during it is
+  // ambiguous; otherwise unavailable.
+  virtual OpResult Control(std::string_view statement, bool write, std::string* error) = 0;
 };
 
 }  // namespace stampede::drivers

@@ -8,9 +8,7 @@
 #include <cppconn/statement.h>
 #include <mysql_driver.h>
 
-#include <chrono>
 #include <mutex>
-#include <thread>
 
 #include "drivers/mysql_errors.h"
 #include "drivers/statement_template.h"
@@ -130,48 +128,28 @@ int64_t MysqlDriver::Call(const OpRequest& req, int64_t* value) {
   return rows;
 }
 
-OpResult MysqlDriver::ExecuteTransaction(const OpRequest* calls, int n, const RetryOptions& retry, uint32_t* retries,
-                                         std::string* error) {
+OpResult MysqlDriver::Control(std::string_view statement, bool write, std::string* error) {
   OpResult result;
-  int64_t backoff_ns = retry.backoff_ns;
-  for (uint32_t attempt = 1;; ++attempt) {
-    if (!conn_) {
-      result.outcome = Outcome::kUnavailable;
-      *error = endpoint_ + ": not connected";
-      return result;
-    }
-    bool committing = false;
-    try {
-      conn_->setAutoCommit(false);
-      result.rows = 0;
-      for (int i = 0; i < n; ++i) result.rows += Call(calls[i]);
-      committing = true;
-      conn_->commit();
-      conn_->setAutoCommit(true);
-      result.outcome = Outcome::kOk;
-      return result;
-    } catch (const sql::SQLException& e) {
-      int code = e.getErrorCode();
-      // Lost during COMMIT: may have committed. Lost before: it did not.
-      result.outcome = ClassifyMysqlError(code, committing);
-      *error = endpoint_ + ": " + Describe(e) + (committing ? " (at COMMIT)" : "");
-      if (IsMysqlConnectionError(code) || code == 1047 || code == 1180) {
-        Close();
-        return result;
-      }
-      try {
-        conn_->rollback();
-        conn_->setAutoCommit(true);
-      } catch (const sql::SQLException&) {
-        Close();
-        return result;
-      }
-    }
-    if (result.outcome != Outcome::kRetryable || attempt >= retry.max_attempts) return result;
-    ++*retries;
-    std::this_thread::sleep_for(std::chrono::nanoseconds(backoff_ns));
-    backoff_ns *= 2;
+  if (!conn_) {
+    result.outcome = Outcome::kUnavailable;
+    *error = endpoint_ + ": not connected";
+    return result;
   }
+  // On the session, like the prepared statements (autocommit stays on:
+  // BEGIN opens a transaction until COMMIT or ROLLBACK).
+  try {
+    if (!control_) control_.reset(conn_->createStatement());
+    control_->execute(sql::SQLString(statement.data(), statement.size()));
+  } catch (const sql::SQLException& e) {
+    const int code = e.getErrorCode();
+    result.outcome = ClassifyMysqlError(code, write);
+    *error = endpoint_ + ": " + Describe(e) + " (at " + std::string(statement) + ")";
+    if (IsMysqlConnectionError(code) || code == 1047 || code == 1180) Close();
+  } catch (const std::exception& e) {
+    result.outcome = Outcome::kFatal;
+    *error = endpoint_ + ": " + e.what();
+  }
+  return result;
 }
 
 Status MysqlDriver::ExecuteOnce(std::string_view statement) {
@@ -190,6 +168,7 @@ bool MysqlDriver::connected() const { return conn_ != nullptr; }
 
 void MysqlDriver::Close() {
   prepared_.clear();
+  control_.reset();
   if (!conn_) return;
   try {
     conn_->close();

@@ -16,6 +16,7 @@
 namespace sql {
 class Connection;
 class PreparedStatement;
+class Statement;
 }  // namespace sql
 
 namespace sql {
@@ -37,8 +38,7 @@ class MysqlDriver : public Driver, public TransactionalDriver {
   Status Prepare(const std::vector<StatementSpec>& statements) override;
   OpResult Execute(const OpRequest& request, std::string* error) override;
   Status ExecuteOnce(std::string_view statement) override;
-  OpResult ExecuteTransaction(const OpRequest* calls, int n, const RetryOptions& retry, uint32_t* retries,
-                              std::string* error) override;
+  OpResult Control(std::string_view statement, bool write, std::string* error) override;
   bool connected() const override;
   void Close() override;
 
@@ -53,6 +53,7 @@ class MysqlDriver : public Driver, public TransactionalDriver {
   int64_t Call(const OpRequest& req, int64_t* value = nullptr);
   std::unique_ptr<sql::Connection> conn_;
   std::vector<Prepared> prepared_;
+  std::unique_ptr<sql::Statement> control_;  // BEGIN, COMMIT, ROLLBACK
   std::string endpoint_;
 };
 

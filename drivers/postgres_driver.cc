@@ -1,9 +1,7 @@
 #include "drivers/postgres_driver.h"
 
 #include <charconv>
-#include <chrono>
 #include <pqxx/pqxx>
-#include <thread>
 
 #include "drivers/postgres_errors.h"
 #include "drivers/statement_template.h"
@@ -71,7 +69,6 @@ std::string PostgresDriver::ConnectionString(const ConnectOptions& o) {
 Status PostgresDriver::Connect(const ConnectOptions& options) {
   Close();
   endpoint_ = options.Endpoint();
-  cockroach_ = options.flavor == "cockroachdb";
   try {
     conn_ = std::make_unique<pqxx::connection>(ConnectionString(options));
   } catch (const std::exception& e) {
@@ -152,84 +149,36 @@ pqxx::result PostgresDriver::Call(const OpRequest& req) {
                             pqxx::prepare::make_dynamic_params(values_.begin(), values_.begin() + req.nparams));
 }
 
-OpResult PostgresDriver::ExecuteTransaction(const OpRequest* calls, int n, const RetryOptions& retry, uint32_t* retries,
-                                            std::string* error) {
+OpResult PostgresDriver::Control(std::string_view statement, bool write, std::string* error) {
   OpResult result;
   if (!conn_) {
     result.outcome = Outcome::kUnavailable;
     *error = endpoint_ + ": not connected";
     return result;
   }
-  // The transaction is driven by hand through the long-lived nontransaction.
-  // CockroachDB's client-side retry protocol: a retryable error rolls back
-  // to SAVEPOINT cockroach_restart and the statements run again in the same
-  // transaction (keeping its priority). Elsewhere a retryable error (also at
-  // COMMIT) starts the transaction over.
-  bool committing = false;
-  bool in_txn = false;
-  int64_t backoff_ns = retry.backoff_ns;
-  for (uint32_t attempt = 1;; ++attempt) {
-    try {
-      if (!tx_) tx_ = std::make_unique<pqxx::nontransaction>(*conn_);
-      if (!in_txn) {
-        tx_->exec("BEGIN");
-        if (cockroach_) tx_->exec("SAVEPOINT cockroach_restart");
-        in_txn = true;
-      }
-      result.rows = 0;
-      for (int i = 0; i < n; ++i) {
-        pqxx::result r = Call(calls[i]);
-        result.rows += r.columns() > 0 ? static_cast<int64_t>(r.size()) : r.affected_rows();
-      }
-      committing = true;
-      if (cockroach_) tx_->exec("RELEASE SAVEPOINT cockroach_restart");
-      tx_->exec("COMMIT");
-      result.outcome = Outcome::kOk;
-      return result;
-    } catch (const pqxx::broken_connection& e) {
-      result.outcome = committing ? Outcome::kAmbiguous : Outcome::kUnavailable;
-      *error = endpoint_ + ": connection lost" + (committing ? " during COMMIT: " : ": ") + OneLine(e.what());
-      tx_.reset();
-      conn_.reset();
-      return result;
-    } catch (const pqxx::sql_error& e) {
-      const std::string state = SqlState(e);
-      result.outcome = ClassifyPostgresError(state, e.what());
-      *error = endpoint_ + ": " + state + " " + OneLine(e.what());
-    } catch (const std::exception& e) {
-      result.outcome = ClassifyPostgresError("", e.what());
-      *error = endpoint_ + ": " + OneLine(e.what());
-    }
-    committing = false;
-    // After an error the server-side transaction is aborted (or over, if
-    // COMMIT failed). Roll back to the savepoint to retry in place, or end
-    // the transaction.
-    try {
-      if (!conn_ || !conn_->is_open()) throw pqxx::broken_connection("connection lost");
-      if (!tx_) tx_ = std::make_unique<pqxx::nontransaction>(*conn_);
-      bool retry_in_place =
-          cockroach_ && in_txn && result.outcome == Outcome::kRetryable && attempt < retry.max_attempts;
-      if (retry_in_place) {
-        try {
-          tx_->exec("ROLLBACK TO SAVEPOINT cockroach_restart");
-        } catch (const pqxx::sql_error&) {
-          retry_in_place = false;  // the transaction itself is gone
-        }
-      }
-      if (!retry_in_place) {
-        tx_->exec("ROLLBACK");
-        in_txn = false;
-      }
-    } catch (const std::exception&) {
-      tx_.reset();
-      if (conn_ && !conn_->is_open()) conn_.reset();
-      return result;
-    }
-    if (result.outcome != Outcome::kRetryable || attempt >= retry.max_attempts) return result;
-    ++*retries;
-    std::this_thread::sleep_for(std::chrono::nanoseconds(backoff_ns));
-    backoff_ns *= 2;
+  // Through the long-lived nontransaction, like the prepared statements:
+  // BEGIN here opens the server-side transaction they then run in.
+  try {
+    if (!tx_) tx_ = std::make_unique<pqxx::nontransaction>(*conn_);
+    tx_->exec(std::string(statement));
+  } catch (const pqxx::broken_connection& e) {
+    result.outcome = ClassifyPostgresConnectionLoss(write);
+    *error = endpoint_ + ": connection lost during " + std::string(statement) + ": " + OneLine(e.what());
+    tx_.reset();
+    conn_.reset();
+  } catch (const pqxx::sql_error& e) {
+    const std::string state = SqlState(e);
+    result.outcome = ClassifyPostgresError(state, e.what());
+    *error = endpoint_ + ": " + state + " " + OneLine(e.what());
+    tx_.reset();
+    if (!conn_->is_open()) conn_.reset();
+  } catch (const std::exception& e) {
+    result.outcome = ClassifyPostgresError("", e.what());
+    *error = endpoint_ + ": " + OneLine(e.what());
+    tx_.reset();
+    if (!conn_->is_open()) conn_.reset();
   }
+  return result;
 }
 
 Status PostgresDriver::ExecuteOnce(std::string_view statement) {

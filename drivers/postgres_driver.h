@@ -21,8 +21,7 @@ class PostgresDriver : public Driver, public TransactionalDriver {
   Status Prepare(const std::vector<StatementSpec>& statements) override;
   OpResult Execute(const OpRequest& request, std::string* error) override;
   Status ExecuteOnce(std::string_view statement) override;
-  OpResult ExecuteTransaction(const OpRequest* calls, int n, const RetryOptions& retry, uint32_t* retries,
-                              std::string* error) override;
+  OpResult Control(std::string_view statement, bool write, std::string* error) override;
   bool connected() const override;
   int socket_fd() const override;
   void Close() override;
@@ -39,7 +38,6 @@ class PostgresDriver : public Driver, public TransactionalDriver {
   // Runs one prepared call; throws like libpqxx.
   pqxx::result Call(const OpRequest& req);
   std::string endpoint_;
-  bool cockroach_ = false;          // SAVEPOINT cockroach_restart protocol
   std::vector<std::string> names_;  // prepared statement names by id
   std::vector<bool> writes_;
   std::vector<bool> scalars_;
