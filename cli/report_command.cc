@@ -26,14 +26,12 @@ int ReportCommand(const Args& args) {
     std::cerr << usage << "\n";
     return kExitBadInput;
   }
-  std::vector<std::string> warnings;
-  auto journal = report::ReadJournal(dir + "/journal.jsonl", &warnings);
-  for (const std::string& w : warnings) std::cerr << "stampede: warning: " << w << "\n";
-  if (!journal.ok()) {
-    std::cerr << "stampede: " << journal.status().message() << "\n";
-    return kExitFailed;
-  }
   if (!spools.empty()) {
+    auto journal = report::ReadJournal(dir + "/journal.jsonl");
+    if (!journal.ok()) {
+      std::cerr << "stampede: " << journal.status().message() << "\n";
+      return kExitFailed;
+    }
     report::JournalWriter writer;
     Status opened = writer.Open(dir + "/journal.jsonl");
     if (!opened.ok()) {
@@ -58,7 +56,9 @@ int ReportCommand(const Args& args) {
     writer.Close();
   }
   report::RunSummary summary;
-  Status s = report::WriteReports(dir, *journal, &summary);
+  std::vector<std::string> warnings;
+  Status s = report::WriteReports(dir, &summary, &warnings);
+  for (const std::string& w : warnings) std::cerr << "stampede: warning: " << w << "\n";
   if (!s.ok()) {
     std::cerr << "stampede: " << s.message() << "\n";
     return kExitFailed;

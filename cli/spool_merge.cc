@@ -6,6 +6,7 @@
 
 #include "agent/spool.h"
 #include "coordinator/phase_merger.h"
+#include "record/record_codec.h"
 
 namespace stampede::cli {
 
@@ -49,7 +50,8 @@ StatusOr<std::vector<report::Json>> MergeSpool(const std::string& spool_path, st
     if (m.has_snapshot()) {
       auto it = mergers.find(m.snapshot().phase_index());
       if (it == mergers.end()) continue;  // a phase the journal never started
-      for (report::Json& line : it->second->Add(m.snapshot())) {
+      for (const record::Second& second : it->second->Add(m.snapshot())) {
+        report::Json line = record::EncodeSecond(second);
         line["from_spool"] = spool_path;
         added.push_back(std::move(line));
       }

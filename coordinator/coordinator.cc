@@ -256,6 +256,8 @@ Status Coordinator::Start() {
       resumed_feed = std::make_shared<RunFeed>(&shutdown_observer_);
       o.observer = resumed_feed.get();
       o.on_line = [this](const report::Json& line) { live_->runs.OnLine(line); };
+      o.on_second = [this](const record::Second& second) { live_->runs.OnSecond(second); };
+      o.on_second = [this](const record::Second& second) { live_->runs.OnSecond(second); };
       resumed = std::make_shared<RunController>(std::move(o), &registry_);
       Status s = resumed->LoadForResume();
       if (!s.ok()) {
@@ -406,6 +408,7 @@ v1::RunResult Coordinator::RunWithFeed(RunOptions o, const std::shared_ptr<RunFe
   o.resumable = options_.resume;
   live_->runs.RunStarting(o.plan_yaml);
   o.on_line = [this](const report::Json& line) { live_->runs.OnLine(line); };
+  o.on_second = [this](const record::Second& second) { live_->runs.OnSecond(second); };
   std::unique_ptr<metrics::Pusher> pusher;
   if (!options_.pushgateway.empty()) {
     auto p = metrics::Pusher::Start(options_.pushgateway, "stampede", live_->runs.metrics().registry());

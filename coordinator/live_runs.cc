@@ -27,7 +27,7 @@ LiveRuns::LiveRuns(std::function<std::vector<ConnectedAgent>()> connected) : con
 
 void LiveRuns::RunStarting(const std::string& plan_yaml) {
   MutexLock lock(mu_);
-  current_.clear();
+  current_ = report::RunViewBuilder();
   ++generation_;
   current_plan_yaml_ = plan_yaml;
 }
@@ -37,7 +37,7 @@ void LiveRuns::OnLine(const report::Json& line) {
   MutexLock lock(mu_);
   const std::string type = line.value("type", "");
   if (type == "run") {
-    current_.clear();
+    current_ = report::RunViewBuilder();
     ++generation_;
     Run r;
     r.run_id = line.value("run_id", "");
@@ -48,47 +48,45 @@ void LiveRuns::OnLine(const report::Json& line) {
   } else if (type == "end" && !runs_.empty()) {
     runs_.back().status = line.value("ok", false) ? "ok" : "failed";
   }
-  if (type == "second") {
-    report::Json packed = line;
-    report::PackHistograms(&packed);
-    current_.push_back(packed.dump());
-  } else {
-    current_.push_back(line.dump());
-  }
+  current_.AddLine(line);
 }
 
-// Built at most once a second for the same lines, whoever polls; the
-// lines are parsed outside the lock the run's threads need.
+void LiveRuns::OnSecond(const record::Second& second) {
+  metrics_.OnSecond(second);
+  MutexLock lock(mu_);
+  current_.AddSecond(second);
+}
+
+// Built at most once a second for the same records, whoever polls; the
+// text is made outside the lock the run's threads need.
 web::HttpResponse LiveRuns::CurrentView() {
-  std::vector<std::string> texts;
+  report::Json view;
   std::string plan_yaml;
   uint64_t generation = 0;
+  size_t records = 0;
   const int64_t now = MonoNowNs();
   {
     MutexLock lock(mu_);
-    if (!view_.empty() && view_generation_ == generation_ && view_lines_ == current_.size() &&
+    records = current_.records();
+    if (!view_.empty() && view_generation_ == generation_ && view_records_ == records &&
         now - view_built_ns_ < kNsPerSec) {
       return JsonText(view_);
     }
-    texts = current_;
+    view = current_.View();
     plan_yaml = current_plan_yaml_;
     generation = generation_;
   }
-  std::vector<report::Json> lines;
-  lines.reserve(texts.size());
-  for (const std::string& t : texts) lines.push_back(report::Json::parse(t, nullptr, false));
-  std::string body = ViewOf(lines, plan_yaml).dump();
+  std::string body = Decorate(std::move(view), plan_yaml, records == 0).dump();
   MutexLock lock(mu_);
   view_ = body;
   view_generation_ = generation;
-  view_lines_ = texts.size();
+  view_records_ = records;
   view_built_ns_ = now;
   return JsonText(std::move(body));
 }
 
-report::Json LiveRuns::ViewOf(const std::vector<report::Json>& lines, const std::string& plan_yaml) const {
-  report::Json view = report::BuildRunView(lines);
-  if (lines.empty()) view["status"] = "waiting";
+report::Json LiveRuns::Decorate(report::Json view, const std::string& plan_yaml, bool empty) const {
+  if (empty) view["status"] = "waiting";
   const std::vector<std::string> connected = ConnectedNames();
   view["connected_agents"] = connected;
   std::set<std::string> now(connected.begin(), connected.end());
@@ -149,7 +147,6 @@ web::HttpResponse LiveRuns::Handle(const std::string& raw_target) {
   const std::string prefix = "/api/runs/";
   if (target.rfind(prefix, 0) == 0) {
     const std::string id = target.substr(prefix.size());
-    std::vector<report::Json> lines;
     std::string plan_yaml, dir;
     bool current = false;
     {
@@ -165,13 +162,15 @@ web::HttpResponse LiveRuns::Handle(const std::string& raw_target) {
       // An earlier run is read from disk without holding the live run's lock.
       auto journal = report::ReadJournal(dir + "/journal.jsonl");
       if (!journal.ok()) return NotFound("journal of run " + id);
-      lines = std::move(*journal);
+      report::RunViewBuilder builder;
+      for (const report::Json& line : *journal) builder.Add(line);
       std::ifstream in(dir + "/plan.yaml");
       std::stringstream ss;
       ss << in.rdbuf();
       plan_yaml = ss.str();
+      return JsonResponse(Decorate(builder.View(), plan_yaml, journal->empty()));
     }
-    return JsonResponse(ViewOf(lines, plan_yaml));
+    return NotFound("run " + id);
   }
   if (const web::Asset* a = web::FindAsset(target.substr(1))) {
     return {200, std::string(a->content_type), std::string(a->data)};

@@ -21,7 +21,9 @@
 
 #include "common/mutex.h"
 #include "metrics/metrics_exporter.h"
+#include "record/second.h"
 #include "report/journal.h"
+#include "report/run_view.h"
 #include "web/http_server.h"
 
 namespace stampede::coordinator {
@@ -41,13 +43,15 @@ class LiveRuns {
   explicit LiveRuns(std::function<std::vector<ConnectedAgent>()> connected);
 
   void RunStarting(const std::string& plan_yaml);
-  void OnLine(const report::Json& line);
+  void OnLine(const report::Json& line);  // any line but "second"
+  void OnSecond(const record::Second& second);
   web::HttpResponse Handle(const std::string& target);
 
   metrics::MetricsExporter& metrics() { return metrics_; }
 
  private:
-  report::Json ViewOf(const std::vector<report::Json>& lines, const std::string& plan_yaml) const;
+  // The view as the API serves it: the connected and lost agents, the plan.
+  report::Json Decorate(report::Json view, const std::string& plan_yaml, bool empty) const;
   web::HttpResponse CurrentView();
 
   std::vector<std::string> ConnectedNames() const;
@@ -60,17 +64,16 @@ class LiveRuns {
     std::string run_id, plan_name, started_at, status = "running", dir;
   };
   std::vector<Run> runs_ ABSL_GUARDED_BY(mu_);
-  // The latest run's lines as compact JSON text, histograms packed
-  // (report::PackHistograms): about 1 KB a second where a parsed line took
-  // 35 KB (bench/soak). Parsed again when the view is built.
-  std::vector<std::string> current_ ABSL_GUARDED_BY(mu_);
+  // The latest run's view, updated record by record: a few numbers a
+  // second for the charts, running totals for the rest (bench/soak).
+  report::RunViewBuilder current_ ABSL_GUARDED_BY(mu_);
   std::string current_plan_yaml_ ABSL_GUARDED_BY(mu_);
   uint64_t generation_ ABSL_GUARDED_BY(mu_) = 0;  // which run current_ holds
-  // The current run's view as last built (from which run, how many lines,
+  // The current run's view as last built (from which run, how many records,
   // when): polls within the second are answered from it.
   std::string view_ ABSL_GUARDED_BY(mu_);
   uint64_t view_generation_ ABSL_GUARDED_BY(mu_) = 0;
-  size_t view_lines_ ABSL_GUARDED_BY(mu_) = 0;
+  size_t view_records_ ABSL_GUARDED_BY(mu_) = 0;
   int64_t view_built_ns_ ABSL_GUARDED_BY(mu_) = 0;
 };
 

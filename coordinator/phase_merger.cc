@@ -39,13 +39,15 @@ void PhaseMerger::Merge(const v1::Snapshot& s, Pending* p) {
   }
 }
 
-std::vector<report::Json> PhaseMerger::Add(const v1::Snapshot& s) {
+std::vector<record::Second> PhaseMerger::Add(const v1::Snapshot& s) {
   if (!seen_.insert({s.agent(), s.seq()}).second) return {};
   if (s.final()) final_seq_[s.agent()] = s.seq();
   if (int64_t(s.seq()) < next_seq_) {
     Pending late;
     Merge(s, &late);
-    return {ToLine(s.seq(), late, true)};
+    std::vector<record::Second> out;
+    out.push_back(ToSecond(s.seq(), &late, true));
+    return out;
   }
   Merge(s, &pending_[s.seq()]);
   return {};
@@ -61,14 +63,14 @@ bool PhaseMerger::Complete(uint32_t seq, const Pending& p) const {
   return true;
 }
 
-std::vector<report::Json> PhaseMerger::Flush(int64_t now_ns, bool all) {
-  std::vector<report::Json> lines;
+std::vector<record::Second> PhaseMerger::Flush(int64_t now_ns, bool all) {
+  std::vector<record::Second> lines;
   while (!pending_.empty()) {
     auto it = pending_.begin();
     uint32_t seq = it->first;
     bool overdue = now_ns > start_ns_ + int64_t(seq + 1) * kNsPerSec + grace_ns_;
     if (!all && !overdue && !Complete(seq, it->second)) break;
-    lines.push_back(ToLine(seq, it->second, false));
+    lines.push_back(ToSecond(seq, &it->second, false));
     next_seq_ = int64_t(seq) + 1;
     pending_.erase(it);
   }
@@ -84,38 +86,30 @@ void PhaseMerger::AddAgent(const std::string& agent) {
 
 void PhaseMerger::MarkJournalled(const std::string& agent, uint32_t seq) { seen_.insert({agent, seq}); }
 
-report::Json PhaseMerger::ToLine(uint32_t seq, const Pending& p, bool late) const {
-  report::Json ops = report::Json::object();
-  for (const auto& [name, op] : p.ops) {
-    ops[name] = {{"outcomes", op.outcomes}, {"retries", op.retries}, {"latency", report::HistogramToJson(op.latency)}};
-    if (op.missed) ops[name]["missed"] = op.missed;
+// Moves the merged histograms out of *p, which is dropped next.
+record::Second PhaseMerger::ToSecond(uint32_t seq, Pending* p, bool late) const {
+  record::Second s;
+  s.phase = phase_;
+  s.index = index_;
+  s.seq = seq;
+  s.t = double(p->end_ns - run_start_ns_) / 1e9;
+  s.phase_t = double(p->end_ns - start_ns_) / 1e9;
+  s.interval_s = double(p->end_ns - p->start_ns) / 1e9;
+  s.agents = uint32_t(p->agents.size());
+  s.active_workers = p->active_workers;
+  for (auto& [name, op] : p->ops) {
+    record::OpSecond& o = s.ops[name];
+    o.outcomes = op.outcomes;
+    o.retries = op.retries;
+    o.missed = op.missed;
+    o.latency = std::move(op.latency);
   }
-  report::Json line = {
-      {"type", "second"},
-      {"phase", phase_},
-      {"index", index_},
-      {"seq", seq},
-      {"t", double(p.end_ns - run_start_ns_) / 1e9},
-      {"phase_t", double(p.end_ns - start_ns_) / 1e9},
-      {"interval_s", double(p.end_ns - p.start_ns) / 1e9},
-      {"agents", p.agents.size()},
-      {"active_workers", p.active_workers},
-      {"ops", ops},
-      {"agent_ops", p.agent_ops},
-      {"from", p.agents},  // which agents' snapshot `seq` this line holds
-  };
-  report::Json cpu = report::Json::object();
-  for (const auto& [agent, ns] : p.agent_cpu_ns) cpu[agent] = double(ns) / 1e9;
-  line["agent_cpu_s"] = cpu;
-  if (late) line["late"] = true;
-  if (!p.endpoints.empty()) {
-    report::Json eps = report::Json::object();
-    for (const auto& [name, e] : p.endpoints) {
-      eps[name] = {{"lost", e.lost}, {"reconnects", e.reconnects}, {"connect_failures", e.connect_failures}};
-    }
-    line["endpoints"] = eps;
-  }
-  return line;
+  s.agent_ops = p->agent_ops;
+  s.from.assign(p->agents.begin(), p->agents.end());
+  for (const auto& [agent, ns] : p->agent_cpu_ns) s.agent_cpu_s[agent] = double(ns) / 1e9;
+  for (const auto& [name, e] : p->endpoints) s.endpoints[name] = {e.lost, e.reconnects, e.connect_failures};
+  s.late = late;
+  return s;
 }
 
 }  // namespace stampede::coordinator

@@ -1,4 +1,5 @@
-// Merges the agents' per-second snapshots of one phase into journal lines.
+// Merges the agents' per-second snapshots of one phase into per-second
+// records (record/second.h), one journal line each.
 //
 // Line k holds every agent's snapshot k. It is emitted once every expected
 // agent has sent snapshot k (or its final snapshot at or before k), or when
@@ -19,7 +20,7 @@
 #include "common/histogram.h"
 #include "common/outcome.h"
 #include "proto/stampede.pb.h"
-#include "report/journal.h"
+#include "record/second.h"
 
 namespace stampede::coordinator {
 
@@ -28,10 +29,10 @@ class PhaseMerger {
   PhaseMerger(std::string phase, uint32_t index, int64_t start_ns, int64_t run_start_ns, std::set<std::string> agents,
               int64_t grace_ns);
 
-  // Returns a journal line if the snapshot arrived too late to be merged.
-  std::vector<report::Json> Add(const v1::Snapshot& snapshot);
+  // Returns a record of its own if the snapshot arrived too late to be merged.
+  std::vector<record::Second> Add(const v1::Snapshot& snapshot);
   // Lines that are complete, or overdue at now_ns; everything if all.
-  std::vector<report::Json> Flush(int64_t now_ns, bool all);
+  std::vector<record::Second> Flush(int64_t now_ns, bool all);
   // An agent that will send nothing more (lost).
   void DropAgent(const std::string& agent);
   // An agent (back, or a share taken up by another) whose snapshots are
@@ -63,7 +64,7 @@ class PhaseMerger {
     std::map<std::string, Endpoint> endpoints;
   };
   void Merge(const v1::Snapshot& s, Pending* p);
-  report::Json ToLine(uint32_t seq, const Pending& p, bool late) const;
+  record::Second ToSecond(uint32_t seq, Pending* p, bool late) const;
   bool Complete(uint32_t seq, const Pending& p) const;
 
   std::string phase_;

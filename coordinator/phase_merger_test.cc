@@ -26,7 +26,7 @@ v1::Snapshot Snap(const std::string& agent, uint32_t seq, uint64_t ok, bool fina
   return s;
 }
 
-uint64_t Ok(const report::Json& line) { return line["ops"]["insert"]["outcomes"][0].get<uint64_t>(); }
+uint64_t Ok(const record::Second& s) { return s.ops.at("insert").outcomes[0]; }
 
 TEST(PhaseMergerTest, EmitsALineWhenEveryAgentReported) {
   PhaseMerger m("insert", 0, 0, 0, {"a1", "a2"}, 2 * kNsPerSec);
@@ -36,8 +36,9 @@ TEST(PhaseMergerTest, EmitsALineWhenEveryAgentReported) {
   auto lines = m.Flush(kNsPerSec, false);
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(Ok(lines[0]), 15u);
-  EXPECT_EQ(lines[0]["agents"], 2);
-  EXPECT_EQ(lines[0]["active_workers"], 4);
+  EXPECT_EQ(lines[0].agents, 2u);
+  EXPECT_EQ(lines[0].active_workers, 4u);
+  EXPECT_EQ(lines[0].ops.at("insert").latency.count(), 15u);
 }
 
 TEST(PhaseMergerTest, DuplicatesAreIgnoredAndLateSnapshotsKept) {
@@ -49,7 +50,7 @@ TEST(PhaseMergerTest, DuplicatesAreIgnoredAndLateSnapshotsKept) {
   EXPECT_EQ(Ok(lines[0]), 10u);
   auto late = m.Add(Snap("a2", 0, 7));
   ASSERT_EQ(late.size(), 1u);
-  EXPECT_TRUE(late[0]["late"].get<bool>());
+  EXPECT_TRUE(late[0].late);
   EXPECT_EQ(Ok(late[0]), 7u);
 }
 
@@ -76,7 +77,7 @@ TEST(PhaseMergerTest, AResumedMergerDropsWhatTheJournalHasAndKeepsTheRest) {
   auto late = m.Add(Snap("a2", 1, 7));  // written without a2: late
   ASSERT_EQ(late.size(), 1u);
   EXPECT_EQ(Ok(late[0]), 7u);
-  EXPECT_EQ(late[0]["from"], report::Json::array({"a2"}));
+  EXPECT_EQ(late[0].from, std::vector<std::string>{"a2"});
   EXPECT_TRUE(m.Add(Snap("a1", 2, 5)).empty());
   m.Add(Snap("a2", 2, 5));
   auto lines = m.Flush(3 * kNsPerSec, false);

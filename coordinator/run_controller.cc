@@ -13,6 +13,7 @@
 #include "common/strings.h"
 #include "coordinator/agent_roles.h"
 #include "plan/plan_expander.h"
+#include "record/record_codec.h"
 
 namespace stampede::coordinator {
 namespace {
@@ -55,9 +56,18 @@ void RunController::Log(const std::string& line) {
   if (options_.observer) options_.observer->OnLog(line);
 }
 
+void RunController::EmitSecond(const record::Second& second) {
+  JournalWritten(journal_.Append(record::EncodeSecond(second)));
+  if (options_.on_second) options_.on_second(second);
+}
+
 void RunController::Emit(const report::Json& line) {
   Status s = journal_.Append(line);
   if (options_.on_line) options_.on_line(line);
+  JournalWritten(s);
+}
+
+void RunController::JournalWritten(const Status& s) {
   if (s.ok() || journal_failed_.exchange(true)) return;
   // A journal that cannot be written (a full disk) ends the run: what it
   // holds so far stays readable.
@@ -170,6 +180,7 @@ Status RunController::Begin() {
   auto roles = AgentRoles();
   if (!roles.ok()) return roles.status();
   Emit({{"type", "run"},
+        {"version", record::kJournalVersion},
         {"run_id", run_id_},
         {"plan_name", plan.name()},
         {"results_dir", dir_},
@@ -343,51 +354,44 @@ void RunController::SendDueFaults() {
 }
 
 void RunController::FlushSeconds(bool all) {
-  std::vector<report::Json> lines;
+  std::vector<record::Second> seconds;
   std::string phase;
   {
     MutexLock lock(mu_);
     if (phase_ >= 0 && size_t(phase_) < mergers_.size() && mergers_[size_t(phase_)]) {
-      lines = mergers_[size_t(phase_)]->Flush(MonoNowNs(), all);
+      seconds = mergers_[size_t(phase_)]->Flush(MonoNowNs(), all);
       phase = options_.plan.phases(phase_).name();
     }
-    for (auto& l : lines_) lines.push_back(std::move(l));
+    for (auto& l : lines_) seconds.push_back(std::move(l));
     lines_.clear();
   }
-  for (const report::Json& line : lines) {
-    Emit(line);
-    uint64_t count = 0, errors = 0, missed = 0;
-    Histogram merged;
-    for (const auto& [name, op] : line["ops"].items()) {
-      missed += op.value("missed", uint64_t{0});
-      const auto& outcomes = op["outcomes"];
-      for (size_t i = 0; i < outcomes.size(); ++i) {
-        count += outcomes[i].get<uint64_t>();
-        if (i > 0) errors += outcomes[i].get<uint64_t>();
-      }
-      report::MergeHistogramJson(op["latency"], &merged);
-    }
-    if (line.value("phase", "") == phase) {
-      group_ops_ += count;
-      phase_done_ += count;
-      phase_missed_ += missed;
-    }
-    // Late lines and the sliver after a phase's deadline say little live.
-    if (!options_.observer || line.value("late", false) || line.value("interval_s", 0.0) < 0.5) {
-      continue;
-    }
-    v1::Progress p;
-    p.set_elapsed_s(line.value("t", 0.0));
-    p.set_phase(line.value("phase", ""));
-    double interval = line.value("interval_s", 1.0);
-    p.set_ops_per_s(interval > 0 ? double(count) / interval : 0);
-    p.set_p99_us(double(merged.ValueAtQuantile(0.99)) / 1000.0);
-    p.set_errors(errors);
-    p.set_missed(missed);
-    p.set_agents(line.value("agents", 0u));
-    p.set_active_workers(line.value("active_workers", 0u));
-    options_.observer->OnProgress(p);
+  for (const record::Second& second : seconds) {
+    EmitSecond(second);
+    CountSecond(second, phase);
   }
+}
+
+// The live op count PHASE@PERCENT faults fire on, and the observer's
+// progress line.
+void RunController::CountSecond(const record::Second& second, const std::string& phase) {
+  const uint64_t count = second.Count(), missed = second.Missed();
+  if (second.phase == phase) {
+    group_ops_ += count;
+    phase_done_ += count;
+    phase_missed_ += missed;
+  }
+  // Late lines and the sliver after a phase's deadline say little live.
+  if (!options_.observer || second.late || second.interval_s < 0.5) return;
+  v1::Progress p;
+  p.set_elapsed_s(second.t);
+  p.set_phase(second.phase);
+  p.set_ops_per_s(second.interval_s > 0 ? double(count) / second.interval_s : 0);
+  p.set_p99_us(double(second.Latency().ValueAtQuantile(0.99)) / 1000.0);
+  p.set_errors(second.Errors());
+  p.set_missed(missed);
+  p.set_agents(second.agents);
+  p.set_active_workers(second.active_workers);
+  options_.observer->OnProgress(p);
 }
 
 void RunController::OnSnapshot(const std::string& agent, const v1::Snapshot& snapshot) {

@@ -33,6 +33,7 @@
 #include "coordinator/phase_merger.h"
 #include "plan/fault_ledger.h"
 #include "proto/stampede.pb.h"
+#include "record/second.h"
 #include "report/journal.h"
 
 namespace stampede::coordinator {
@@ -59,8 +60,10 @@ struct RunOptions {
   std::string results_dir;   // exact directory instead (--results)
   RunObserver* observer = nullptr;
   // Every journal line, as it is written (any thread): the dashboard and
-  // /metrics. Must be thread-safe.
+  // /metrics. "second" lines come typed to on_second instead of on_line.
+  // Must be thread-safe.
   std::function<void(const report::Json&)> on_line;
+  std::function<void(const record::Second&)> on_second;
   // A coordinator daemon (not `stampede run`'s embedded one): a restarted
   // coordinator may take the run back from its journal.
   bool resumable = false;
@@ -135,6 +138,9 @@ class RunController : public SessionListener {
   void SendToActive(const v1::CoordinatorMessage& m);
   void FlushSeconds(bool all);
   void Emit(const report::Json& line);
+  void EmitSecond(const record::Second& second);
+  void JournalWritten(const Status& s);
+  void CountSecond(const record::Second& second, const std::string& phase);
   void Log(const std::string& line);
   void UndoFaults();
   std::vector<uint32_t> InFlightFaultsLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -182,7 +188,7 @@ class RunController : public SessionListener {
   std::vector<std::string> redistribute_ ABSL_GUARDED_BY(mu_);       // lost, to hand over
   std::map<std::string, uint32_t> slots_ ABSL_GUARDED_BY(mu_);       // this phase's
   uint32_t slot_count_ ABSL_GUARDED_BY(mu_) = 0;
-  std::vector<report::Json> lines_ ABSL_GUARDED_BY(mu_);  // to journal
+  std::vector<record::Second> lines_ ABSL_GUARDED_BY(mu_);  // late seconds, to journal
   plan::FaultLedger ledger_ ABSL_GUARDED_BY(mu_){options_.plan};
   std::map<uint32_t, std::optional<bool>> undo_results_ ABSL_GUARDED_BY(mu_);
   std::map<uint32_t, plan::FaultLedger::Undo> undo_actions_ ABSL_GUARDED_BY(mu_);

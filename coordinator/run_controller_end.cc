@@ -153,15 +153,9 @@ v1::RunResult RunController::Finish(bool ok, const std::string& error) {
   }
   result.set_degraded(degraded);
   std::vector<std::string> warnings;
-  auto journal = report::ReadJournal(dir_ + "/journal.jsonl", &warnings);
-  for (const std::string& w : warnings) SLOG(kWarn) << w;
-  if (!journal.ok()) {
-    result.set_ok(false);
-    result.set_error(error.empty() ? journal.status().message() : error);
-    return result;
-  }
   report::RunSummary summary;
-  Status s = report::WriteReports(dir_, *journal, &summary);
+  Status s = report::WriteReports(dir_, &summary, &warnings);
+  for (const std::string& w : warnings) SLOG(kWarn) << w;
   if (!s.ok()) {
     result.set_ok(false);
     if (error.empty()) result.set_error("results: " + s.message());

@@ -11,6 +11,7 @@
 #include "common/strings.h"
 #include "coordinator/run_controller.h"
 #include "plan/plan_expander.h"
+#include "record/record_codec.h"
 
 namespace stampede::coordinator {
 namespace {
@@ -28,13 +29,9 @@ struct JournalPhase {
   uint64_t done = 0, missed = 0;
 };
 
-void CountOps(const report::Json& line, JournalPhase* p) {
-  const report::Json ops = line.value("ops", report::Json::object());
-  for (const auto& [name, op] : ops.items()) {
-    const report::Json outcomes = op.value("outcomes", report::Json::array());
-    for (const auto& c : outcomes) p->done += c.get<uint64_t>();
-    p->missed += op.value("missed", uint64_t{0});
-  }
+void CountOps(const record::Second& second, JournalPhase* p) {
+  p->done += second.Count();
+  p->missed += second.Missed();
 }
 
 }  // namespace
@@ -87,8 +84,12 @@ Status RunController::Resume(int* first_phase, bool* in_progress) {
   Status s = journal_.Open(dir_ + "/journal.jsonl");
   if (!s.ok()) return s.WithContext("results");
   journal_open_ = true;
-  if (options_.on_line) {
-    for (const report::Json& line : journal) options_.on_line(line);
+  for (const report::Json& line : journal) {
+    if (!record::IsSecond(line)) {
+      if (options_.on_line) options_.on_line(line);
+    } else if (options_.on_second) {
+      options_.on_second(record::DecodeSecond(line));
+    }
   }
   if (options_.observer) options_.observer->OnStarted(run_id_, dir_);
   if (MonoNowNs() < run_start_ns_) {
@@ -155,11 +156,11 @@ void RunController::ReplayLocked(const std::vector<report::Json>& journal, Repla
     } else if (type == "phase_end") {
       r->phases[index].ended = true;
     } else if (type == "second") {
-      JournalPhase& p = r->phases[index];
-      const uint32_t seq = line.value("seq", 0u);
-      for (const std::string& a : line.value("from", std::vector<std::string>{})) p.journalled.push_back({a, seq});
-      if (!line.value("late", false)) p.max_seq = std::max<int64_t>(p.max_seq, seq);
-      CountOps(line, &p);
+      const record::Second second = record::DecodeSecond(line);
+      JournalPhase& p = r->phases[second.index];
+      for (const std::string& a : second.from) p.journalled.push_back({a, second.seq});
+      if (!second.late) p.max_seq = std::max<int64_t>(p.max_seq, second.seq);
+      CountOps(second, &p);
     } else if (type == "fault") {
       if (line.value("undo", false)) {
         r->undo[index] = {line.value("action", ""), line.value("node", "")};

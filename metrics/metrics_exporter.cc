@@ -75,25 +75,19 @@ void MetricsExporter::AddOp(const std::string& phase, const std::string& op,
   latency_->Add({{"phase", phase}, {"op", op}}, bounds).ObserveMultiple(increments, double(latency.sum_ns()) / 1e9);
 }
 
+void MetricsExporter::OnSecond(const record::Second& second) {
+  MutexLock lock(mu_);
+  for (const auto& [name, op] : second.ops) AddOp(second.phase, name, op.outcomes, op.missed, op.latency);
+  if (!second.late) {
+    active_->Add({{"phase", second.phase}}).Set(double(second.active_workers));
+    agents_->Set(double(second.agents));
+  }
+}
+
 void MetricsExporter::OnJournalLine(const report::Json& line) {
   const std::string type = line.value("type", "");
   MutexLock lock(mu_);
-  if (type == "second") {
-    const std::string phase = line.value("phase", "");
-    const report::Json ops = line.value("ops", report::Json::object());
-    for (auto it = ops.begin(); it != ops.end(); ++it) {
-      std::array<uint64_t, kNumOutcomes> outcomes{};
-      const report::Json o = it.value().value("outcomes", report::Json::array());
-      for (size_t i = 0; i < o.size() && i < outcomes.size(); ++i) outcomes[i] = o[i].get<uint64_t>();
-      Histogram h;
-      report::MergeHistogramJson(it.value().value("latency", report::Json::object()), &h);
-      AddOp(phase, it.key(), outcomes, it.value().value("missed", uint64_t{0}), h);
-    }
-    if (!line.value("late", false)) {
-      active_->Add({{"phase", phase}}).Set(line.value("active_workers", 0.0));
-      agents_->Set(line.value("agents", 0.0));
-    }
-  } else if (type == "phase_start") {
+  if (type == "phase_start") {
     active_->Add({{"phase", line.value("phase", "")}}).Set(0);
   } else if (type == "phase_end") {
     active_->Add({{"phase", line.value("phase", "")}}).Set(0);

@@ -33,6 +33,7 @@
 #include "common/mutex.h"
 #include "common/outcome.h"
 #include "proto/stampede.pb.h"
+#include "record/second.h"
 #include "report/journal.h"
 
 namespace stampede::metrics {
@@ -41,9 +42,10 @@ class MetricsExporter {
  public:
   MetricsExporter();
 
-  // A journal line of the coordinator (second, phase_start, phase_end,
-  // fault, health, run).
+  // A journal line of the coordinator (phase_start, phase_end, fault,
+  // health, run) and its per-second records.
   void OnJournalLine(const report::Json& line);
+  void OnSecond(const record::Second& second);
   // An agent's own snapshot of `phase`.
   void OnSnapshot(const std::string& phase, const v1::Snapshot& snapshot);
   void SetAgentsConnected(size_t n);

@@ -10,14 +10,15 @@ TEST(MetricsExporterTest, SecondsBecomeCountersAndHistograms) {
   Histogram h;
   for (int i = 0; i < 90; ++i) h.Record(300'000);     // 0.3 ms
   for (int i = 0; i < 10; ++i) h.Record(20'000'000);  // 20 ms
-  report::Json latency = report::HistogramToJson(h);
-  report::Json line = {{"type", "second"},
-                       {"phase", "insert"},
-                       {"active_workers", 8},
-                       {"agents", 2},
-                       {"ops", {{"InsertOne", {{"outcomes", {98, 0, 2, 0, 0}}, {"latency", latency}}}}}};
-  m.OnJournalLine(line);
-  m.OnJournalLine(line);
+  record::Second second;
+  second.phase = "insert";
+  second.active_workers = 8;
+  second.agents = 2;
+  record::OpSecond& op = second.ops["InsertOne"];
+  op.outcomes = {98, 0, 2, 0, 0};
+  op.latency = h;
+  m.OnSecond(second);
+  m.OnSecond(second);
   m.OnJournalLine({{"type", "fault"}, {"action", "kill"}, {"node", "db3"}});
   m.OnJournalLine({{"type", "health"}, {"healthy", false}, {"underreplicated", 12}});
   const std::string text = m.Render();

@@ -8,17 +8,18 @@
 //
 // Line types (field "type"): run, phase_start, second, phase_end, fault,
 // fault_result, health, agent, coordinator, log, end; their fields are in
-// docs/metrics.md ("journal.jsonl lines").
+// docs/results.md. The "second" line is a typed record (record/second.h,
+// record/record_codec.h).
 #ifndef STAMPEDE_REPORT_JOURNAL_H_
 #define STAMPEDE_REPORT_JOURNAL_H_
 
 #include <cstdio>
+#include <functional>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "common/histogram.h"
 #include "common/mutex.h"
 #include "common/status.h"
 
@@ -53,19 +54,11 @@ class JournalWriter {
 // Reads a journal. A line that is not a JSON object (torn by a crash or a
 // full disk, or corrupted) is skipped; each skip adds "PATH:LINE: ..." to
 // *warnings when given.
+// ScanJournal hands each line to fn in turn, holding one at a time (a
+// long run's journal is gigabytes once parsed).
+Status ScanJournal(const std::string& path, const std::function<void(Json&&)>& fn,
+                   std::vector<std::string>* warnings = nullptr);
 StatusOr<std::vector<Json>> ReadJournal(const std::string& path, std::vector<std::string>* warnings = nullptr);
-
-// Histogram <-> journal form {"sum_ns", "max_ns", "b": [[index, count], ...]}.
-// MergeHistogramJson also reads the packed form below.
-Json HistogramToJson(const Histogram& h);
-void MergeHistogramJson(const Json& j, Histogram* h);
-
-// For lines kept in memory for a whole run (the dashboard's): every op's
-// latency buckets in a "second" line packed into one ASCII string ("z")
-// instead of a JSON array of pairs: about 3 bytes a bucket instead of about
-// 90, which is most of a line's memory (bench/soak: the coordinator grew
-// 33 KB a second without it). The journal on disk keeps "b".
-void PackHistograms(Json* second_line);
 
 }  // namespace stampede::report
 

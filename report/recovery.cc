@@ -1,26 +1,16 @@
 #include "report/recovery.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
 #include "common/histogram.h"
+#include "record/record_codec.h"
 
 namespace stampede::report {
 namespace {
 
-struct Second {
-  double start = 0, end = 0;
-  uint64_t ok = 0, errors = 0;
-  std::array<uint64_t, kNumOutcomes> outcomes{};
-  Histogram latency;
-  double rate() const { return end > start ? double(ok) / (end - start) : 0; }
-};
-
-LatencyWindow Window(const std::vector<Second>& s, double from, double to) {
-  Histogram h;
-  for (const Second& x : s) {
-    if (x.end > from && x.start < to) h.Merge(x.latency);
-  }
+LatencyWindow Window(const Histogram& h) {
   return {double(h.ValueAtQuantile(0.99)) / 1000.0, double(h.max_ns()) / 1000.0, h.count()};
 }
 
@@ -47,142 +37,263 @@ std::string Lat(const LatencyWindow& w) {
   return buf;
 }
 
+// Seconds kept for a fault's baseline beyond baseline_s: the seconds are
+// journalled a little after the fault that follows them is requested.
+constexpr double kRecentMarginS = 5;
+constexpr double kResultWaitS = 600;
+
 }  // namespace
 
+void RecoveryTracker::Latencies::MergeInto(Histogram* h) const {
+  for (const auto& [index, count] : buckets) h->AddBucket(index, count);
+  h->AddSummary(sum_ns, max_ns);
+}
+
+void RecoveryTracker::AddLine(const Json& line) {
+  const std::string type = record::GetString(line, "type");
+  if (type == "run") {
+    const Json r = line.value("recovery", Json::object());
+    opt_.baseline_s = record::GetDouble(r, "baseline_s", opt_.baseline_s);
+    opt_.recovered_fraction = record::GetDouble(r, "recovered_fraction", opt_.recovered_fraction);
+    opt_.hold_s = record::GetDouble(r, "hold_s", opt_.hold_s);
+    healthy_polls_ = int(std::clamp<double>(record::GetDouble(r, "healthy_polls", healthy_polls_), 1, 1e6));
+  } else if (type == "health") {
+    Process(Poll{record::GetDouble(line, "t"), record::GetBool(line, "healthy")});
+  } else if (type == "fault" && !record::GetBool(line, "undo")) {
+    Fault f;
+    f.r.index = int(record::GetU64(line, "index"));
+    f.r.phase = record::GetString(line, "phase");
+    f.r.action = record::GetString(line, "action");
+    f.r.node = record::GetString(line, "node");
+    f.r.agent = record::GetString(line, "agent");
+    f.r.t = record::GetDouble(line, "requested_t", -1.0);
+    faults_.push_back(std::move(f));
+    auto done = results_.find(faults_.back().r.index);
+    if (done != results_.end()) Resolve(&faults_.back(), &done->second);
+  } else if (type == "fault_result") {
+    const int index = int(record::GetU64(line, "index"));
+    Done& d = results_[index];
+    d.ok = record::GetBool(line, "ok");
+    d.message = record::GetString(line, "message");
+    d.t = record::GetDouble(line, "t", -1.0);
+    for (Fault& f : faults_) {
+      if (f.r.index == index && !f.resolved) Resolve(&f, &d);
+    }
+  }
+}
+
+void RecoveryTracker::AddSecond(const record::Second& second) {
+  if (second.late) return;
+  Sec s;
+  s.end = second.t;
+  s.start = s.end - second.interval_s;
+  s.outcomes = second.Outcomes();
+  s.ok = s.outcomes[0];
+  for (int i = 1; i < kNumOutcomes; ++i) s.errors += s.outcomes[size_t(i)];
+  for (const auto& [name, op] : second.ops) {
+    op.latency.ForEachBucket([&](int index, uint64_t count) { s.latency.buckets.emplace_back(index, count); });
+    s.latency.sum_ns += op.latency.sum_ns();
+    s.latency.max_ns = std::max(s.latency.max_ns, op.latency.max_ns());
+  }
+  // A result that does not come within kResultWaitS (its agent lost; it
+  // is journalled when the run ends) no longer holds the numbers back.
+  for (Fault& f : faults_) {
+    if (!f.resolved && s.end > f.r.t + kResultWaitS) Resolve(&f, nullptr);
+  }
+  Process(s);
+}
+
+// A fault's time is settled by its result (when the action took effect);
+// until then what comes waits, so that every record is applied once,
+// against the fault's final time.
+void RecoveryTracker::Resolve(Fault* f, const Done* done) {
+  if (done) {
+    f->r.ok = done->ok;
+    f->r.message = done->message;
+    if (done->ok && done->t >= 0) f->r.t = done->t;
+  }
+  f->resolved = true;
+  const size_t k = size_t(f - faults_.data());
+  for (const Sec& s : recent_) ApplySecond(f, s, NextT(k));
+  Drain();
+}
+
+bool RecoveryTracker::Holding() const {
+  for (const Fault& f : faults_) {
+    if (!f.resolved) return true;
+  }
+  return !waiting_.empty();
+}
+
+void RecoveryTracker::Drain() {
+  for (const Fault& f : faults_) {
+    if (!f.resolved) return;
+  }
+  std::deque<std::variant<Sec, Poll>> waiting = std::move(waiting_);
+  waiting_.clear();
+  for (const auto& w : waiting) {
+    if (const Sec* s = std::get_if<Sec>(&w)) {
+      Process(*s);
+    } else {
+      Process(std::get<Poll>(w));
+    }
+  }
+}
+
+void RecoveryTracker::FinishAll() {
+  for (Fault& f : faults_) {
+    if (!f.resolved) Resolve(&f, nullptr);
+  }
+}
+
+double RecoveryTracker::NextT(size_t k) const { return k + 1 < faults_.size() ? faults_[k + 1].r.t : 1e18; }
+
+void RecoveryTracker::Process(const Sec& s) {
+  if (Holding()) {
+    waiting_.emplace_back(s);
+    return;
+  }
+  for (size_t k = 0; k < faults_.size(); ++k) ApplySecond(&faults_[k], s, NextT(k));
+  recent_.push_back(s);
+  while (!recent_.empty() && recent_.front().end < s.end - opt_.baseline_s - kRecentMarginS) recent_.pop_front();
+}
+
+void RecoveryTracker::Process(const Poll& p) {
+  if (Holding()) {
+    waiting_.emplace_back(p);
+    return;
+  }
+  for (size_t k = 0; k < faults_.size(); ++k) ApplyPoll(&faults_[k], p, NextT(k));
+}
+
+void RecoveryTracker::ApplySecond(Fault* f, const Sec& s, double next) const {
+  const double t = f->r.t, dur = s.end - s.start;
+  if (s.end <= t && s.start >= t - opt_.baseline_s - 0.5) {
+    f->base_ok += double(s.ok);
+    f->base_time += dur;
+  }
+  if (s.end > t - opt_.baseline_s && s.start < t) s.latency.MergeInto(&f->before);
+  if (s.end <= t || s.start >= next) return;
+  f->r.observed = true;
+  for (int i = 0; i < kNumOutcomes; ++i) f->r.outcomes[size_t(i)] += s.outcomes[size_t(i)];
+  if (s.errors > 0) {
+    if (f->first_err < 0) f->first_err = s.start;
+    f->last_err = s.end;
+  }
+  f->run_zero = s.ok == 0 ? f->run_zero + dur : 0;
+  f->r.unavailable_s = std::max(f->r.unavailable_s, f->run_zero);
+  ApplyWindow(f, s);
+}
+
+// Throughput against the baseline: the dip, and recovered once it holds
+// for hold_s. Latencies go to "during" until the held stretch that ends
+// in recovery begins, and to "after" from there.
+void RecoveryTracker::ApplyWindow(Fault* f, const Sec& s) const {
+  const double dur = s.end - s.start;
+  const double baseline = f->base_time > 0 ? f->base_ok / f->base_time : 0;
+  const double target = opt_.recovered_fraction * baseline;
+  const bool was_recovered = f->r.recovered_s >= 0;
+  if (dur >= 0.5) {
+    const double rate = double(s.ok) / dur;
+    if (f->min_rate < 0 || rate < f->min_rate) f->min_rate = rate;
+    if (rate < target) {
+      f->dipped = true;
+      f->held_from = -1;
+    } else if (!was_recovered) {
+      if (f->held_from < 0) f->held_from = s.start;
+      if (s.end - f->held_from >= opt_.hold_s - 1e-6) {
+        f->r.recovered_s = f->dipped ? std::max(0.0, f->held_from - f->r.t) : 0;
+      }
+    }
+  }
+  if (was_recovered) {
+    s.latency.MergeInto(&f->after);
+    return;
+  }
+  if (f->held_from < 0) {
+    for (const Latencies& h : f->held) h.MergeInto(&f->during);
+    f->held.clear();
+    s.latency.MergeInto(&f->during);
+    return;
+  }
+  f->held.push_back(s.latency);
+  if (f->r.recovered_s < 0) return;
+  // Recovered: the held stretch is "after"; without a dip, so is the rest.
+  for (const Latencies& h : f->held) h.MergeInto(&f->after);
+  f->held.clear();
+  if (!f->dipped) {
+    f->after.Merge(f->during);
+    f->during.Reset();
+  }
+}
+
+void RecoveryTracker::Streak::Add(const Poll& p, double fault_t, int needed) {
+  if (!p.healthy) {
+    active = true;
+    n = 0;
+    return;
+  }
+  if (!active || done) return;
+  if (n++ == 0) start = p.t;
+  if (n >= needed) {
+    done = true;
+    healthy_s = std::max(0.0, start - fault_t);
+  }
+}
+
+// Healthy again: the first run of K healthy polls after the fault that
+// follows an unhealthy poll (or, if the probe never saw ill health before
+// the next fault, the first such run after the fault).
+void RecoveryTracker::ApplyPoll(Fault* f, const Poll& p, double next) const {
+  if (p.t <= f->r.t) return;
+  f->r.probed = true;
+  if (p.t < next && !p.healthy) f->saw_unhealthy = true;
+  f->any.Add(p, f->r.t, healthy_polls_);
+  f->after_unhealthy.Add(p, f->r.t, healthy_polls_);
+}
+
+FaultRecovery RecoveryTracker::Numbers(const Fault& f, size_t k) const {
+  FaultRecovery r = f.r;
+  r.next_fault = k + 1 < faults_.size();
+  r.baseline_ops_per_s = f.base_time > 0 ? f.base_ok / f.base_time : 0;
+  r.before = Window(f.before);
+  r.first_failure_s = f.first_err < 0 ? -1 : std::max(0.0, f.first_err - r.t);
+  r.error_window_s = f.first_err < 0 ? 0 : f.last_err - f.first_err;
+  r.dip = r.baseline_ops_per_s > 0 && f.min_rate >= 0 ? f.min_rate / r.baseline_ops_per_s : -1;
+  // A start or resume follows an outage: its "baseline" is the outage, and
+  // a dip against it says nothing.
+  if (r.action == "start" || r.action == "resume") r.dip = -1;
+  r.healthy_s = f.saw_unhealthy ? f.after_unhealthy.healthy_s : f.any.healthy_s;
+  Histogram during = f.during;
+  for (const Latencies& h : f.held) h.MergeInto(&during);  // not recovered (yet)
+  r.during = Window(during);
+  r.after = Window(f.after);
+  return r;
+}
+
+std::vector<FaultRecovery> RecoveryTracker::Result() const {
+  const RecoveryTracker* t = this;
+  RecoveryTracker finished;
+  if (Holding()) {
+    finished = *this;
+    finished.FinishAll();
+    t = &finished;
+  }
+  std::vector<FaultRecovery> out;
+  for (size_t k = 0; k < t->faults_.size(); ++k) out.push_back(t->Numbers(t->faults_[k], k));
+  return out;
+}
+
 std::vector<FaultRecovery> ComputeRecovery(const std::vector<Json>& journal) {
-  RecoveryOptions opt;
-  int healthy_polls = 3;
-  std::vector<std::pair<double, bool>> health;  // (t, healthy)
-  std::vector<Second> seconds;
-  std::vector<FaultRecovery> faults;
-  std::vector<const Json*> results;
+  RecoveryTracker tracker;
   for (const Json& line : journal) {
-    const std::string type = line.value("type", "");
-    if (type == "run") {
-      const Json r = line.value("recovery", Json::object());
-      opt.baseline_s = r.value("baseline_s", opt.baseline_s);
-      opt.recovered_fraction = r.value("recovered_fraction", opt.recovered_fraction);
-      opt.hold_s = r.value("hold_s", opt.hold_s);
-      healthy_polls = std::max(1, r.value("healthy_polls", healthy_polls));
-    } else if (type == "health") {
-      health.emplace_back(line.value("t", 0.0), line.value("healthy", false));
-    } else if (type == "second" && !line.value("late", false)) {
-      Second s;
-      s.end = line.value("t", 0.0);
-      s.start = s.end - line.value("interval_s", 1.0);
-      const Json ops = line.value("ops", Json::object());
-      for (const auto& [name, op] : ops.items()) {
-        const Json outcomes = op.value("outcomes", Json::array());
-        for (size_t i = 0; i < outcomes.size() && i < size_t(kNumOutcomes); ++i) {
-          s.outcomes[i] += outcomes[i].get<uint64_t>();
-        }
-        MergeHistogramJson(op.value("latency", Json::object()), &s.latency);
-      }
-      s.ok = s.outcomes[0];
-      for (int i = 1; i < kNumOutcomes; ++i) s.errors += s.outcomes[i];
-      seconds.push_back(std::move(s));
-    } else if (type == "fault" && !line.value("undo", false)) {
-      FaultRecovery f;
-      f.index = line.value("index", 0);
-      f.phase = line.value("phase", "");
-      f.action = line.value("action", "");
-      f.node = line.value("node", "");
-      f.agent = line.value("agent", "");
-      f.t = line.value("requested_t", -1.0);
-      faults.push_back(f);
-    } else if (type == "fault_result") {
-      results.push_back(&line);
+    if (record::IsSecond(line)) {
+      tracker.AddSecond(record::DecodeSecond(line));
+    } else {
+      tracker.AddLine(line);
     }
   }
-  // Results after their faults (a journal written before the request line
-  // was journalled first may have them the other way round).
-  for (const Json* r : results) {
-    const Json& line = *r;
-    {
-      for (FaultRecovery& f : faults) {
-        if (f.index != line.value("index", -1)) continue;
-        f.ok = line.value("ok", false);
-        f.message = line.value("message", "");
-        if (f.ok) f.t = line.value("t", f.t);
-      }
-    }
-  }
-  for (size_t k = 0; k < faults.size(); ++k) {
-    FaultRecovery& f = faults[k];
-    const double next = k + 1 < faults.size() ? faults[k + 1].t : 1e18;
-    f.next_fault = k + 1 < faults.size();
-    double base_ok = 0, base_time = 0;
-    for (const Second& s : seconds) {
-      if (s.end <= f.t && s.start >= f.t - opt.baseline_s - 0.5) {
-        base_ok += double(s.ok);
-        base_time += s.end - s.start;
-      }
-    }
-    f.baseline_ops_per_s = base_time > 0 ? base_ok / base_time : 0;
-    f.before = Window(seconds, f.t - opt.baseline_s, f.t);
-    double run_zero = 0, first_err = -1, last_err = -1, min_rate = -1, held_from = -1;
-    const double target = opt.recovered_fraction * f.baseline_ops_per_s;
-    bool dipped = false;
-    for (const Second& s : seconds) {
-      if (s.end <= f.t || s.start >= next) continue;
-      f.observed = true;
-      for (int i = 0; i < kNumOutcomes; ++i) f.outcomes[i] += s.outcomes[i];
-      if (s.errors > 0) {
-        if (first_err < 0) first_err = s.start;
-        last_err = s.end;
-      }
-      run_zero = s.ok == 0 ? run_zero + (s.end - s.start) : 0;
-      f.unavailable_s = std::max(f.unavailable_s, run_zero);
-      if (s.end - s.start >= 0.5) {
-        double rate = s.rate();
-        if (min_rate < 0 || rate < min_rate) min_rate = rate;
-        if (rate < target) {
-          dipped = true;
-          held_from = -1;
-        } else if (f.recovered_s < 0) {
-          if (held_from < 0) held_from = s.start;
-          if (s.end - held_from >= opt.hold_s - 1e-6) {
-            f.recovered_s = dipped ? std::max(0.0, held_from - f.t) : 0;
-          }
-        }
-      }
-    }
-    f.first_failure_s = first_err < 0 ? -1 : std::max(0.0, first_err - f.t);
-    f.error_window_s = first_err < 0 ? 0 : last_err - first_err;
-    f.dip = f.baseline_ops_per_s > 0 && min_rate >= 0 ? min_rate / f.baseline_ops_per_s : -1;
-    // A start or resume follows an outage: its "baseline" is the outage, and
-    // a dip against it says nothing.
-    if (f.action == "start" || f.action == "resume") f.dip = -1;
-    // Healthy again: the first run of K healthy polls after the fault that
-    // follows an unhealthy poll (or, if the probe never saw ill health, the
-    // first such run after the fault).
-    bool saw_unhealthy = false;
-    for (const auto& [t, ok] : health) {
-      saw_unhealthy |= t > f.t && t < next && !ok;
-      f.probed |= t > f.t;
-    }
-    int streak = 0;
-    double streak_start = -1;
-    bool after_unhealthy = !saw_unhealthy;
-    for (const auto& [t, ok] : health) {
-      if (t <= f.t) continue;
-      if (!ok) {
-        after_unhealthy = true;
-        streak = 0;
-        continue;
-      }
-      if (!after_unhealthy) continue;
-      if (streak++ == 0) streak_start = t;
-      if (streak >= healthy_polls) {
-        f.healthy_s = std::max(0.0, streak_start - f.t);
-        break;
-      }
-    }
-    const double recovered_at = f.recovered_s >= 0 ? f.t + f.recovered_s : next;
-    f.during = Window(seconds, f.t, recovered_at);
-    f.after = Window(seconds, recovered_at, next);
-  }
-  return faults;
+  return tracker.Result();
 }
 
 Json RecoveryToJson(const FaultRecovery& f) {

@@ -1,14 +1,24 @@
-// Recovery numbers per fault, computed from the journal's per-second lines
+// Recovery numbers per fault, computed from the journal's per-second records
 // (definitions in docs/recovery.md). Times are seconds; -1 means "not
 // observed". Resolution is the journal's: one second.
+//
+// RecoveryTracker takes the run's records one by one, as they are written,
+// and keeps what the numbers need (a running state per fault and the last
+// seconds for the next fault's baseline), not the seconds themselves: the
+// live dashboard, summary.json and report.md all read it.
 #ifndef STAMPEDE_REPORT_RECOVERY_H_
 #define STAMPEDE_REPORT_RECOVERY_H_
 
 #include <array>
+#include <deque>
+#include <map>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include "common/histogram.h"
 #include "common/outcome.h"
+#include "record/second.h"
 #include "report/journal.h"
 
 namespace stampede::report {
@@ -44,6 +54,78 @@ struct RecoveryOptions {
   double baseline_s = 10;
   double recovered_fraction = 0.9;
   double hold_s = 5;
+};
+
+// Not thread-safe.
+class RecoveryTracker {
+ public:
+  // The run line (its recovery options), health, fault and fault_result
+  // lines; others are ignored.
+  void AddLine(const Json& line);
+  void AddSecond(const record::Second& second);
+  // The numbers as of the records so far; a fault still waiting for its
+  // result is taken at its requested time.
+  std::vector<FaultRecovery> Result() const;
+
+  // A second's latencies in the sparse form (non-empty buckets).
+  struct Latencies {
+    std::vector<std::pair<int, uint64_t>> buckets;
+    uint64_t sum_ns = 0, max_ns = 0;
+    void MergeInto(Histogram* h) const;
+  };
+
+ private:
+  struct Sec {
+    double start = 0, end = 0;
+    uint64_t ok = 0, errors = 0;
+    std::array<uint64_t, kNumOutcomes> outcomes{};
+    Latencies latency;
+  };
+  struct Poll {
+    double t = 0;
+    bool healthy = false;
+  };
+  // A streak of healthy polls after the fault, reset by an unhealthy one.
+  struct Streak {
+    bool active = true, done = false;
+    int n = 0;
+    double start = -1, healthy_s = -1;
+    void Add(const Poll& p, double fault_t, int needed);
+  };
+  struct Fault {
+    FaultRecovery r;
+    bool resolved = false;  // its result came (or the run ended without one)
+    double base_ok = 0, base_time = 0;
+    double run_zero = 0, first_err = -1, last_err = -1, min_rate = -1, held_from = -1;
+    bool dipped = false, saw_unhealthy = false;
+    Streak any;                     // the first healthy run after the fault
+    Streak after_unhealthy{false};  // the first after an unhealthy poll
+    Histogram before, during, after;
+    std::vector<Latencies> held;  // seconds since held_from, not yet during or after
+  };
+  struct Done {  // a fault_result line
+    bool ok = false;
+    double t = -1;
+    std::string message;
+  };
+  void Process(const Sec& s);
+  void Process(const Poll& p);
+  void ApplySecond(Fault* f, const Sec& s, double next) const;
+  void ApplyWindow(Fault* f, const Sec& s) const;
+  void ApplyPoll(Fault* f, const Poll& p, double next) const;
+  void Resolve(Fault* f, const Done* done);
+  bool Holding() const;
+  void Drain();
+  void FinishAll();
+  double NextT(size_t k) const;
+  FaultRecovery Numbers(const Fault& f, size_t k) const;
+
+  RecoveryOptions opt_;
+  int healthy_polls_ = 3;
+  std::vector<Fault> faults_;
+  std::map<int, Done> results_;                  // by fault index, for a result read before its fault
+  std::deque<Sec> recent_;                       // the last seconds: a new fault's baseline
+  std::deque<std::variant<Sec, Poll>> waiting_;  // while a fault waits for its result
 };
 
 std::vector<FaultRecovery> ComputeRecovery(const std::vector<Json>& journal);

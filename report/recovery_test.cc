@@ -2,8 +2,167 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
+#include "record/record_codec.h"
+
 namespace stampede::report {
 namespace {
+
+struct RefSecond {
+  double start = 0, end = 0;
+  uint64_t ok = 0, errors = 0;
+  std::array<uint64_t, kNumOutcomes> outcomes{};
+  Histogram latency;
+  double rate() const { return end > start ? double(ok) / (end - start) : 0; }
+};
+
+LatencyWindow RefWindow(const std::vector<RefSecond>& s, double from, double to) {
+  Histogram h;
+  for (const RefSecond& x : s) {
+    if (x.end > from && x.start < to) h.Merge(x.latency);
+  }
+  return {double(h.ValueAtQuantile(0.99)) / 1000.0, double(h.max_ns()) / 1000.0, h.count()};
+}
+
+// The batch computation recovery.cc had before RecoveryTracker: the
+// reference the tracker must agree with.
+std::vector<FaultRecovery> ReferenceRecovery(const std::vector<Json>& journal) {
+  RecoveryOptions opt;
+  int healthy_polls = 3;
+  std::vector<std::pair<double, bool>> health;  // (t, healthy)
+  std::vector<RefSecond> seconds;
+  std::vector<FaultRecovery> faults;
+  std::vector<const Json*> results;
+  for (const Json& line : journal) {
+    const std::string type = line.value("type", "");
+    if (type == "run") {
+      const Json r = line.value("recovery", Json::object());
+      opt.baseline_s = r.value("baseline_s", opt.baseline_s);
+      opt.recovered_fraction = r.value("recovered_fraction", opt.recovered_fraction);
+      opt.hold_s = r.value("hold_s", opt.hold_s);
+      healthy_polls = std::max(1, r.value("healthy_polls", healthy_polls));
+    } else if (type == "health") {
+      health.emplace_back(line.value("t", 0.0), line.value("healthy", false));
+    } else if (type == "second" && !line.value("late", false)) {
+      RefSecond s;
+      s.end = line.value("t", 0.0);
+      s.start = s.end - line.value("interval_s", 1.0);
+      const Json ops = line.value("ops", Json::object());
+      for (const auto& [name, op] : ops.items()) {
+        const Json outcomes = op.value("outcomes", Json::array());
+        for (size_t i = 0; i < outcomes.size() && i < size_t(kNumOutcomes); ++i) {
+          s.outcomes[i] += outcomes[i].get<uint64_t>();
+        }
+        record::MergeHistogramJson(op.value("latency", Json::object()), &s.latency);
+      }
+      s.ok = s.outcomes[0];
+      for (int i = 1; i < kNumOutcomes; ++i) s.errors += s.outcomes[i];
+      seconds.push_back(std::move(s));
+    } else if (type == "fault" && !line.value("undo", false)) {
+      FaultRecovery f;
+      f.index = line.value("index", 0);
+      f.phase = line.value("phase", "");
+      f.action = line.value("action", "");
+      f.node = line.value("node", "");
+      f.agent = line.value("agent", "");
+      f.t = line.value("requested_t", -1.0);
+      faults.push_back(f);
+    } else if (type == "fault_result") {
+      results.push_back(&line);
+    }
+  }
+  // Results after their faults (a journal written before the request line
+  // was journalled first may have them the other way round).
+  for (const Json* r : results) {
+    const Json& line = *r;
+    {
+      for (FaultRecovery& f : faults) {
+        if (f.index != line.value("index", -1)) continue;
+        f.ok = line.value("ok", false);
+        f.message = line.value("message", "");
+        if (f.ok) f.t = line.value("t", f.t);
+      }
+    }
+  }
+  for (size_t k = 0; k < faults.size(); ++k) {
+    FaultRecovery& f = faults[k];
+    const double next = k + 1 < faults.size() ? faults[k + 1].t : 1e18;
+    f.next_fault = k + 1 < faults.size();
+    double base_ok = 0, base_time = 0;
+    for (const RefSecond& s : seconds) {
+      if (s.end <= f.t && s.start >= f.t - opt.baseline_s - 0.5) {
+        base_ok += double(s.ok);
+        base_time += s.end - s.start;
+      }
+    }
+    f.baseline_ops_per_s = base_time > 0 ? base_ok / base_time : 0;
+    f.before = RefWindow(seconds, f.t - opt.baseline_s, f.t);
+    double run_zero = 0, first_err = -1, last_err = -1, min_rate = -1, held_from = -1;
+    const double target = opt.recovered_fraction * f.baseline_ops_per_s;
+    bool dipped = false;
+    for (const RefSecond& s : seconds) {
+      if (s.end <= f.t || s.start >= next) continue;
+      f.observed = true;
+      for (int i = 0; i < kNumOutcomes; ++i) f.outcomes[i] += s.outcomes[i];
+      if (s.errors > 0) {
+        if (first_err < 0) first_err = s.start;
+        last_err = s.end;
+      }
+      run_zero = s.ok == 0 ? run_zero + (s.end - s.start) : 0;
+      f.unavailable_s = std::max(f.unavailable_s, run_zero);
+      if (s.end - s.start >= 0.5) {
+        double rate = s.rate();
+        if (min_rate < 0 || rate < min_rate) min_rate = rate;
+        if (rate < target) {
+          dipped = true;
+          held_from = -1;
+        } else if (f.recovered_s < 0) {
+          if (held_from < 0) held_from = s.start;
+          if (s.end - held_from >= opt.hold_s - 1e-6) {
+            f.recovered_s = dipped ? std::max(0.0, held_from - f.t) : 0;
+          }
+        }
+      }
+    }
+    f.first_failure_s = first_err < 0 ? -1 : std::max(0.0, first_err - f.t);
+    f.error_window_s = first_err < 0 ? 0 : last_err - first_err;
+    f.dip = f.baseline_ops_per_s > 0 && min_rate >= 0 ? min_rate / f.baseline_ops_per_s : -1;
+    // A start or resume follows an outage: its "baseline" is the outage, and
+    // a dip against it says nothing.
+    if (f.action == "start" || f.action == "resume") f.dip = -1;
+    // Healthy again: the first run of K healthy polls after the fault that
+    // follows an unhealthy poll (or, if the probe never saw ill health, the
+    // first such run after the fault).
+    bool saw_unhealthy = false;
+    for (const auto& [t, ok] : health) {
+      saw_unhealthy |= t > f.t && t < next && !ok;
+      f.probed |= t > f.t;
+    }
+    int streak = 0;
+    double streak_start = -1;
+    bool after_unhealthy = !saw_unhealthy;
+    for (const auto& [t, ok] : health) {
+      if (t <= f.t) continue;
+      if (!ok) {
+        after_unhealthy = true;
+        streak = 0;
+        continue;
+      }
+      if (!after_unhealthy) continue;
+      if (streak++ == 0) streak_start = t;
+      if (streak >= healthy_polls) {
+        f.healthy_s = std::max(0.0, streak_start - f.t);
+        break;
+      }
+    }
+    const double recovered_at = f.recovered_s >= 0 ? f.t + f.recovered_s : next;
+    f.during = RefWindow(seconds, f.t, recovered_at);
+    f.after = RefWindow(seconds, recovered_at, next);
+  }
+  return faults;
+}
 
 // One line per second: `ok` successes and `errors` unavailable ops at 1 ms.
 Json Line(double t, uint64_t ok, uint64_t errors) {
@@ -12,7 +171,7 @@ Json Line(double t, uint64_t ok, uint64_t errors) {
   return {{"type", "second"},
           {"t", t},
           {"interval_s", 1.0},
-          {"ops", {{"insert", {{"outcomes", {ok, 0, errors, 0, 0}}, {"latency", HistogramToJson(h)}}}}}};
+          {"ops", {{"insert", {{"outcomes", {ok, 0, errors, 0, 0}}, {"latency", record::HistogramToJson(h)}}}}}};
 }
 
 TEST(RecoveryTest, NumbersFromAKillAndRecovery) {
@@ -51,6 +210,110 @@ TEST(RecoveryTest, NumbersFromAKillAndRecovery) {
   EXPECT_GT(f.during.count, 0u);
   std::string md = RenderRecoveryMarkdown(faults);
   EXPECT_NE(md.find("| unavailability (longest zero-success window) | 2.0 s |"), std::string::npos) << md;
+}
+
+// Journals in the order a coordinator writes them: fault and health lines
+// as they happen, each second when its snapshots are in (1.5 s after it
+// ends). The tracker, fed one record at a time, gives the numbers the
+// batch computation gives on the whole journal.
+std::vector<Json> RandomJournal(std::mt19937_64* rng) {
+  auto uni = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(*rng); };
+  auto coin = [&](double p) { return uni(0, 1) < p; };
+  std::vector<std::pair<double, Json>> timed;  // (when written, line)
+  const int seconds = 30 + int(uni(0, 60));
+  double down_from = -1, down_to = -1;
+  for (int k = 0; k < seconds; ++k) {
+    const double start = k, end = k + (coin(0.05) ? 0.3 : 1.0);
+    const bool down = start >= down_from && start < down_to;
+    const uint64_t ok = down ? (coin(0.3) ? uint64_t(uni(0, 30)) : 0) : uint64_t(uni(80, 120));
+    const uint64_t errors = down ? uint64_t(uni(0, 40)) : (coin(0.1) ? 1 : 0);
+    Json line = Line(end, ok, errors);
+    line["interval_s"] = end - start;
+    Histogram h;
+    h.RecordN(uint64_t(uni(1e5, 5e6)), ok + errors + 1);
+    line["ops"]["insert"]["latency"] = record::HistogramToJson(h);
+    timed.emplace_back(end + 1.5, line);
+    if (k % 17 == 5 && k + 3 < seconds) {  // a fault
+      const int index = int(timed.size());
+      const double requested = k + uni(0, 1);
+      timed.emplace_back(requested, Json{{"type", "fault"},
+                                         {"index", index},
+                                         {"phase", "p"},
+                                         {"action", coin(0.8) ? "kill" : "start"},
+                                         {"node", "n"},
+                                         {"agent", "a"},
+                                         {"requested_t", requested}});
+      const bool ok = coin(0.85);
+      const double done = requested + (coin(0.5) ? uni(0, 0.2) : uni(0, 4));
+      if (!coin(0.05)) {
+        timed.emplace_back(done, Json{{"type", "fault_result"}, {"index", index}, {"ok", ok}, {"t", done}});
+      }
+      down_from = done;
+      down_to = done + uni(0, 8);
+    }
+    for (double poll = start + 0.25; poll < start + 1; poll += 0.5) {
+      const bool healthy = !(poll >= down_from && poll < down_to + uni(0, 2)) || coin(0.1);
+      timed.emplace_back(poll + 0.1, Json{{"type", "health"}, {"t", poll}, {"healthy", healthy}});
+    }
+  }
+  std::stable_sort(timed.begin(), timed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Json> journal = {{{"type", "run"},
+                                {"recovery",
+                                 {{"baseline_s", 3.0 + double(int(uni(0, 8)))},
+                                  {"recovered_fraction", 0.9},
+                                  {"hold_s", 2.0 + double(int(uni(0, 4)))},
+                                  {"healthy_polls", 1 + int(uni(0, 4))}}}}};
+  for (auto& [when, line] : timed) journal.push_back(std::move(line));
+  return journal;
+}
+
+TEST(RecoveryTest, TheTrackerRecordByRecordAgreesWithTheWholeJournal) {
+  std::mt19937_64 rng(7);
+  int faults = 0;
+  for (int round = 0; round < 300; ++round) {
+    const std::vector<Json> journal = RandomJournal(&rng);
+    const auto want = ReferenceRecovery(journal);
+    const auto got = ComputeRecovery(journal);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t k = 0; k < want.size(); ++k) {
+      SCOPED_TRACE("round " + std::to_string(round) + ", fault " + std::to_string(k));
+      const FaultRecovery &w = want[k], &g = got[k];
+      EXPECT_EQ(g.ok, w.ok);
+      EXPECT_DOUBLE_EQ(g.t, w.t);
+      EXPECT_NEAR(g.baseline_ops_per_s, w.baseline_ops_per_s, 1e-9);
+      EXPECT_NEAR(g.first_failure_s, w.first_failure_s, 1e-9);
+      EXPECT_NEAR(g.unavailable_s, w.unavailable_s, 1e-9);
+      EXPECT_NEAR(g.error_window_s, w.error_window_s, 1e-9);
+      EXPECT_EQ(g.outcomes, w.outcomes);
+      EXPECT_NEAR(g.dip, w.dip, 1e-9);
+      EXPECT_NEAR(g.recovered_s, w.recovered_s, 1e-9);
+      EXPECT_NEAR(g.healthy_s, w.healthy_s, 1e-9);
+      EXPECT_EQ(g.probed, w.probed);
+      EXPECT_EQ(g.observed, w.observed);
+      EXPECT_EQ(g.next_fault, w.next_fault);
+      EXPECT_EQ(g.before.count, w.before.count);
+      EXPECT_DOUBLE_EQ(g.before.p99_us, w.before.p99_us);
+      if (w.recovered_s != 0) {
+        EXPECT_EQ(g.during.count, w.during.count);
+        EXPECT_DOUBLE_EQ(g.during.max_us, w.during.max_us);
+      } else {
+        // The same zero-width window: recovered at once, the batch's
+        // "during" was the second straddling the fault. Nothing is during.
+        EXPECT_EQ(g.during.count, 0u);
+      }
+      if (w.recovered_s >= 0) {
+        EXPECT_EQ(g.after.count, w.after.count);
+        EXPECT_DOUBLE_EQ(g.after.p99_us, w.after.p99_us);
+      } else {
+        // The batch computation's "after" of a fault that did not recover
+        // was the one second straddling the next fault (a window from
+        // there to there): a bug. Nothing comes after no recovery.
+        EXPECT_EQ(g.after.count, 0u);
+      }
+      ++faults;
+    }
+  }
+  EXPECT_GT(faults, 500);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "record/record_codec.h"
 #include "report/recovery.h"
 #include "report/report_html.h"
 #include "report/run_view.h"
@@ -27,19 +28,6 @@ std::string HumanUs(double us) {
   if (us < 1000) return Fixed(us, us < 10 ? 1 : 0) + " µs";
   if (us < 1e6) return Fixed(us / 1000, us < 1e4 ? 2 : 1) + " ms";
   return Fixed(us / 1e6, 2) + " s";
-}
-
-void AddOps(const Json& ops, PhaseSummary* phase) {
-  for (auto it = ops.begin(); it != ops.end(); ++it) {
-    OpSummary* op = phase->FindOrAdd(it.key());
-    const Json& outcomes = it.value().value("outcomes", Json::array());
-    for (size_t i = 0; i < outcomes.size() && i < size_t(kNumOutcomes); ++i) {
-      op->outcomes[i] += outcomes[i].get<uint64_t>();
-    }
-    op->retries += it.value().value("retries", uint64_t{0});
-    op->missed += it.value().value("missed", uint64_t{0});
-    MergeHistogramJson(it.value().value("latency", Json::object()), &op->latency);
-  }
 }
 
 Status WriteFile(const std::string& path, const std::string& content) {
@@ -108,92 +96,113 @@ uint64_t PhaseSummary::missed() const {
   return n;
 }
 
-RunSummary BuildSummary(const std::vector<Json>& journal) {
-  RunSummary s;
-  std::map<uint32_t, size_t> by_index;  // phase index -> s.phases
-  auto phase_of = [&](const Json& line) -> PhaseSummary* {
-    auto it = by_index.find(line.value("index", 0u));
-    return it == by_index.end() ? nullptr : &s.phases[it->second];
-  };
-  std::map<int, UndoneFault> undone;
-  for (const Json& line : journal) {
-    const std::string type = line.value("type", "");
-    if (type == "run") {
-      s.run_id = line.value("run_id", "");
-      s.plan_name = line.value("plan_name", "");
-      s.started_at = line.value("started_at", "");
-      s.target = line.value("target", "");
-      s.agents = line.value("agents", std::vector<std::string>{});
-      s.roles = line.value("roles", std::map<std::string, std::string>{});
-      s.ns_per_op = line.value("report", Json::object()).value("ns_per_op", false);
-    } else if (type == "phase_start") {
-      PhaseSummary p;
-      p.name = line.value("phase", "");
-      p.workers = line.value("workers", 0u);
-      p.workload = line.value("workload", "");
-      p.group = line.value("group", "");
-      p.step = line.value("step", "");
-      p.owed = line.value("owed", int64_t{-1});
-      by_index[line.value("index", 0u)] = s.phases.size();
-      s.phases.push_back(std::move(p));
-    } else if (type == "second") {
-      // By index: a late line (an agent's spool handed in after a loss) may
-      // come after later phases started.
-      PhaseSummary* p = phase_of(line);
-      if (!p) continue;
-      AddOps(line.value("ops", Json::object()), p);
-      const Json agent_ops = line.value("agent_ops", Json::object());
-      for (const auto& [agent, n] : agent_ops.items()) p->agent_ops[agent] += n.get<uint64_t>();
-      const Json agent_cpu = line.value("agent_cpu_s", Json::object());
-      for (const auto& [agent, s] : agent_cpu.items()) p->agent_cpu_s[agent] += s.get<double>();
-      const Json endpoints = line.value("endpoints", Json::object());
-      for (const auto& [name, e] : endpoints.items()) {
-        auto& ep = p->endpoints[name];
-        ep.lost += e.value("lost", uint64_t{0});
-        ep.reconnects += e.value("reconnects", uint64_t{0});
-        ep.connect_failures += e.value("connect_failures", uint64_t{0});
-      }
-      if (!p->ended) p->duration_s = std::max(p->duration_s, line.value("phase_t", 0.0));
-    } else if (type == "phase_end") {
-      PhaseSummary* p = phase_of(line);
-      if (!p) continue;
-      p->ended = true;
-      p->duration_s = line.value("duration_s", 0.0);
-      p->completed = line.value("completed", false);
-      p->timed_out = line.value("timed_out", false);
-      p->unaccounted = line.value("unaccounted", uint64_t{0});
-    } else if (type == "log") {
-      std::string agent = line.value("agent", "");
-      s.logs.push_back((agent.empty() ? "" : agent + ": ") + line.value("message", ""));
-    } else if (type == "agent" || type == "coordinator") {
-      RunEvent e;
-      e.t = line.value("t", 0.0);
-      e.who = type == "agent" ? line.value("agent", "") : "coordinator";
-      e.event = line.value("event", "");
-      e.detail = line.value("reason", line.value("how", line.value("detail", "")));
-      if (e.event == "adopted") e.detail = "took over " + line.value("source", "") + "'s share";
-      s.events.push_back(std::move(e));
-    } else if (type == "fault" && line.value("undo", false)) {
-      UndoneFault& u = undone[line.value("index", 0)];
-      u.action = line.value("action", "");
-      u.node = line.value("node", "");
-      u.agent = line.value("agent", "");
-      u.t = line.value("requested_t", 0.0);
-    } else if (type == "fault_result" && undone.count(line.value("index", -1))) {
-      UndoneFault& u = undone[line.value("index", 0)];
-      u.ok = line.value("ok", false);
-      u.message = line.value("message", "");
-    } else if (type == "end") {
-      s.finished = true;
-      s.ok = line.value("ok", false);
-      s.error = line.value("error", "");
-      s.degraded = line.value("degraded", "");
-    }
+PhaseSummary* SummaryBuilder::PhaseOf(uint32_t index) {
+  auto it = by_index_.find(index);
+  return it == by_index_.end() ? nullptr : &s_.phases[it->second];
+}
+
+void SummaryBuilder::AddSecond(const record::Second& second) {
+  recovery_.AddSecond(second);
+  // By index: a late line (an agent's spool handed in after a loss) may
+  // come after later phases started.
+  PhaseSummary* p = PhaseOf(second.index);
+  if (!p) return;
+  for (const auto& [name, o] : second.ops) {
+    OpSummary* op = p->FindOrAdd(name);
+    for (int i = 0; i < kNumOutcomes; ++i) op->outcomes[size_t(i)] += o.outcomes[size_t(i)];
+    op->retries += o.retries;
+    op->missed += o.missed;
+    op->latency.Merge(o.latency);
   }
-  for (auto& [i, u] : undone) s.undone.push_back(std::move(u));
-  s.faults = ComputeRecovery(journal);
+  for (const auto& [agent, n] : second.agent_ops) p->agent_ops[agent] += n;
+  for (const auto& [agent, cpu] : second.agent_cpu_s) p->agent_cpu_s[agent] += cpu;
+  for (const auto& [name, e] : second.endpoints) {
+    auto& ep = p->endpoints[name];
+    ep.lost += e.lost;
+    ep.reconnects += e.reconnects;
+    ep.connect_failures += e.connect_failures;
+  }
+  if (!p->ended) p->duration_s = std::max(p->duration_s, second.phase_t);
+}
+
+void SummaryBuilder::AddLine(const Json& line) {
+  recovery_.AddLine(line);
+  const std::string type = record::GetString(line, "type");
+  if (type == "run") {
+    s_.run_id = record::GetString(line, "run_id");
+    s_.plan_name = record::GetString(line, "plan_name");
+    s_.started_at = record::GetString(line, "started_at");
+    s_.target = record::GetString(line, "target");
+    s_.agents = line.value("agents", std::vector<std::string>{});
+    s_.roles = line.value("roles", std::map<std::string, std::string>{});
+    s_.ns_per_op = line.value("report", Json::object()).value("ns_per_op", false);
+  } else if (type == "phase_start") {
+    PhaseSummary p;
+    p.name = record::GetString(line, "phase");
+    p.workers = uint32_t(record::GetU64(line, "workers"));
+    p.workload = record::GetString(line, "workload");
+    p.group = record::GetString(line, "group");
+    p.step = record::GetString(line, "step");
+    p.owed = line.value("owed", int64_t{-1});
+    by_index_[uint32_t(record::GetU64(line, "index"))] = s_.phases.size();
+    s_.phases.push_back(std::move(p));
+  } else if (type == "phase_end") {
+    PhaseSummary* p = PhaseOf(uint32_t(record::GetU64(line, "index")));
+    if (!p) return;
+    p->ended = true;
+    p->duration_s = record::GetDouble(line, "duration_s");
+    p->completed = record::GetBool(line, "completed");
+    p->timed_out = record::GetBool(line, "timed_out");
+    p->unaccounted = record::GetU64(line, "unaccounted");
+  } else if (type == "log") {
+    std::string agent = record::GetString(line, "agent");
+    s_.logs.push_back((agent.empty() ? "" : agent + ": ") + record::GetString(line, "message"));
+  } else if (type == "agent" || type == "coordinator") {
+    RunEvent e;
+    e.t = record::GetDouble(line, "t");
+    e.who = type == "agent" ? record::GetString(line, "agent") : "coordinator";
+    e.event = record::GetString(line, "event");
+    e.detail = record::GetString(line, "reason", record::GetString(line, "how", record::GetString(line, "detail")));
+    if (e.event == "adopted") e.detail = "took over " + record::GetString(line, "source") + "'s share";
+    s_.events.push_back(std::move(e));
+  } else if (type == "fault" && record::GetBool(line, "undo")) {
+    UndoneFault& u = undone_[int(record::GetU64(line, "index"))];
+    u.action = record::GetString(line, "action");
+    u.node = record::GetString(line, "node");
+    u.agent = record::GetString(line, "agent");
+    u.t = record::GetDouble(line, "requested_t");
+  } else if (type == "fault_result" && undone_.count(int(record::GetU64(line, "index", uint64_t(-1))))) {
+    UndoneFault& u = undone_[int(record::GetU64(line, "index"))];
+    u.ok = record::GetBool(line, "ok");
+    u.message = record::GetString(line, "message");
+  } else if (type == "end") {
+    s_.finished = true;
+    s_.ok = record::GetBool(line, "ok");
+    s_.error = record::GetString(line, "error");
+    s_.degraded = record::GetString(line, "degraded");
+  }
+}
+
+void SummaryBuilder::Add(const Json& line) {
+  if (record::IsSecond(line)) {
+    AddSecond(record::DecodeSecond(line));
+  } else {
+    AddLine(line);
+  }
+}
+
+RunSummary SummaryBuilder::Result() const {
+  RunSummary s = s_;
+  for (const auto& [i, u] : undone_) s.undone.push_back(u);
+  s.faults = recovery_.Result();
   if (!s.finished) s.error = "run did not finish (journal ends early)";
   return s;
+}
+
+RunSummary BuildSummary(const std::vector<Json>& journal) {
+  SummaryBuilder b;
+  for (const Json& line : journal) b.Add(line);
+  return b.Result();
 }
 
 Json SummaryToJson(const RunSummary& s) {
@@ -393,49 +402,61 @@ std::string RenderReportMarkdown(const RunSummary& s) {
   return md.str();
 }
 
-std::string RenderTimelineCsv(const std::vector<Json>& journal) {
-  std::ostringstream csv;
-  csv << "t_s,phase,op,count,ok,retryable,unavailable,ambiguous,fatal,ops_per_s,p50_us,p99_us,"
-         "max_us,active_workers,agents\n";
-  for (const Json& line : journal) {
-    if (line.value("type", "") != "second") continue;
-    double interval = line.value("interval_s", 1.0);
-    const Json& ops = line.value("ops", Json::object());
-    auto row = [&](const std::string& op, const std::array<uint64_t, kNumOutcomes>& out, const Histogram& h) {
-      uint64_t count = 0;
-      for (uint64_t c : out) count += c;
-      csv << Fixed(line.value("t", 0.0), 3) << "," << line.value("phase", "") << "," << op << "," << count;
-      for (uint64_t c : out) csv << "," << c;
-      csv << "," << Fixed(interval > 0 ? double(count) / interval : 0, 1) << "," << Fixed(Us(h.ValueAtQuantile(0.5)), 1)
-          << "," << Fixed(Us(h.ValueAtQuantile(0.99)), 1) << "," << Fixed(Us(h.max_ns()), 1) << ","
-          << line.value("active_workers", 0) << "," << line.value("agents", 0) << "\n";
-    };
-    if (ops.empty()) {
-      row("", {}, Histogram());
-      continue;
-    }
-    for (auto it = ops.begin(); it != ops.end(); ++it) {
-      std::array<uint64_t, kNumOutcomes> out{};
-      const Json& o = it.value().value("outcomes", Json::array());
-      for (size_t i = 0; i < o.size() && i < size_t(kNumOutcomes); ++i) out[i] = o[i].get<uint64_t>();
-      Histogram h;
-      MergeHistogramJson(it.value().value("latency", Json::object()), &h);
-      row(it.key(), out, h);
-    }
+const char kTimelineCsvHeader[] =
+    "t_s,phase,op,count,ok,retryable,unavailable,ambiguous,fatal,ops_per_s,p50_us,p99_us,"
+    "max_us,active_workers,agents\n";
+
+void AppendTimelineRows(const record::Second& second, std::string* csv) {
+  const double interval = second.interval_s;
+  auto row = [&](const std::string& op, const std::array<uint64_t, kNumOutcomes>& out, const Histogram& h) {
+    uint64_t count = 0;
+    for (uint64_t c : out) count += c;
+    *csv += Fixed(second.t, 3) + "," + second.phase + "," + op + "," + std::to_string(count);
+    for (uint64_t c : out) *csv += "," + std::to_string(c);
+    *csv += "," + Fixed(interval > 0 ? double(count) / interval : 0, 1) + "," + Fixed(Us(h.ValueAtQuantile(0.5)), 1) +
+            "," + Fixed(Us(h.ValueAtQuantile(0.99)), 1) + "," + Fixed(Us(h.max_ns()), 1) + "," +
+            std::to_string(second.active_workers) + "," + std::to_string(second.agents) + "\n";
+  };
+  if (second.ops.empty()) {
+    row("", {}, Histogram());
+    return;
   }
-  return csv.str();
+  for (const auto& [name, op] : second.ops) row(name, op.outcomes, op.latency);
 }
 
-Status WriteReports(const std::string& dir, const std::vector<Json>& journal, RunSummary* summary_out) {
-  RunSummary s = BuildSummary(journal);
+std::string RenderTimelineCsv(const std::vector<Json>& journal) {
+  std::string csv = kTimelineCsvHeader;
+  for (const Json& line : journal) {
+    if (record::IsSecond(line)) AppendTimelineRows(record::DecodeSecond(line), &csv);
+  }
+  return csv;
+}
+
+Status WriteReports(const std::string& dir, RunSummary* summary_out, std::vector<std::string>* warnings) {
+  RunViewBuilder view_builder;
+  std::string timeline = kTimelineCsvHeader;
+  Status scanned = ScanJournal(
+      dir + "/journal.jsonl",
+      [&](Json&& line) {
+        if (!record::IsSecond(line)) {
+          view_builder.AddLine(line);
+          return;
+        }
+        const record::Second second = record::DecodeSecond(line);
+        view_builder.AddSecond(second);
+        AppendTimelineRows(second, &timeline);
+      },
+      warnings);
+  if (!scanned.ok()) return scanned;
+  RunSummary s = view_builder.Summary();
   Json summary = SummaryToJson(s);
   summary["faults"] = Json::array();
   for (const FaultRecovery& f : s.faults) summary["faults"].push_back(RecoveryToJson(f));
   Status st = WriteFile(dir + "/summary.json", summary.dump(2) + "\n");
-  if (st.ok()) st = WriteFile(dir + "/timeline.csv", RenderTimelineCsv(journal));
+  if (st.ok()) st = WriteFile(dir + "/timeline.csv", timeline);
   if (st.ok()) st = WriteFile(dir + "/report.md", RenderReportMarkdown(s));
   if (st.ok()) {
-    Json view = BuildRunView(journal);
+    Json view = view_builder.View(s);
     std::ifstream plan(dir + "/plan.yaml");
     std::stringstream yaml;
     yaml << plan.rdbuf();

@@ -11,6 +11,7 @@
 
 #include "common/histogram.h"
 #include "common/outcome.h"
+#include "record/second.h"
 #include "report/journal.h"
 #include "report/recovery.h"
 
@@ -87,6 +88,24 @@ struct RunSummary {
   std::vector<UndoneFault> undone;
 };
 
+// Builds a RunSummary from a run's records as they come (the journal's
+// lines in order). Not thread-safe.
+class SummaryBuilder {
+ public:
+  void AddLine(const Json& line);  // any line but "second"
+  void AddSecond(const record::Second& second);
+  void Add(const Json& line);  // any line: a "second" is decoded
+  RunSummary Result() const;   // faults' recovery numbers included
+
+ private:
+  PhaseSummary* PhaseOf(uint32_t index);
+
+  RunSummary s_;
+  std::map<uint32_t, size_t> by_index_;  // phase index -> s_.phases
+  std::map<int, UndoneFault> undone_;
+  RecoveryTracker recovery_;
+};
+
 RunSummary BuildSummary(const std::vector<Json>& journal);
 
 // Consecutive phases expanded from one stepped plan phase.
@@ -99,11 +118,15 @@ std::vector<StepGroup> StepGroups(const RunSummary& s);
 
 Json SummaryToJson(const RunSummary& s);
 std::string RenderReportMarkdown(const RunSummary& s);
-// One row per (second, op).
+// timeline.csv: one row per (second, op).
+extern const char kTimelineCsvHeader[];
+void AppendTimelineRows(const record::Second& second, std::string* csv);
 std::string RenderTimelineCsv(const std::vector<Json>& journal);
 
-// Writes summary.json, timeline.csv and report.md into dir.
-Status WriteReports(const std::string& dir, const std::vector<Json>& journal, RunSummary* summary_out);
+// Writes summary.json, timeline.csv, report.md and report.html into dir,
+// from dir/journal.jsonl read line by line. Lines it cannot read are
+// skipped, each with a warning.
+Status WriteReports(const std::string& dir, RunSummary* summary_out, std::vector<std::string>* warnings);
 
 }  // namespace stampede::report
 

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include "record/record_codec.h"
+
 namespace stampede::report {
 namespace {
 
@@ -18,7 +20,7 @@ Json Second(const std::string& phase, uint64_t ok, uint64_t unavailable, uint64_
           {"interval_s", 1.0},
           {"agents", 2},
           {"active_workers", 4},
-          {"ops", {{"insert", {{"outcomes", {ok, 0, unavailable, 0, 0}}, {"latency", HistogramToJson(h)}}}}}};
+          {"ops", {{"insert", {{"outcomes", {ok, 0, unavailable, 0, 0}}, {"latency", record::HistogramToJson(h)}}}}}};
 }
 
 std::vector<Json> Journal() {

@@ -1,118 +1,157 @@
 #include "report/run_view.h"
 
-#include <map>
-#include <set>
+#include <limits>
 
 #include "common/histogram.h"
+#include "record/record_codec.h"
 #include "report/recovery.h"
-#include "report/run_summary.h"
 
 namespace stampede::report {
+namespace {
 
-Json BuildRunView(const std::vector<Json>& journal) {
-  Json view = Json::object();
-  // Which ops each phase runs: in a second without any of them (an outage)
-  // they are 0; ops of other phases are null there (a gap, not a dip).
-  std::map<std::string, std::set<std::string>> phase_ops;
-  for (const Json& line : journal) {
-    if (line.value("type", "") != "second") continue;
-    auto& set = phase_ops[line.value("phase", "")];
-    const Json lo = line.value("ops", Json::object());
-    for (auto it = lo.begin(); it != lo.end(); ++it) set.insert(it.key());
+constexpr double kGap = std::numeric_limits<double>::quiet_NaN();
+
+Json Series(const std::vector<double>& v) {
+  Json out = Json::array();
+  for (double x : v) out.push_back(std::isnan(x) ? Json(nullptr) : Json(x));
+  return out;
+}
+
+}  // namespace
+
+void RunViewBuilder::Add(const Json& line) {
+  if (record::IsSecond(line)) {
+    AddSecond(record::DecodeSecond(line));
+  } else {
+    AddLine(line);
   }
-  std::vector<double> t, p50, p99, active;
-  std::map<std::string, Json> ops;                    // op -> ops/s (null: not this phase's op)
-  std::map<std::string, std::vector<double>> errors;  // outcome -> errors/s
-  Json phases = Json::array(), health = Json::array(), logs = Json::array();
-  std::string status = "running", error, phase;
-  size_t points = 0;
-  for (const Json& line : journal) {
-    const std::string type = line.value("type", "");
-    if (type == "run") {
-      view["run_id"] = line.value("run_id", "");
-      view["plan_name"] = line.value("plan_name", "");
-      view["target"] = line.value("target", "");
-      view["started_at"] = line.value("started_at", "");
-      view["agents"] = line.value("agents", std::vector<std::string>{});
-      view["roles"] = line.value("roles", Json::object());
-    } else if (type == "phase_start") {
-      phase = line.value("phase", "");
-      phases.push_back(
-          {{"name", phase}, {"group", line.value("group", "")}, {"start", line.value("t", 0.0)}, {"end", nullptr}});
-    } else if (type == "phase_end" && !phases.empty()) {
-      const double start = phases.back().value("start", 0.0);
-      phases.back()["end"] = start + line.value("duration_s", 0.0);
-    } else if (type == "second" && !line.value("late", false)) {
-      const double interval = line.value("interval_s", 1.0);
-      if (interval < 0.2) continue;  // a phase's last sliver says little per second
-      t.push_back(line.value("t", 0.0));
-      Histogram merged;
-      std::map<std::string, double> errs;
-      std::map<std::string, double> rates;
-      for (const std::string& op : phase_ops[line.value("phase", "")]) rates[op] = 0;
-      const Json lo = line.value("ops", Json::object());
-      for (auto it = lo.begin(); it != lo.end(); ++it) {
-        const Json o = it.value().value("outcomes", Json::array());
-        uint64_t count = 0;
-        for (size_t i = 0; i < o.size(); ++i) {
-          const uint64_t c = o[i].get<uint64_t>();
-          count += c;
-          if (i > 0 && i < size_t(kNumOutcomes) && c) errs[std::string(kOutcomeNames[i])] += double(c) / interval;
-        }
-        rates[it.key()] = double(count) / interval;
-        const uint64_t missed = it.value().value("missed", uint64_t{0});
-        if (missed) errs["missed"] += double(missed) / interval;
-        MergeHistogramJson(it.value().value("latency", Json::object()), &merged);
-      }
-      for (const auto& [op, rate] : rates) {
-        Json& series = ops[op];
-        if (!series.is_array()) series = Json::array();
-        while (series.size() < points) series.push_back(nullptr);
-        series.push_back(rate);
-      }
-      for (const auto& [outcome, v] : errs) {
-        auto& series = errors[outcome];
-        series.resize(points, 0.0);
-        series.push_back(v);
-      }
-      p50.push_back(merged.count() ? double(merged.ValueAtQuantile(0.5)) / 1e6 : 0.0);
-      p99.push_back(merged.count() ? double(merged.ValueAtQuantile(0.99)) / 1e6 : 0.0);
-      active.push_back(line.value("active_workers", 0.0));
-      ++points;
-    } else if (type == "health") {
-      health.push_back({{"t", line.value("t", 0.0)},
-                        {"healthy", line.value("healthy", false)},
-                        {"detail", line.contains("detail") ? line["detail"] : line.value("error", Json(""))}});
-    } else if (type == "log") {
-      const std::string agent = line.value("agent", "");
-      logs.push_back((agent.empty() ? "" : agent + ": ") + line.value("message", ""));
-    } else if (type == "end") {
-      status = !line.value("ok", false) ? "failed" : line.contains("degraded") ? "degraded" : "ok";
-      error = line.value("error", "");
+}
+
+void RunViewBuilder::AddLine(const Json& line) {
+  ++records_;
+  summary_.AddLine(line);
+  const std::string type = record::GetString(line, "type");
+  if (type == "run") {
+    header_["run_id"] = record::GetString(line, "run_id");
+    header_["plan_name"] = record::GetString(line, "plan_name");
+    header_["target"] = record::GetString(line, "target");
+    header_["started_at"] = record::GetString(line, "started_at");
+    header_["agents"] = line.value("agents", std::vector<std::string>{});
+    header_["roles"] = line.value("roles", Json::object());
+  } else if (type == "phase_start") {
+    phase_ = record::GetString(line, "phase");
+    phases_.push_back({{"name", phase_},
+                       {"group", record::GetString(line, "group")},
+                       {"start", record::GetDouble(line, "t")},
+                       {"end", nullptr}});
+  } else if (type == "phase_end" && !phases_.empty()) {
+    const double start = phases_.back().value("start", 0.0);
+    phases_.back()["end"] = start + record::GetDouble(line, "duration_s");
+  } else if (type == "health") {
+    Poll p{record::GetDouble(line, "t"), record::GetBool(line, "healthy"),
+           line.contains("detail") ? line["detail"] : Json(record::GetString(line, "error"))};
+    const size_t n = health_.size();
+    if (n >= 2 && health_[n - 1].healthy == p.healthy && health_[n - 2].healthy == p.healthy) {
+      health_.back() = std::move(p);  // the stretch's latest poll
+    } else {
+      health_.push_back(std::move(p));
+    }
+  } else if (type == "log") {
+    const std::string agent = record::GetString(line, "agent");
+    logs_.push_back((agent.empty() ? "" : agent + ": ") + record::GetString(line, "message"));
+  } else if (type == "end") {
+    status_ = !record::GetBool(line, "ok") ? "failed" : line.contains("degraded") ? "degraded" : "ok";
+    error_ = record::GetString(line, "error");
+  }
+}
+
+void RunViewBuilder::AddSecond(const record::Second& second) {
+  ++records_;
+  summary_.AddSecond(second);
+  std::set<std::string>& known = phase_ops_[second.index];
+  for (const auto& [name, op] : second.ops) {
+    if (!known.insert(name).second) continue;
+    // An op first seen now: 0, not a gap, in this phase's earlier seconds.
+    std::vector<double>& series = ops_[name];
+    series.resize(t_.size(), kGap);
+    for (size_t i = 0; i < t_.size(); ++i) {
+      if (point_phase_[i] == second.index) series[i] = 0;
     }
   }
-  for (auto& [name, s] : ops) {
-    while (s.size() < points) s.push_back(nullptr);
+  // Late lines, and a phase's last sliver, say little per second.
+  if (second.late || second.interval_s < 0.2) return;
+  AddPoint(second);
+}
+
+void RunViewBuilder::AddPoint(const record::Second& second) {
+  const double interval = second.interval_s;
+  const size_t points = t_.size();
+  t_.push_back(second.t);
+  point_phase_.push_back(second.index);
+  for (const std::string& op : phase_ops_[second.index]) {
+    std::vector<double>& series = ops_[op];
+    series.resize(points, kGap);
+    auto it = second.ops.find(op);
+    series.push_back(it == second.ops.end() ? 0.0 : double(it->second.count()) / interval);
   }
-  for (auto& [name, s] : errors) s.resize(points, 0.0);
-  view["status"] = status;
-  view["error"] = error;
-  view["phase"] = phase;
-  view["series"] = {{"t", t},        {"ops", ops},       {"p50_ms", p50},
-                    {"p99_ms", p99}, {"errors", errors}, {"active_workers", active}};
-  view["phases"] = phases;
+  Histogram merged;
+  std::map<std::string, double> errs;
+  for (const auto& [name, op] : second.ops) {
+    for (int i = 1; i < kNumOutcomes; ++i) {
+      if (op.outcomes[size_t(i)]) errs[std::string(kOutcomeNames[i])] += double(op.outcomes[size_t(i)]) / interval;
+    }
+    if (op.missed) errs["missed"] += double(op.missed) / interval;
+    merged.Merge(op.latency);
+  }
+  for (const auto& [outcome, v] : errs) {
+    std::vector<double>& series = errors_[outcome];
+    series.resize(points, 0.0);
+    series.push_back(v);
+  }
+  p50_.push_back(merged.count() ? double(merged.ValueAtQuantile(0.5)) / 1e6 : 0.0);
+  p99_.push_back(merged.count() ? double(merged.ValueAtQuantile(0.99)) / 1e6 : 0.0);
+  active_.push_back(double(second.active_workers));
+}
+
+Json RunViewBuilder::View(const RunSummary& summary) const {
+  Json view = header_;
+  const size_t points = t_.size();
+  Json ops = Json::object(), errors = Json::object();
+  for (const auto& [name, s] : ops_) {
+    std::vector<double> padded = s;
+    padded.resize(points, kGap);
+    ops[name] = Series(padded);
+  }
+  for (const auto& [name, s] : errors_) {
+    std::vector<double> padded = s;
+    padded.resize(points, 0.0);
+    errors[name] = padded;
+  }
+  view["status"] = status_;
+  view["error"] = error_;
+  view["phase"] = phase_;
+  view["series"] = {{"t", t_},        {"ops", ops},       {"p50_ms", p50_},
+                    {"p99_ms", p99_}, {"errors", errors}, {"active_workers", active_}};
+  view["phases"] = phases_;
+  Json health = Json::array();
+  for (const Poll& p : health_) health.push_back({{"t", p.t}, {"healthy", p.healthy}, {"detail", p.detail}});
   view["health"] = health;
-  view["logs"] = logs;
+  view["logs"] = logs_;
   Json faults = Json::array();
-  for (const FaultRecovery& f : ComputeRecovery(journal)) faults.push_back(RecoveryToJson(f));
+  for (const FaultRecovery& f : summary.faults) faults.push_back(RecoveryToJson(f));
   view["faults"] = faults;
-  RunSummary summary = BuildSummary(journal);
   Json s = SummaryToJson(summary);
   view["summary"] = {{"phases", s["phases"]}, {"groups", s["groups"]}};
   view["events"] = s["events"];
   view["undone"] = s["undone"];
   view["degraded"] = s["degraded"];
   return view;
+}
+
+Json BuildRunView(const std::vector<Json>& journal) {
+  RunViewBuilder b;
+  for (const Json& line : journal) b.Add(line);
+  return b.View();
 }
 
 }  // namespace stampede::report

@@ -1,18 +1,68 @@
-// The JSON a dashboard draws from a run's journal lines: its header, one
-// time series per chart (ops/s by op, p50/p99, errors by outcome, active
+// The JSON a dashboard draws from a run's records: its header, one time
+// series per chart (ops/s by op, p50/p99, errors by outcome, active
 // workers), phase spans, fault markers with their recovery numbers, health
 // polls and the summary tables. The live dashboard (/api/runs/...) and
 // report.html use the same view, so they show the same picture.
+//
+// RunViewBuilder takes the records as they are written and keeps a few
+// numbers per second for the charts, not the records: a live run's view is
+// updated record by record, and building it costs what the charts hold.
 #ifndef STAMPEDE_REPORT_RUN_VIEW_H_
 #define STAMPEDE_REPORT_RUN_VIEW_H_
 
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
 #include <vector>
 
+#include "record/second.h"
 #include "report/journal.h"
+#include "report/run_summary.h"
 
 namespace stampede::report {
 
-// status: "running" until the journal's end line, then "ok" or "failed".
+// Not thread-safe.
+class RunViewBuilder {
+ public:
+  void AddLine(const Json& line);  // any line but "second"
+  void AddSecond(const record::Second& second);
+  void Add(const Json& line);  // any line: a "second" is decoded
+
+  // status: "running" until the journal's end line, then "ok", "degraded"
+  // or "failed".
+  Json View() const { return View(Summary()); }
+  Json View(const RunSummary& summary) const;  // with Summary() computed once
+  RunSummary Summary() const { return summary_.Result(); }
+  size_t records() const { return records_; }
+
+ private:
+  struct Poll {
+    double t = 0;
+    bool healthy = false;
+    Json detail;
+  };
+  void AddPoint(const record::Second& second);
+
+  SummaryBuilder summary_;
+  size_t records_ = 0;
+  Json header_ = Json::object();
+  Json phases_ = Json::array();
+  // Health polls: the first and the latest of each stretch of the same
+  // state (what the charts shade and the header shows), not every poll.
+  std::vector<Poll> health_;
+  std::vector<std::string> logs_;
+  std::string status_ = "running", error_, phase_;
+  // The charts: one point per second (a phase's last sliver excepted).
+  std::vector<double> t_, p50_, p99_, active_;
+  std::vector<uint32_t> point_phase_;  // each point's phase index
+  // Which ops each phase runs: in a second without any of them (an outage)
+  // they are 0; ops of other phases are null there (NaN here: a gap, not a dip).
+  std::map<uint32_t, std::set<std::string>> phase_ops_;
+  std::map<std::string, std::vector<double>> ops_;     // op -> ops/s
+  std::map<std::string, std::vector<double>> errors_;  // outcome -> errors/s
+};
+
 Json BuildRunView(const std::vector<Json>& journal);
 
 }  // namespace stampede::report

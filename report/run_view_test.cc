@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "record/record_codec.h"
 #include "report/compare.h"
 
 namespace stampede::report {
@@ -11,8 +12,9 @@ Json Second(const std::string& phase, const std::string& op, uint64_t ok, double
   Histogram h;
   h.RecordN(2'000'000, ok);
   Json ops = Json::object();
-  if (ok) ops[op] = {{"outcomes", {ok, 0, 0, 0, 0}}, {"latency", HistogramToJson(h)}};
-  return {{"type", "second"}, {"phase", phase}, {"t", t}, {"interval_s", 1.0}, {"active_workers", 4}, {"ops", ops}};
+  if (ok) ops[op] = {{"outcomes", {ok, 0, 0, 0, 0}}, {"latency", record::HistogramToJson(h)}};
+  return {{"type", "second"},    {"phase", phase}, {"index", phase[0] - 'a'}, {"t", t}, {"interval_s", 1.0},
+          {"active_workers", 4}, {"ops", ops}};
 }
 
 TEST(RunViewTest, SeriesFaultsAndGaps) {
@@ -37,6 +39,23 @@ TEST(RunViewTest, SeriesFaultsAndGaps) {
   EXPECT_EQ(v["phases"][0]["end"], 2.0);
   journal.push_back({{"type", "end"}, {"ok", true}});
   EXPECT_EQ(BuildRunView(journal)["status"], "ok");
+}
+
+TEST(RunViewTest, HealthKeepsTheFirstAndLatestPollOfEachStretch) {
+  RunViewBuilder b;
+  const bool polls[] = {true, true, true, false, false, false, true, true};
+  for (int i = 0; i < 8; ++i) {
+    b.AddLine({{"type", "health"}, {"t", double(i)}, {"healthy", polls[i]}, {"detail", "poll " + std::to_string(i)}});
+  }
+  const Json h = b.View()["health"];
+  ASSERT_EQ(h.size(), 6u) << h.dump();
+  // Unhealthy from t=3 until t=6, as with every poll.
+  EXPECT_EQ(h[2]["t"], 3.0);
+  EXPECT_EQ(h[2]["healthy"], false);
+  EXPECT_EQ(h[3]["t"], 5.0);
+  EXPECT_EQ(h[4]["t"], 6.0);
+  EXPECT_EQ(h[4]["healthy"], true);
+  EXPECT_EQ(h[5]["detail"], "poll 7");  // the latest, for the header
 }
 
 TEST(CompareTest, MarksBestAndWorstPerRow) {

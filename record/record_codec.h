@@ -1,0 +1,38 @@
+// The journal's JSON form of the typed records, one encoder/decoder pair:
+// the only place that knows how a "second" line and a histogram are spelled
+// in journal.jsonl (docs/results.md). Decoding is lenient, because the file
+// may be torn or edited: a field missing or of the wrong type keeps its
+// default, a number out of range reads as 0, and nothing throws.
+#ifndef STAMPEDE_RECORD_RECORD_CODEC_H_
+#define STAMPEDE_RECORD_RECORD_CODEC_H_
+
+#include <nlohmann/json.hpp>
+
+#include "common/histogram.h"
+#include "record/second.h"
+
+namespace stampede::record {
+
+using Json = nlohmann::json;
+
+// The journal's format version, written in the "run" line as "version".
+// Journals without it are version 1.
+inline constexpr int kJournalVersion = 1;
+
+// {"sum_ns", "max_ns", "b": [[bucket index, count], ...]}
+Json HistogramToJson(const Histogram& h);
+void MergeHistogramJson(const Json& j, Histogram* h);
+
+Json EncodeSecond(const Second& s);
+bool IsSecond(const Json& line);
+Second DecodeSecond(const Json& line);
+
+// Lenient field readers for the other line kinds' readers.
+uint64_t GetU64(const Json& line, const char* key, uint64_t fallback = 0);
+double GetDouble(const Json& line, const char* key, double fallback = 0);
+std::string GetString(const Json& line, const char* key, const std::string& fallback = "");
+bool GetBool(const Json& line, const char* key, bool fallback = false);
+
+}  // namespace stampede::record
+
+#endif  // STAMPEDE_RECORD_RECORD_CODEC_H_
