@@ -1,5 +1,7 @@
 #include "coordinator/phase_merger.h"
 
+#include <algorithm>
+
 #include "common/clock.h"
 #include "proto/histogram_codec.h"
 
@@ -40,7 +42,7 @@ void PhaseMerger::Merge(const v1::Snapshot& s, Pending* p) {
 }
 
 std::vector<record::Second> PhaseMerger::Add(const v1::Snapshot& s) {
-  if (!seen_.insert({s.agent(), s.seq()}).second) return {};
+  if (!MarkSeen(s.agent(), s.seq())) return {};
   if (s.final()) final_seq_[s.agent()] = s.seq();
   if (int64_t(s.seq()) < next_seq_) {
     Pending late;
@@ -84,7 +86,16 @@ void PhaseMerger::AddAgent(const std::string& agent) {
   final_seq_.erase(agent);
 }
 
-void PhaseMerger::MarkJournalled(const std::string& agent, uint32_t seq) { seen_.insert({agent, seq}); }
+void PhaseMerger::MarkJournalled(const std::string& agent, uint32_t seq) { MarkSeen(agent, seq); }
+
+bool PhaseMerger::MarkSeen(const std::string& agent, uint32_t seq) {
+  if (seq >= kSeenBits) return seen_beyond_.insert({agent, seq}).second;
+  std::vector<bool>& bits = seen_bits_[agent];
+  if (bits.size() <= seq) bits.resize(std::max<size_t>(seq + 1, bits.size() * 2));
+  if (bits[seq]) return false;
+  bits[seq] = true;
+  return true;
+}
 
 // Moves the merged histograms out of *p, which is dropped next.
 record::Second PhaseMerger::ToSecond(uint32_t seq, Pending* p, bool late) const {

@@ -74,7 +74,12 @@ class PhaseMerger {
   std::set<std::string> expected_;
   int64_t grace_ns_;
   std::map<uint32_t, Pending> pending_;
-  std::set<std::pair<std::string, uint32_t>> seen_;
+  // (agent, seq) merged or journalled: a bit per second and agent (a
+  // day-long phase: 11 KB an agent), a set past kSeenBits.
+  bool MarkSeen(const std::string& agent, uint32_t seq);  // false: seen before
+  static constexpr uint32_t kSeenBits = 1u << 24;
+  std::map<std::string, std::vector<bool>> seen_bits_;
+  std::set<std::pair<std::string, uint32_t>> seen_beyond_;
   std::map<std::string, uint32_t> final_seq_;
   int64_t next_seq_ = 0;  // lines below this were emitted
 };

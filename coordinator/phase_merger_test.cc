@@ -41,6 +41,18 @@ TEST(PhaseMergerTest, EmitsALineWhenEveryAgentReported) {
   EXPECT_EQ(lines[0].ops.at("insert").latency.count(), 15u);
 }
 
+TEST(PhaseMergerTest, DuplicatesAreIgnoredFarIntoAPhaseAndPastTheBitmap) {
+  PhaseMerger m("insert", 0, 0, 0, {"a1"}, 2 * kNsPerSec);
+  for (uint32_t seq : {86'400u, (1u << 24) + 5, 4'000'000'000u}) {
+    m.Add(Snap("a1", seq, 3));
+    m.Add(Snap("a1", seq, 3));  // re-sent
+    m.MarkJournalled("a1", seq);
+  }
+  auto lines = m.Flush(0, true);
+  ASSERT_EQ(lines.size(), 3u);
+  for (const auto& l : lines) EXPECT_EQ(Ok(l), 3u);
+}
+
 TEST(PhaseMergerTest, DuplicatesAreIgnoredAndLateSnapshotsKept) {
   PhaseMerger m("insert", 0, 0, 0, {"a1", "a2"}, 2 * kNsPerSec);
   m.Add(Snap("a1", 0, 10));
