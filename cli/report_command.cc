@@ -27,9 +27,11 @@ int ReportCommand(const Args& args) {
     return kExitBadInput;
   }
   if (!spools.empty()) {
-    auto journal = report::ReadJournal(dir + "/journal.jsonl");
-    if (!journal.ok()) {
-      std::cerr << "stampede: " << journal.status().message() << "\n";
+    std::vector<record::Record> journal;
+    Status read =
+        report::ScanRecords(dir + "/journal.jsonl", [&](record::Record&& r) { journal.push_back(std::move(r)); });
+    if (!read.ok()) {
+      std::cerr << "stampede: " << read.message() << "\n";
       return kExitFailed;
     }
     report::JournalWriter writer;
@@ -39,13 +41,13 @@ int ReportCommand(const Args& args) {
       return kExitFailed;
     }
     for (const std::string& spool : spools) {
-      auto added = MergeSpool(spool, &*journal);
+      auto added = MergeSpool(spool, &journal);
       if (!added.ok()) {
         std::cerr << "stampede: " << added.status().message() << "\n";
         return kExitFailed;
       }
-      for (const report::Json& line : *added) {
-        Status w = writer.Append(line);
+      for (const record::Record& r : *added) {
+        Status w = writer.Append(r);
         if (!w.ok()) {
           std::cerr << "stampede: " << w.message() << "\n";
           return kExitFailed;

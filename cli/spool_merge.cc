@@ -10,7 +10,7 @@
 
 namespace stampede::cli {
 
-StatusOr<std::vector<report::Json>> MergeSpool(const std::string& spool_path, std::vector<report::Json>* journal) {
+StatusOr<std::vector<record::Record>> MergeSpool(const std::string& spool_path, std::vector<record::Record>* journal) {
   std::string run_id, agent;
   std::vector<agent::SpoolRecord> records;
   Status s = agent::Spool::Read(spool_path, &run_id, &agent, &records);
@@ -20,56 +20,46 @@ StatusOr<std::vector<report::Json>> MergeSpool(const std::string& spool_path, st
   std::map<uint32_t, std::unique_ptr<coordinator::PhaseMerger>> mergers;
   std::set<std::pair<std::string, std::string>> logged;
   std::set<uint32_t> fault_results;
-  for (const report::Json& line : *journal) {
-    const std::string type = line.value("type", "");
-    const uint32_t index = line.value("index", 0u);
-    if (type == "run") {
-      journal_run = line.value("run_id", "");
-      run_start_ns = line.value("mono_start_ns", int64_t{0});
-    } else if (type == "phase_start") {
-      auto m = std::make_unique<coordinator::PhaseMerger>(
-          line.value("phase", ""), index, line.value("start_ns", int64_t{0}), run_start_ns, std::set<std::string>{}, 0);
+  for (const record::Record& r : *journal) {
+    if (const auto* run = std::get_if<record::RunStart>(&r)) {
+      journal_run = run->run_id;
+      run_start_ns = run->mono_start_ns;
+    } else if (const auto* p = std::get_if<record::PhaseStart>(&r)) {
+      auto m = std::make_unique<coordinator::PhaseMerger>(p->phase, p->index, p->start_ns, run_start_ns,
+                                                          std::set<std::string>{}, 0);
       m->SetNextSeq(INT64_MAX);  // everything merged now is a late line
-      mergers[index] = std::move(m);
-    } else if (type == "second" && mergers.count(index)) {
-      for (const std::string& a : line.value("from", std::vector<std::string>{})) {
-        mergers[index]->MarkJournalled(a, line.value("seq", 0u));
-      }
-    } else if (type == "log") {
-      logged.insert({line.value("agent", ""), line.value("message", "")});
-    } else if (type == "fault_result") {
-      fault_results.insert(index);
+      mergers[p->index] = std::move(m);
+    } else if (const auto* sec = std::get_if<record::Second>(&r); sec && mergers.count(sec->index)) {
+      for (const std::string& a : sec->from) mergers[sec->index]->MarkJournalled(a, sec->seq);
+    } else if (const auto* log = std::get_if<record::LogLine>(&r)) {
+      logged.insert({log->agent, log->message});
+    } else if (const auto* done = std::get_if<record::FaultDone>(&r)) {
+      fault_results.insert(done->index);
     }
   }
   if (run_id != journal_run) {
     return Status::Error(spool_path + ": spooled run " + run_id + ", but the journal is of run " + journal_run);
   }
-  std::vector<report::Json> added;
+  std::vector<record::Record> added;
   for (const agent::SpoolRecord& r : records) {
     const v1::AgentMessage& m = r.message;
     if (m.has_snapshot()) {
       auto it = mergers.find(m.snapshot().phase_index());
       if (it == mergers.end()) continue;  // a phase the journal never started
-      for (const record::Second& second : it->second->Add(m.snapshot())) {
-        report::Json line = record::EncodeSecond(second);
-        line["from_spool"] = spool_path;
-        added.push_back(std::move(line));
+      for (record::Second& second : it->second->Add(m.snapshot())) {
+        second.from_spool = spool_path;
+        added.push_back(std::move(second));
       }
     } else if (m.has_event() && m.event().kind() == v1::Event::LOG) {
       if (logged.insert({agent, m.event().message()}).second) {
-        added.push_back(
-            {{"type", "log"}, {"agent", agent}, {"message", m.event().message()}, {"from_spool", spool_path}});
+        added.push_back(record::LogLine{agent, m.event().message(), spool_path});
       }
     } else if (m.has_event() &&
                (m.event().kind() == v1::Event::FAULT_DONE || m.event().kind() == v1::Event::FAULT_FAILED)) {
       if (fault_results.insert(m.event().fault_index()).second) {
-        added.push_back({{"type", "fault_result"},
-                         {"index", m.event().fault_index()},
-                         {"agent", agent},
-                         {"ok", m.event().kind() == v1::Event::FAULT_DONE},
-                         {"t", double(m.event().time_ns() - run_start_ns) / 1e9},
-                         {"message", m.event().message()},
-                         {"from_spool", spool_path}});
+        added.push_back(record::FaultDone{m.event().fault_index(), agent, m.event().kind() == v1::Event::FAULT_DONE,
+                                          double(m.event().time_ns() - run_start_ns) / 1e9, m.event().message(),
+                                          spool_path});
       }
     }
   }

@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "common/status.h"
-#include "report/journal.h"
+#include "record/records.h"
 
 namespace stampede::cli {
 
-// Appends to *journal (and returns) the lines spool_path adds.
-StatusOr<std::vector<report::Json>> MergeSpool(const std::string& spool_path, std::vector<report::Json>* journal);
+// Appends to *journal (and returns) the records spool_path adds.
+StatusOr<std::vector<record::Record>> MergeSpool(const std::string& spool_path, std::vector<record::Record>* journal);
 
 }  // namespace stampede::cli
 

@@ -19,6 +19,7 @@
 #include "metrics/pusher.h"
 #include "plan/plan_loader.h"
 #include "proto/stampede.grpc.pb.h"
+#include "record/record_codec.h"
 #include "web/http_server.h"
 
 namespace stampede::coordinator {
@@ -255,9 +256,7 @@ Status Coordinator::Start() {
       o.resumable = true;
       resumed_feed = std::make_shared<RunFeed>(&shutdown_observer_);
       o.observer = resumed_feed.get();
-      o.on_line = [this](const report::Json& line) { live_->runs.OnLine(line); };
-      o.on_second = [this](const record::Second& second) { live_->runs.OnSecond(second); };
-      o.on_second = [this](const record::Second& second) { live_->runs.OnSecond(second); };
+      o.on_record = [this](const record::Record& r) { live_->runs.OnRecord(r); };
       resumed = std::make_shared<RunController>(std::move(o), &registry_);
       Status s = resumed->LoadForResume();
       if (!s.ok()) {
@@ -327,8 +326,9 @@ std::string Coordinator::FindUnfinishedRun(std::string* run_id) const {
     std::ifstream in(journal);
     std::string first;
     if (!in || !std::getline(in, first)) continue;
-    const report::Json run = report::Json::parse(first, nullptr, false);
-    if (!run.is_object() || run.value("type", "") != "run" || !run.value("resumable", false)) continue;
+    const std::optional<record::Record> record = record::DecodeText(first);
+    const auto* run = record ? std::get_if<record::RunStart>(&*record) : nullptr;
+    if (!run || !run->resumable) continue;
     // Finished runs end with an end line (or a torn line after one).
     in.seekg(0, std::ios::end);
     const std::streamoff size = in.tellg();
@@ -341,7 +341,7 @@ std::string Coordinator::FindUnfinishedRun(std::string* run_id) const {
     if (best.empty() || t > best_time) {
       best = entry.path().string();
       best_time = t;
-      *run_id = run.value("run_id", "");
+      *run_id = run->run_id;
     }
   }
   return best;
@@ -407,8 +407,7 @@ v1::RunResult Coordinator::RunWithFeed(RunOptions o, const std::shared_ptr<RunFe
   o.observer = feed.get();
   o.resumable = options_.resume;
   live_->runs.RunStarting(o.plan_yaml);
-  o.on_line = [this](const report::Json& line) { live_->runs.OnLine(line); };
-  o.on_second = [this](const record::Second& second) { live_->runs.OnSecond(second); };
+  o.on_record = [this](const record::Record& r) { live_->runs.OnRecord(r); };
   std::unique_ptr<metrics::Pusher> pusher;
   if (!options_.pushgateway.empty()) {
     auto p = metrics::Pusher::Start(options_.pushgateway, "stampede", live_->runs.metrics().registry());

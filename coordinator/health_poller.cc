@@ -1,5 +1,6 @@
 #include "coordinator/health_poller.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 
@@ -45,18 +46,21 @@ void HealthPoller::Start(const v1::Target& t, int64_t run_start_ns) {
         // A response no parser could read is an unhealthy poll, not a crash.
         r = Status::Error(std::string("unreadable health response: ") + e.what());
       }
-      report::Json line = {{"type", "health"}, {"t", t}, {"poll_s", double(MonoNowNs() - run_start_ns) / 1e9 - t}};
-      bool healthy = r.ok() && r->healthy;
-      line["healthy"] = healthy;
+      record::HealthPoll poll;
+      poll.t = t;
+      poll.poll_s = double(MonoNowNs() - run_start_ns) / 1e9 - t;
+      const bool healthy = r.ok() && r->healthy;
+      poll.healthy = healthy;
+      poll.answered = r.ok();
       if (r.ok()) {
-        line["underreplicated"] = r->underreplicated;
-        line["unavailable"] = r->unavailable;
-        line["live_nodes"] = r->live_nodes;
-        line["detail"] = r->detail;
+        poll.underreplicated = uint64_t(std::max<int64_t>(0, r->underreplicated));
+        poll.unavailable = uint64_t(std::max<int64_t>(0, r->unavailable));
+        poll.live_nodes = uint64_t(std::max<int64_t>(0, r->live_nodes));
+        poll.detail = r->detail;
       } else {
-        line["error"] = r.status().message();
+        poll.error = r.status().message();
       }
-      emit_(line);
+      emit_(poll);
       if (int(healthy) != last) {
         log_(std::string("cluster ") + (healthy ? "healthy" : "unhealthy") + ": " +
              (r.ok() ? r->detail : r.status().message()));

@@ -9,15 +9,15 @@
 #include <thread>
 
 #include "proto/stampede.pb.h"
-#include "report/journal.h"
+#include "record/records.h"
 
 namespace stampede::coordinator {
 
 class HealthPoller {
  public:
-  // emit: a health journal line; log: a line for the user. Both are called
-  // from the poller's thread.
-  HealthPoller(std::function<void(const report::Json&)> emit, std::function<void(const std::string&)> log)
+  // emit: a health poll for the journal; log: a line for the user. Both are
+  // called from the poller's thread.
+  HealthPoller(std::function<void(const record::HealthPoll&)> emit, std::function<void(const std::string&)> log)
       : emit_(std::move(emit)), log_(std::move(log)) {}
   ~HealthPoller() { Stop(); }
 
@@ -27,7 +27,7 @@ class HealthPoller {
   void Stop();
 
  private:
-  std::function<void(const report::Json&)> emit_;
+  std::function<void(const record::HealthPoll&)> emit_;
   std::function<void(const std::string&)> log_;
   std::thread thread_;
   std::atomic<bool> stop_{false};

@@ -32,29 +32,17 @@ void LiveRuns::RunStarting(const std::string& plan_yaml) {
   current_plan_yaml_ = plan_yaml;
 }
 
-void LiveRuns::OnLine(const report::Json& line) {
-  metrics_.OnJournalLine(line);
+void LiveRuns::OnRecord(const record::Record& r) {
+  metrics_.OnRecord(r);
   MutexLock lock(mu_);
-  const std::string type = line.value("type", "");
-  if (type == "run") {
+  if (const auto* run = std::get_if<record::RunStart>(&r)) {
     current_ = report::RunViewBuilder();
     ++generation_;
-    Run r;
-    r.run_id = line.value("run_id", "");
-    r.plan_name = line.value("plan_name", "");
-    r.started_at = line.value("started_at", "");
-    r.dir = line.value("results_dir", "");  // as the run controller chose it
-    runs_.push_back(r);
-  } else if (type == "end" && !runs_.empty()) {
-    runs_.back().status = line.value("ok", false) ? "ok" : "failed";
+    runs_.push_back({run->run_id, run->plan_name, run->started_at, "running", run->results_dir});
+  } else if (const auto* end = std::get_if<record::RunEnd>(&r); end && !runs_.empty()) {
+    runs_.back().status = end->ok ? "ok" : "failed";
   }
-  current_.AddLine(line);
-}
-
-void LiveRuns::OnSecond(const record::Second& second) {
-  metrics_.OnSecond(second);
-  MutexLock lock(mu_);
-  current_.AddSecond(second);
+  current_.Add(r);
 }
 
 // Built at most once a second for the same records, whoever polls; the

@@ -21,7 +21,7 @@
 
 #include "common/mutex.h"
 #include "metrics/metrics_exporter.h"
-#include "record/second.h"
+#include "record/records.h"
 #include "report/journal.h"
 #include "report/run_view.h"
 #include "web/http_server.h"
@@ -43,8 +43,7 @@ class LiveRuns {
   explicit LiveRuns(std::function<std::vector<ConnectedAgent>()> connected);
 
   void RunStarting(const std::string& plan_yaml);
-  void OnLine(const report::Json& line);  // any line but "second"
-  void OnSecond(const record::Second& second);
+  void OnRecord(const record::Record& r);
   web::HttpResponse Handle(const std::string& target);
 
   metrics::MetricsExporter& metrics() { return metrics_; }

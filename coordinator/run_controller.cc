@@ -32,12 +32,12 @@ std::string TargetDescription(const v1::Target& t) {
   return t.driver() + " (" + t.flavor() + ") " + Join(eps, ", ");
 }
 
-report::Json PlanJson(const v1::Plan& plan) {
+std::string PlanJson(const v1::Plan& plan) {
   std::string text;
   google::protobuf::util::JsonPrintOptions o;
   o.preserve_proto_field_names = true;
   (void)google::protobuf::util::MessageToJsonString(plan, &text, o);
-  return report::Json::parse(text, nullptr, false);
+  return text;
 }
 
 }  // namespace
@@ -45,7 +45,7 @@ report::Json PlanJson(const v1::Plan& plan) {
 RunController::RunController(RunOptions options, AgentRegistry* registry)
     : options_(std::move(options)),
       registry_(registry),
-      health_([this](const report::Json& line) { Emit(line); }, [this](const std::string& l) { Log(l); }) {}
+      health_([this](const record::HealthPoll& poll) { Emit(poll); }, [this](const std::string& l) { Log(l); }) {}
 
 RunController::~RunController() { health_.Stop(); }
 
@@ -56,14 +56,9 @@ void RunController::Log(const std::string& line) {
   if (options_.observer) options_.observer->OnLog(line);
 }
 
-void RunController::EmitSecond(const record::Second& second) {
-  JournalWritten(journal_.Append(record::EncodeSecond(second)));
-  if (options_.on_second) options_.on_second(second);
-}
-
-void RunController::Emit(const report::Json& line) {
-  Status s = journal_.Append(line);
-  if (options_.on_line) options_.on_line(line);
+void RunController::Emit(const record::Record& r) {
+  Status s = journal_.Append(r);
+  if (options_.on_record) options_.on_record(r);
   JournalWritten(s);
 }
 
@@ -119,13 +114,13 @@ std::vector<std::string> RunController::LoadNamesLocked() const {
   return load.ok() && !load->empty() ? *load : active;
 }
 
-StatusOr<report::Json> RunController::AgentRoles() {
+StatusOr<std::map<std::string, std::string>> RunController::AgentRoles() {
   MutexLock lock(mu_);
   std::vector<const v1::Hello*> hellos;
   for (const std::string& n : names_) hellos.push_back(&agents_.at(n).session->hello());
   auto load = LoadAgents(options_.plan.agents(), names_, hellos);
   if (!load.ok()) return Status::Error(load.status().message() + "; nothing was run");
-  report::Json roles = report::Json::object();
+  std::map<std::string, std::string> roles;
   for (size_t i = 0; i < names_.size(); ++i) {
     const bool loads = std::find(load->begin(), load->end(), names_[i]) != load->end();
     roles[names_[i]] = RoleOf(*hellos[i], loads);
@@ -151,7 +146,7 @@ v1::RunResult RunController::Run() {
 Status RunController::Begin() {
   // Stepped workloads become one phase per step; plan.yaml keeps the plan
   // as written, the run line the plan as submitted.
-  const report::Json submitted = PlanJson(options_.plan);
+  const std::string submitted = PlanJson(options_.plan);
   options_.plan = plan::ExpandSteps(options_.plan);
   const v1::Plan& plan = options_.plan;
   run_start_ns_ = MonoNowNs();
@@ -179,24 +174,21 @@ Status RunController::Begin() {
   if (!(s = CheckFaultOwners()).ok()) return s;
   auto roles = AgentRoles();
   if (!roles.ok()) return roles.status();
-  Emit({{"type", "run"},
-        {"version", record::kJournalVersion},
-        {"run_id", run_id_},
-        {"plan_name", plan.name()},
-        {"results_dir", dir_},
-        {"started_at", started_at},
-        {"target", TargetDescription(plan.target())},
-        {"recovery",
-         {{"baseline_s", plan.recovery().baseline_ms() / 1000.0},
-          {"recovered_fraction", plan.recovery().recovered_fraction()},
-          {"hold_s", plan.recovery().hold_ms() / 1000.0},
-          {"healthy_polls", plan.target().health().consecutive()}}},
-        {"agents", names_},
-        {"roles", *roles},
-        {"report", {{"ns_per_op", plan.report().ns_per_op()}}},
-        {"resumable", options_.resumable},
-        {"mono_start_ns", run_start_ns_},
-        {"plan", submitted}});
+  record::RunStart run;
+  run.run_id = run_id_;
+  run.plan_name = plan.name();
+  run.results_dir = dir_;
+  run.started_at = started_at;
+  run.target = TargetDescription(plan.target());
+  run.recovery = {plan.recovery().baseline_ms() / 1000.0, plan.recovery().recovered_fraction(),
+                  plan.recovery().hold_ms() / 1000.0, int(plan.target().health().consecutive())};
+  run.agents = names_;
+  run.roles = *roles;
+  run.ns_per_op = plan.report().ns_per_op();
+  run.resumable = options_.resumable;
+  run.mono_start_ns = run_start_ns_;
+  run.plan_json = submitted;
+  Emit(run);
   if (options_.observer) options_.observer->OnStarted(run_id_, dir_);
   Log("run " + run_id_ + " with " + std::to_string(names_.size()) + " agent(s): " + Join(names_, ", "));
   health_.Start(plan.target(), run_start_ns_);
@@ -341,13 +333,7 @@ void RunController::SendDueFaults() {
     }
     // Journal the request before sending it: the agent's answer (a
     // fault_result line) can arrive before Send() returns.
-    Emit({{"type", "fault"},
-          {"index", i},
-          {"phase", f.phase()},
-          {"action", f.action()},
-          {"node", f.node()},
-          {"agent", owner},
-          {"requested_t", Since(now)}});
+    Emit(record::FaultSent{uint32_t(i), f.phase(), f.action(), f.node(), owner, Since(now), false});
     Send(owner, m);
     Log("fault " + std::to_string(i) + ": " + f.action() + " " + f.node() + " (agent " + owner + ")");
   }
@@ -366,7 +352,7 @@ void RunController::FlushSeconds(bool all) {
     lines_.clear();
   }
   for (const record::Second& second : seconds) {
-    EmitSecond(second);
+    Emit(second);
     CountSecond(second, phase);
   }
 }
@@ -411,7 +397,7 @@ void RunController::OnEvent(const std::string& agent, const v1::Event& event) {
         MutexLock lock(mu_);
         if (!logged_.insert({agent, event.message()}).second) return;  // handed in again
       }
-      Emit({{"type", "log"}, {"agent", agent}, {"message", event.message()}});
+      Emit(record::LogLine{agent, event.message(), ""});
       Log("agent " + agent + ": " + event.message());
       return;
     }
@@ -424,12 +410,7 @@ void RunController::OnEvent(const std::string& agent, const v1::Event& event) {
         MutexLock lock(mu_);
         if (!fault_results_.insert(i).second) return;  // handed in again
       }
-      Emit({{"type", "fault_result"},
-            {"index", i},
-            {"agent", agent},
-            {"ok", ok},
-            {"t", Since(event.time_ns())},
-            {"message", event.message()}});
+      Emit(record::FaultDone{i, agent, ok, Since(event.time_ns()), event.message(), ""});
       Log(std::string(undo ? "undo " : "fault ") + std::to_string(i) + (ok ? " done: " : " FAILED: ") +
           event.message());
       {

@@ -33,7 +33,7 @@
 #include "coordinator/phase_merger.h"
 #include "plan/fault_ledger.h"
 #include "proto/stampede.pb.h"
-#include "record/second.h"
+#include "record/records.h"
 #include "report/journal.h"
 
 namespace stampede::coordinator {
@@ -59,11 +59,9 @@ struct RunOptions {
   std::string results_root;  // results/<run-id>/ goes here
   std::string results_dir;   // exact directory instead (--results)
   RunObserver* observer = nullptr;
-  // Every journal line, as it is written (any thread): the dashboard and
-  // /metrics. "second" lines come typed to on_second instead of on_line.
-  // Must be thread-safe.
-  std::function<void(const report::Json&)> on_line;
-  std::function<void(const record::Second&)> on_second;
+  // Every record of the run, as it is journalled (any thread): the
+  // dashboard and /metrics. Must be thread-safe.
+  std::function<void(const record::Record&)> on_record;
   // A coordinator daemon (not `stampede run`'s embedded one): a restarted
   // coordinator may take the run back from its journal.
   bool resumable = false;
@@ -111,7 +109,9 @@ class RunController : public SessionListener {
   Status Resume(int* first_phase, bool* in_progress);
   // Resume's steps (run_controller_resume.cc).
   struct Replay;
-  void ReplayLocked(const std::vector<report::Json>& journal, Replay* r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void ReplayLocked(const std::vector<record::Record>& journal, Replay* r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void ReplayFaultLocked(const record::FaultSent& fault, Replay* r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void ReplayResultLocked(const record::FaultDone& done, Replay* r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   std::vector<std::string> AwaitAgentsBack();  // those that did not come back
   void RestorePhaseLocked(int last, Replay* r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   Status WaitForAgents();
@@ -137,8 +137,7 @@ class RunController : public SessionListener {
   void Send(const std::string& name, const v1::CoordinatorMessage& m);
   void SendToActive(const v1::CoordinatorMessage& m);
   void FlushSeconds(bool all);
-  void Emit(const report::Json& line);
-  void EmitSecond(const record::Second& second);
+  void Emit(const record::Record& r);
   void JournalWritten(const Status& s);
   void CountSecond(const record::Second& second, const std::string& phase);
   void Log(const std::string& line);
@@ -155,7 +154,7 @@ class RunController : public SessionListener {
   std::vector<std::string> LoadNamesLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Each agent's role for the journal's run line; an error if agents.load
   // chooses no agent.
-  StatusOr<report::Json> AgentRoles();
+  StatusOr<std::map<std::string, std::string>> AgentRoles();
 
   RunOptions options_;
   AgentRegistry* registry_;
@@ -198,7 +197,7 @@ class RunController : public SessionListener {
   std::set<uint32_t> fault_results_ ABSL_GUARDED_BY(mu_);
   std::set<uint32_t> faults_sent_ ABSL_GUARDED_BY(mu_);  // planned faults sent
   std::set<std::pair<std::string, std::string>> logged_ ABSL_GUARDED_BY(mu_);
-  std::vector<report::Json> resume_journal_;  // LoadForResume -> Resume
+  std::vector<record::Record> resume_journal_;  // LoadForResume -> Resume
 };
 
 }  // namespace stampede::coordinator

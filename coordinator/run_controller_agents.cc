@@ -41,12 +41,13 @@ void RunController::OnAgentLost(const std::string& agent, const std::string& rea
       if (policy == "redistribute" && was_active && phase_running_) redistribute_.push_back(agent);
     }
   }
-  Emit({{"type", "agent"},
-        {"event", "lost"},
-        {"agent", agent},
-        {"t", Since(MonoNowNs())},
-        {"last_heard_t", Since(last_heard)},
-        {"reason", reason}});
+  record::AgentEvent lost;
+  lost.event = "lost";
+  lost.agent = agent;
+  lost.t = Since(MonoNowNs());
+  lost.last_heard_t = Since(last_heard);
+  lost.reason = reason;
+  Emit(lost);
   const std::string what = policy == "abort"          ? "aborting the run"
                            : policy == "redistribute" ? "handing its share to another agent"
                                                       : "continuing without its share";
@@ -140,7 +141,7 @@ void RunController::TakeIn(const std::string& name) {
       how = "takes part again from the next phase";
     }
   }
-  Emit({{"type", "agent"}, {"event", "back"}, {"agent", name}, {"t", Since(MonoNowNs())}, {"how", how}});
+  Emit(record::AgentEvent{"back", name, Since(MonoNowNs()), "", how, "", std::nullopt});
   Log("agent " + name + " is back: " + how);
   if (assign) SendAssignment(name);
   if (prepare) Send(name, m);
@@ -211,7 +212,7 @@ void RunController::Redistribute(const std::string& lost) {
         "left");
     return;
   }
-  Emit({{"type", "agent"}, {"event", "adopted"}, {"agent", adopter}, {"source", lost}, {"t", Since(MonoNowNs())}});
+  Emit(record::AgentEvent{"adopted", adopter, Since(MonoNowNs()), "", "", lost, std::nullopt});
   Log("agent " + adopter + " takes over " + lost + "'s share of phase " + phase_name);
   Send(adopter, m);
 }

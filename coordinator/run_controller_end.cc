@@ -32,20 +32,10 @@ void RunController::UndoFaults() {
       undo_actions_[i] = u;
       if (reachable) undo_results_[i] = std::nullopt;
     }
-    Emit({{"type", "fault"},
-          {"index", i},
-          {"undo", true},
-          {"action", u.action},
-          {"node", u.node},
-          {"agent", owner},
-          {"requested_t", Since(MonoNowNs())}});
+    Emit(record::FaultSent{i, "", u.action, u.node, owner, Since(MonoNowNs()), true});
     if (!reachable) {
-      Emit({{"type", "fault_result"},
-            {"index", i},
-            {"agent", owner},
-            {"ok", false},
-            {"t", Since(MonoNowNs())},
-            {"message", "agent " + owner + " is lost: " + u.action + " " + u.node + " by hand"}});
+      Emit(record::FaultDone{i, owner, false, Since(MonoNowNs()),
+                             "agent " + owner + " is lost: " + u.action + " " + u.node + " by hand", ""});
       Log("cannot undo: " + u.action + " " + u.node + ": its agent " + owner + " is lost; do it by hand");
       continue;
     }
@@ -93,12 +83,7 @@ void RunController::UndoFaults() {
   for (const auto& [i, why] : unanswered) fault_results_.insert(i);
   lock.Unlock();
   for (const auto& [i, why] : unanswered) {
-    Emit({{"type", "fault_result"},
-          {"index", i},
-          {"agent", node_owner_.at(options_.plan.faults(int(i)).node())},
-          {"ok", false},
-          {"t", Since(MonoNowNs())},
-          {"message", why}});
+    Emit(record::FaultDone{i, node_owner_.at(options_.plan.faults(int(i)).node()), false, Since(MonoNowNs()), why, ""});
   }
 }
 
@@ -130,9 +115,8 @@ v1::RunResult RunController::Finish(bool ok, const std::string& error) {
     MutexLock lock(mu_);
     if (!losses_.empty()) degraded = "agents lost during the run: " + Join(losses_, ", ");
   }
-  report::Json end = {{"type", "end"}, {"ok", ok}};
-  if (!error.empty()) end["error"] = error;
-  if (!degraded.empty()) end["degraded"] = degraded;
+  record::RunEnd end{ok, error, std::nullopt};
+  if (!degraded.empty()) end.degraded = degraded;
   Emit(end);
   journal_.Close();
   // The run is over and journalled: the agents may drop their spools.

@@ -93,15 +93,9 @@ void RunController::StartPhase(int p) {
   }
   phase_done_ = 0;
   phase_missed_ = 0;
-  report::Json line = {
-      {"type", "phase_start"},      {"phase", phase.name()}, {"index", index},       {"workload", phase.workload()},
-      {"workers", phase.workers()}, {"t", Since(start_ns)},  {"start_ns", start_ns}, {"agents", active}};
-  if (!phase.group().empty()) {
-    line["group"] = phase.group();
-    line["step"] = phase.step();
-  }
-  if (owed >= 0) line["owed"] = owed;
-  Emit(line);
+  Emit(record::PhaseStart{phase.name(), index, phase.workload(), phase.workers(), Since(start_ns), start_ns,
+                          std::vector<std::string>(active.begin(), active.end()), std::max<int64_t>(-1, owed),
+                          phase.group(), phase.step()});
   Log("phase " + phase.name() + ": " + phase.workload() + ", " + std::to_string(phase.workers()) + " workers");
   // The steps of one plan phase share its fault schedule: it starts with
   // the first step and runs on across the others.
@@ -161,11 +155,11 @@ Status RunController::EndPhase(int p, Wait w) {
     }
     if (last_done) end_ns = last_done;
   }
-  report::Json line = {{"type", "phase_end"},
-                       {"phase", phase.name()},
-                       {"index", index},
-                       {"duration_s", double(end_ns - start_ns) / 1e9},
-                       {"completed", w == Wait::kDone && !timed_out}};
+  record::PhaseEnd line;
+  line.phase = phase.name();
+  line.index = index;
+  line.duration_s = double(end_ns - start_ns) / 1e9;
+  line.completed = w == Wait::kDone && !timed_out;
   // phase_start said what the phase owed; what no agent reported, done or
   // missed, is the shares of agents lost on the way.
   {
@@ -174,10 +168,10 @@ Status RunController::EndPhase(int p, Wait w) {
   }
   if (owed >= 0 && w == Wait::kDone) {
     const uint64_t reported = phase_done_ + phase_missed_;
-    line["owed"] = owed;
-    line["unaccounted"] = uint64_t(owed) > reported ? uint64_t(owed) - reported : 0;
+    line.owed = owed;
+    line.unaccounted = uint64_t(owed) > reported ? uint64_t(owed) - reported : 0;
   }
-  if (timed_out) line["timed_out"] = true;
+  line.timed_out = timed_out;
   Emit(line);
   if (w != Wait::kDone) {
     MutexLock lock(mu_);

@@ -39,25 +39,27 @@ void CountOps(const record::Second& second, JournalPhase* p) {
 Status RunController::LoadForResume() {
   dir_ = options_.resume_dir;
   std::vector<std::string> warnings;
-  auto journal = report::ReadJournal(dir_ + "/journal.jsonl", &warnings);
+  std::vector<record::Record> journal;
+  Status scanned = report::ScanRecords(
+      dir_ + "/journal.jsonl", [&](record::Record&& r) { journal.push_back(std::move(r)); }, &warnings);
   for (const std::string& w : warnings) SLOG(kWarn) << w;
-  if (!journal.ok()) return journal.status();
-  const report::Json* run = nullptr;
-  for (const report::Json& line : *journal) {
-    if (line.value("type", "") == "run") run = &line;
+  if (!scanned.ok()) return scanned;
+  const record::RunStart* run = nullptr;
+  for (const record::Record& r : journal) {
+    if (const auto* x = std::get_if<record::RunStart>(&r)) run = x;
   }
   if (!run) return Status::Error(dir_ + ": the journal has no run line: nothing to take back");
   v1::Plan plan;
-  if (!google::protobuf::util::JsonStringToMessage(run->value("plan", report::Json::object()).dump(), &plan).ok()) {
+  if (!google::protobuf::util::JsonStringToMessage(run->plan_json, &plan).ok()) {
     return Status::Error(dir_ + ": the run line's plan cannot be read");
   }
   MutexLock lock(mu_);
-  run_id_ = run->value("run_id", "");
-  names_ = run->value("agents", std::vector<std::string>{});
-  run_start_ns_ = run->value("mono_start_ns", int64_t{0});
+  run_id_ = run->run_id;
+  names_ = run->agents;
+  run_start_ns_ = run->mono_start_ns;
   options_.plan = plan::ExpandSteps(plan);
   for (size_t i = 0; i < names_.size(); ++i) agents_[names_[i]].index = uint32_t(i);
-  resume_journal_ = std::move(*journal);
+  resume_journal_ = std::move(journal);
   return Status::Ok();
 }
 
@@ -74,7 +76,7 @@ Status RunController::Resume(int* first_phase, bool* in_progress) {
     Status loaded = LoadForResume();
     if (!loaded.ok()) return loaded;
   }
-  const std::vector<report::Json> journal = std::move(resume_journal_);
+  const std::vector<record::Record> journal = std::move(resume_journal_);
   {
     std::ifstream in(dir_ + "/plan.yaml");
     std::stringstream ss;
@@ -84,12 +86,8 @@ Status RunController::Resume(int* first_phase, bool* in_progress) {
   Status s = journal_.Open(dir_ + "/journal.jsonl");
   if (!s.ok()) return s.WithContext("results");
   journal_open_ = true;
-  for (const report::Json& line : journal) {
-    if (!record::IsSecond(line)) {
-      if (options_.on_line) options_.on_line(line);
-    } else if (options_.on_second) {
-      options_.on_second(record::DecodeSecond(line));
-    }
+  if (options_.on_record) {
+    for (const record::Record& r : journal) options_.on_record(r);
   }
   if (options_.observer) options_.observer->OnStarted(run_id_, dir_);
   if (MonoNowNs() < run_start_ns_) {
@@ -103,19 +101,13 @@ Status RunController::Resume(int* first_phase, bool* in_progress) {
     MutexLock lock(mu_);
     ReplayLocked(journal, &replay);
   }
-  Emit({{"type", "coordinator"},
-        {"event", "restarted"},
-        {"t", Since(MonoNowNs())},
-        {"detail", "took the run back from its journal"}});
+  Emit(record::CoordinatorEvent{"restarted", Since(MonoNowNs()), "took the run back from its journal"});
   Log("took run " + run_id_ + " back from " + dir_ + "/journal.jsonl; waiting for its agents");
 
   const std::vector<std::string> missing = AwaitAgentsBack();
   for (const std::string& name : missing) {
-    Emit({{"type", "agent"},
-          {"event", "lost"},
-          {"agent", name},
-          {"t", Since(MonoNowNs())},
-          {"reason", "did not come back to the restarted coordinator"}});
+    Emit(record::AgentEvent{"lost", name, Since(MonoNowNs()), "did not come back to the restarted coordinator", "", "",
+                            std::nullopt});
   }
   if (!missing.empty() && options_.plan.agents().on_loss() == "abort") {
     return Status::Error("agent(s) " + Join(missing, ", ") +
@@ -141,46 +133,53 @@ Status RunController::Resume(int* first_phase, bool* in_progress) {
   return Status::Ok();
 }
 
+void RunController::ReplayFaultLocked(const record::FaultSent& x, Replay* r) {
+  if (x.undo) {
+    r->undo[x.index] = {x.action, x.node};
+    return;
+  }
+  r->sent.insert(int(x.index));
+  ledger_.Sent(int(x.index));
+  faults_sent_.insert(x.index);
+}
+
+void RunController::ReplayResultLocked(const record::FaultDone& x, Replay* r) {
+  fault_results_.insert(x.index);
+  if (!x.ok) return;
+  if (x.index < uint32_t(options_.plan.faults_size())) {
+    ledger_.TookEffect(options_.plan.faults(int(x.index)).action(), options_.plan.faults(int(x.index)).node());
+  } else if (r->undo.count(x.index)) {
+    ledger_.TookEffect(r->undo[x.index].action, r->undo[x.index].node);
+  }
+}
+
 // Phases, faults, what is journalled already; a merger for every phase
 // that started.
-void RunController::ReplayLocked(const std::vector<report::Json>& journal, Replay* r) {
-  for (const report::Json& line : journal) {
-    const std::string type = line.value("type", "");
-    const uint32_t index = line.value("index", 0u);
-    if (type == "phase_start") {
-      JournalPhase& p = r->phases[index];
+void RunController::ReplayLocked(const std::vector<record::Record>& journal, Replay* r) {
+  // get_if, not visit: the analysis of what mu_ guards does not follow
+  // into lambdas.
+  for (const record::Record& rec : journal) {
+    if (const auto* x = std::get_if<record::PhaseStart>(&rec)) {
+      JournalPhase& p = r->phases[x->index];
       p.started = true;
-      p.start_ns = line.value("start_ns", int64_t{0});
-      p.owed = line.value("owed", int64_t{-1});
-      p.agents = line.value("agents", std::set<std::string>{});
-    } else if (type == "phase_end") {
-      r->phases[index].ended = true;
-    } else if (type == "second") {
-      const record::Second second = record::DecodeSecond(line);
-      JournalPhase& p = r->phases[second.index];
-      for (const std::string& a : second.from) p.journalled.push_back({a, second.seq});
-      if (!second.late) p.max_seq = std::max<int64_t>(p.max_seq, second.seq);
-      CountOps(second, &p);
-    } else if (type == "fault") {
-      if (line.value("undo", false)) {
-        r->undo[index] = {line.value("action", ""), line.value("node", "")};
-      } else {
-        r->sent.insert(int(index));
-        ledger_.Sent(int(index));
-        faults_sent_.insert(index);
-      }
-    } else if (type == "fault_result") {
-      fault_results_.insert(index);
-      if (!line.value("ok", false)) continue;
-      if (index < uint32_t(options_.plan.faults_size())) {
-        ledger_.TookEffect(options_.plan.faults(int(index)).action(), options_.plan.faults(int(index)).node());
-      } else if (r->undo.count(index)) {
-        ledger_.TookEffect(r->undo[index].action, r->undo[index].node);
-      }
-    } else if (type == "log") {
-      logged_.insert({line.value("agent", ""), line.value("message", "")});
-    } else if (type == "agent" && line.value("event", "") == "lost") {
-      losses_.push_back(line.value("agent", "") + " (before the coordinator restarted)");
+      p.start_ns = x->start_ns;
+      p.owed = x->owed;
+      p.agents = std::set<std::string>(x->agents.begin(), x->agents.end());
+    } else if (const auto* x = std::get_if<record::PhaseEnd>(&rec)) {
+      r->phases[x->index].ended = true;
+    } else if (const auto* x = std::get_if<record::Second>(&rec)) {
+      JournalPhase& p = r->phases[x->index];
+      for (const std::string& a : x->from) p.journalled.push_back({a, x->seq});
+      if (!x->late) p.max_seq = std::max<int64_t>(p.max_seq, x->seq);
+      CountOps(*x, &p);
+    } else if (const auto* x = std::get_if<record::FaultSent>(&rec)) {
+      ReplayFaultLocked(*x, r);
+    } else if (const auto* x = std::get_if<record::FaultDone>(&rec)) {
+      ReplayResultLocked(*x, r);
+    } else if (const auto* x = std::get_if<record::LogLine>(&rec)) {
+      logged_.insert({x->agent, x->message});
+    } else if (const auto* x = std::get_if<record::AgentEvent>(&rec); x && x->event == "lost") {
+      losses_.push_back(x->agent + " (before the coordinator restarted)");
     }
   }
   for (const auto& [index, p] : r->phases) {

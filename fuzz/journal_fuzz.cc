@@ -21,7 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const auto line = stampede::record::Json::parse(text.substr(start, end - start), nullptr, false);
     if (auto r = stampede::record::Decode(line)) {
       view.Add(*r);
-      if (const auto* s = std::get_if<stampede::record::Second>(&*r)) stampede::report::AppendTimelineRows(*s, &timeline);
+      if (const auto* s = std::get_if<stampede::record::Second>(&*r))
+        stampede::report::AppendTimelineRows(*s, &timeline);
       (void)stampede::record::Encode(*r).dump();
     }
     start = end + 1;

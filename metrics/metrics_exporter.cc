@@ -75,31 +75,30 @@ void MetricsExporter::AddOp(const std::string& phase, const std::string& op,
   latency_->Add({{"phase", phase}, {"op", op}}, bounds).ObserveMultiple(increments, double(latency.sum_ns()) / 1e9);
 }
 
-void MetricsExporter::OnSecond(const record::Second& second) {
+// get_if, not visit: the analysis of what mu_ guards does not follow into
+// lambdas.
+void MetricsExporter::OnRecord(const record::Record& r) {
   MutexLock lock(mu_);
+  if (const auto* second = std::get_if<record::Second>(&r)) {
+    AddSecondLocked(*second);
+  } else if (const auto* start = std::get_if<record::PhaseStart>(&r)) {
+    active_->Add({{"phase", start->phase}}).Set(0);
+  } else if (const auto* end = std::get_if<record::PhaseEnd>(&r)) {
+    active_->Add({{"phase", end->phase}}).Set(0);
+    if (end->unaccounted) unaccounted_->Add({{"phase", end->phase}}).Increment(double(end->unaccounted));
+  } else if (const auto* fault = std::get_if<record::FaultSent>(&r)) {
+    faults_->Add({{"action", fault->action}, {"node", fault->node}}).Increment();
+  } else if (const auto* poll = std::get_if<record::HealthPoll>(&r)) {
+    healthy_family_->Add({}).Set(poll->healthy ? 1 : 0);
+    if (poll->answered) underreplicated_family_->Add({}).Set(double(poll->underreplicated));
+  }
+}
+
+void MetricsExporter::AddSecondLocked(const record::Second& second) {
   for (const auto& [name, op] : second.ops) AddOp(second.phase, name, op.outcomes, op.missed, op.latency);
   if (!second.late) {
     active_->Add({{"phase", second.phase}}).Set(double(second.active_workers));
     agents_->Set(double(second.agents));
-  }
-}
-
-void MetricsExporter::OnJournalLine(const report::Json& line) {
-  const std::string type = line.value("type", "");
-  MutexLock lock(mu_);
-  if (type == "phase_start") {
-    active_->Add({{"phase", line.value("phase", "")}}).Set(0);
-  } else if (type == "phase_end") {
-    active_->Add({{"phase", line.value("phase", "")}}).Set(0);
-    const uint64_t unaccounted = line.value("unaccounted", uint64_t{0});
-    if (unaccounted) unaccounted_->Add({{"phase", line.value("phase", "")}}).Increment(double(unaccounted));
-  } else if (type == "fault") {
-    faults_->Add({{"action", line.value("action", "")}, {"node", line.value("node", "")}}).Increment();
-  } else if (type == "health") {
-    healthy_family_->Add({}).Set(line.value("healthy", false) ? 1 : 0);
-    if (line.contains("underreplicated")) {
-      underreplicated_family_->Add({}).Set(line.value("underreplicated", 0.0));
-    }
   }
 }
 

@@ -33,8 +33,7 @@
 #include "common/mutex.h"
 #include "common/outcome.h"
 #include "proto/stampede.pb.h"
-#include "record/second.h"
-#include "report/journal.h"
+#include "record/records.h"
 
 namespace stampede::metrics {
 
@@ -42,10 +41,9 @@ class MetricsExporter {
  public:
   MetricsExporter();
 
-  // A journal line of the coordinator (phase_start, phase_end, fault,
-  // health, run) and its per-second records.
-  void OnJournalLine(const report::Json& line);
-  void OnSecond(const record::Second& second);
+  // A record of the run as it is journalled (seconds, phases, faults,
+  // health polls; others are ignored).
+  void OnRecord(const record::Record& r);
   // An agent's own snapshot of `phase`.
   void OnSnapshot(const std::string& phase, const v1::Snapshot& snapshot);
   void SetAgentsConnected(size_t n);
@@ -58,6 +56,7 @@ class MetricsExporter {
   static const prometheus::Histogram::BucketBoundaries& Buckets();
 
  private:
+  void AddSecondLocked(const record::Second& second) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void AddOp(const std::string& phase, const std::string& op, const std::array<uint64_t, kNumOutcomes>& outcomes,
              uint64_t missed, const Histogram& latency);
 

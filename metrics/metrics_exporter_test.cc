@@ -17,10 +17,13 @@ TEST(MetricsExporterTest, SecondsBecomeCountersAndHistograms) {
   record::OpSecond& op = second.ops["InsertOne"];
   op.outcomes = {98, 0, 2, 0, 0};
   op.latency = h;
-  m.OnSecond(second);
-  m.OnSecond(second);
-  m.OnJournalLine({{"type", "fault"}, {"action", "kill"}, {"node", "db3"}});
-  m.OnJournalLine({{"type", "health"}, {"healthy", false}, {"underreplicated", 12}});
+  m.OnRecord(second);
+  m.OnRecord(second);
+  m.OnRecord(record::FaultSent{0, "p", "kill", "db3", "a1", 1.0, false});
+  record::HealthPoll poll;
+  poll.answered = true;
+  poll.underreplicated = 12;
+  m.OnRecord(poll);
   const std::string text = m.Render();
   EXPECT_NE(text.find("stampede_ops_total{op=\"InsertOne\",outcome=\"ok\",phase=\"insert\"} 196"), std::string::npos)
       << text;

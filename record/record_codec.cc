@@ -36,6 +36,29 @@ void DecodeOp(const Json& j, OpSecond* op) {
   if (const Json* l = Field(j, "latency")) MergeHistogramJson(*l, &op->latency);
 }
 
+std::vector<std::string> Strings(const Json& line, const char* key) {
+  std::vector<std::string> out;
+  const Json* v = Field(line, key);
+  if (!v || !v->is_array()) return out;
+  for (const Json& s : *v) {
+    if (s.is_string()) out.push_back(s.get<std::string>());
+  }
+  return out;
+}
+
+int64_t GetI64(const Json& line, const char* key, int64_t fallback) {
+  const Json* v = Field(line, key);
+  if (!v || !v->is_number()) return fallback;
+  if (v->is_number_integer()) return v->get<int64_t>();
+  if (v->is_number_unsigned()) return v->get<uint64_t>() > uint64_t(INT64_MAX) ? fallback : int64_t(v->get<uint64_t>());
+  const double d = v->get<double>();
+  return std::isfinite(d) && std::fabs(d) < 9e18 ? int64_t(d) : fallback;
+}
+
+uint32_t GetU32(const Json& line, const char* key) {
+  return uint32_t(std::min<uint64_t>(GetU64(line, key), UINT32_MAX));
+}
+
 template <typename T, typename Fn>
 void DecodeMap(const Json& line, const char* key, std::map<std::string, T>* out, Fn&& read) {
   const Json* m = Field(line, key);
@@ -103,6 +126,7 @@ Json EncodeSecond(const Second& s) {
       {"agent_cpu_s", s.agent_cpu_s},
   };
   if (s.late) line["late"] = true;
+  if (!s.from_spool.empty()) line["from_spool"] = s.from_spool;
   if (!s.endpoints.empty()) {
     Json eps = Json::object();
     for (const auto& [name, e] : s.endpoints) {
@@ -118,14 +142,15 @@ bool IsSecond(const Json& line) { return GetString(line, "type") == "second"; }
 Second DecodeSecond(const Json& line) {
   Second s;
   s.phase = GetString(line, "phase");
-  s.index = uint32_t(std::min<uint64_t>(GetU64(line, "index"), UINT32_MAX));
-  s.seq = uint32_t(std::min<uint64_t>(GetU64(line, "seq"), UINT32_MAX));
+  s.index = GetU32(line, "index");
+  s.seq = GetU32(line, "seq");
   s.t = GetDouble(line, "t");
   s.phase_t = GetDouble(line, "phase_t");
   s.interval_s = GetDouble(line, "interval_s", 1.0);
-  s.agents = uint32_t(std::min<uint64_t>(GetU64(line, "agents"), UINT32_MAX));
-  s.active_workers = uint32_t(std::min<uint64_t>(GetU64(line, "active_workers"), UINT32_MAX));
+  s.agents = GetU32(line, "agents");
+  s.active_workers = GetU32(line, "active_workers");
   s.late = GetBool(line, "late");
+  s.from_spool = GetString(line, "from_spool");
   DecodeMap(line, "ops", &s.ops, [](const Json& j, OpSecond* op) { DecodeOp(j, op); });
   DecodeMap(line, "agent_ops", &s.agent_ops, [](const Json& j, uint64_t* v) { *v = AsU64(j); });
   DecodeMap(line, "agent_cpu_s", &s.agent_cpu_s, [](const Json& j, double* v) {
@@ -136,12 +161,261 @@ Second DecodeSecond(const Json& line) {
     e->reconnects = GetU64(j, "reconnects");
     e->connect_failures = GetU64(j, "connect_failures");
   });
-  if (const Json* f = Field(line, "from"); f && f->is_array()) {
-    for (const Json& a : *f) {
-      if (a.is_string()) s.from.push_back(a.get<std::string>());
-    }
-  }
+  s.from = Strings(line, "from");
   return s;
+}
+
+namespace {
+
+Json EncodeRun(const RunStart& r) {
+  Json plan = Json::parse(r.plan_json, nullptr, /*allow_exceptions=*/false);
+  return {{"type", "run"},
+          {"version", r.version},
+          {"run_id", r.run_id},
+          {"plan_name", r.plan_name},
+          {"results_dir", r.results_dir},
+          {"started_at", r.started_at},
+          {"target", r.target},
+          {"recovery",
+           {{"baseline_s", r.recovery.baseline_s},
+            {"recovered_fraction", r.recovery.recovered_fraction},
+            {"hold_s", r.recovery.hold_s},
+            {"healthy_polls", r.recovery.healthy_polls}}},
+          {"agents", r.agents},
+          {"roles", r.roles},
+          {"report", {{"ns_per_op", r.ns_per_op}}},
+          {"resumable", r.resumable},
+          {"mono_start_ns", r.mono_start_ns},
+          {"plan", plan.is_object() ? plan : Json::object()}};
+}
+
+RunStart DecodeRun(const Json& line) {
+  RunStart r;
+  r.version = int(std::min<uint64_t>(GetU64(line, "version", 1), 1'000'000));
+  r.run_id = GetString(line, "run_id");
+  r.plan_name = GetString(line, "plan_name");
+  r.results_dir = GetString(line, "results_dir");
+  r.started_at = GetString(line, "started_at");
+  r.target = GetString(line, "target");
+  if (const Json* rec = Field(line, "recovery"); rec && rec->is_object()) {
+    r.recovery.baseline_s = GetDouble(*rec, "baseline_s", r.recovery.baseline_s);
+    r.recovery.recovered_fraction = GetDouble(*rec, "recovered_fraction", r.recovery.recovered_fraction);
+    r.recovery.hold_s = GetDouble(*rec, "hold_s", r.recovery.hold_s);
+    r.recovery.healthy_polls = int(std::min<uint64_t>(GetU64(*rec, "healthy_polls", 3), 1'000'000));
+  }
+  r.agents = Strings(line, "agents");
+  DecodeMap(line, "roles", &r.roles, [](const Json& j, std::string* v) {
+    if (j.is_string()) *v = j.get<std::string>();
+  });
+  if (const Json* rep = Field(line, "report")) r.ns_per_op = GetBool(*rep, "ns_per_op");
+  r.resumable = GetBool(line, "resumable");
+  r.mono_start_ns = GetI64(line, "mono_start_ns", 0);
+  if (const Json* plan = Field(line, "plan"); plan && plan->is_object()) r.plan_json = plan->dump();
+  return r;
+}
+
+Json EncodePhaseStart(const PhaseStart& p) {
+  Json j = {{"type", "phase_start"}, {"phase", p.phase}, {"index", p.index},       {"workload", p.workload},
+            {"workers", p.workers},  {"t", p.t},         {"start_ns", p.start_ns}, {"agents", p.agents}};
+  if (!p.group.empty()) {
+    j["group"] = p.group;
+    j["step"] = p.step;
+  }
+  if (p.owed >= 0) j["owed"] = p.owed;
+  return j;
+}
+
+PhaseStart DecodePhaseStart(const Json& line) {
+  PhaseStart p;
+  p.phase = GetString(line, "phase");
+  p.index = GetU32(line, "index");
+  p.workload = GetString(line, "workload");
+  p.workers = GetU32(line, "workers");
+  p.t = GetDouble(line, "t");
+  p.start_ns = GetI64(line, "start_ns", 0);
+  p.agents = Strings(line, "agents");
+  p.owed = std::max<int64_t>(-1, GetI64(line, "owed", -1));
+  p.group = GetString(line, "group");
+  p.step = GetString(line, "step");
+  return p;
+}
+
+Json EncodePhaseEnd(const PhaseEnd& p) {
+  Json j = {{"type", "phase_end"},
+            {"phase", p.phase},
+            {"index", p.index},
+            {"duration_s", p.duration_s},
+            {"completed", p.completed}};
+  if (p.owed >= 0) {
+    j["owed"] = p.owed;
+    j["unaccounted"] = p.unaccounted;
+  }
+  if (p.timed_out) j["timed_out"] = true;
+  return j;
+}
+
+PhaseEnd DecodePhaseEnd(const Json& line) {
+  PhaseEnd p;
+  p.phase = GetString(line, "phase");
+  p.index = GetU32(line, "index");
+  p.duration_s = GetDouble(line, "duration_s");
+  p.completed = GetBool(line, "completed");
+  p.owed = std::max<int64_t>(-1, GetI64(line, "owed", -1));
+  p.unaccounted = GetU64(line, "unaccounted");
+  p.timed_out = GetBool(line, "timed_out");
+  return p;
+}
+
+Json EncodeFault(const FaultSent& f) {
+  Json j = {{"type", "fault"}, {"index", f.index}, {"action", f.action},
+            {"node", f.node},  {"agent", f.agent}, {"requested_t", f.requested_t}};
+  if (f.undo) {
+    j["undo"] = true;
+  } else {
+    j["phase"] = f.phase;
+  }
+  return j;
+}
+
+FaultSent DecodeFault(const Json& line) {
+  FaultSent f;
+  f.index = GetU32(line, "index");
+  f.phase = GetString(line, "phase");
+  f.action = GetString(line, "action");
+  f.node = GetString(line, "node");
+  f.agent = GetString(line, "agent");
+  f.requested_t = GetDouble(line, "requested_t");
+  f.undo = GetBool(line, "undo");
+  return f;
+}
+
+Json EncodeFaultDone(const FaultDone& f) {
+  Json j = {{"type", "fault_result"}, {"index", f.index}, {"agent", f.agent}, {"ok", f.ok}, {"t", f.t},
+            {"message", f.message}};
+  if (!f.from_spool.empty()) j["from_spool"] = f.from_spool;
+  return j;
+}
+
+FaultDone DecodeFaultDone(const Json& line) {
+  FaultDone f;
+  f.index = GetU32(line, "index");
+  f.agent = GetString(line, "agent");
+  f.ok = GetBool(line, "ok");
+  f.t = GetDouble(line, "t", -1);
+  f.message = GetString(line, "message");
+  f.from_spool = GetString(line, "from_spool");
+  return f;
+}
+
+Json EncodeHealth(const HealthPoll& h) {
+  Json j = {{"type", "health"}, {"t", h.t}, {"poll_s", h.poll_s}, {"healthy", h.healthy}};
+  if (h.answered) {
+    j["underreplicated"] = h.underreplicated;
+    j["unavailable"] = h.unavailable;
+    j["live_nodes"] = h.live_nodes;
+    j["detail"] = h.detail;
+  } else {
+    j["error"] = h.error;
+  }
+  return j;
+}
+
+HealthPoll DecodeHealth(const Json& line) {
+  HealthPoll h;
+  h.t = GetDouble(line, "t");
+  h.poll_s = GetDouble(line, "poll_s");
+  h.healthy = GetBool(line, "healthy");
+  h.answered = Field(line, "detail") || Field(line, "underreplicated");
+  h.underreplicated = GetU64(line, "underreplicated");
+  h.unavailable = GetU64(line, "unavailable");
+  h.live_nodes = GetU64(line, "live_nodes");
+  h.detail = GetString(line, "detail");
+  h.error = GetString(line, "error");
+  return h;
+}
+
+Json EncodeAgentEvent(const AgentEvent& a) {
+  Json j = {{"type", "agent"}, {"event", a.event}, {"agent", a.agent}, {"t", a.t}};
+  if (!a.reason.empty()) j["reason"] = a.reason;
+  if (!a.how.empty()) j["how"] = a.how;
+  if (!a.source.empty()) j["source"] = a.source;
+  if (a.last_heard_t) j["last_heard_t"] = *a.last_heard_t;
+  return j;
+}
+
+AgentEvent DecodeAgentEvent(const Json& line) {
+  AgentEvent a;
+  a.event = GetString(line, "event");
+  a.agent = GetString(line, "agent");
+  a.t = GetDouble(line, "t");
+  a.reason = GetString(line, "reason");
+  a.how = GetString(line, "how");
+  a.source = GetString(line, "source");
+  if (const Json* h = Field(line, "last_heard_t"); h && h->is_number()) a.last_heard_t = h->get<double>();
+  return a;
+}
+
+Json EncodeEnd(const RunEnd& e) {
+  Json j = {{"type", "end"}, {"ok", e.ok}};
+  if (!e.error.empty()) j["error"] = e.error;
+  if (e.degraded) j["degraded"] = *e.degraded;
+  return j;
+}
+
+RunEnd DecodeEnd(const Json& line) {
+  RunEnd e;
+  e.ok = GetBool(line, "ok");
+  e.error = GetString(line, "error");
+  if (Field(line, "degraded")) e.degraded = GetString(line, "degraded");
+  return e;
+}
+
+}  // namespace
+
+Json Encode(const Record& r) {
+  return std::visit(Overloaded{
+                        [](const RunStart& x) { return EncodeRun(x); },
+                        [](const PhaseStart& x) { return EncodePhaseStart(x); },
+                        [](const Second& x) { return EncodeSecond(x); },
+                        [](const PhaseEnd& x) { return EncodePhaseEnd(x); },
+                        [](const FaultSent& x) { return EncodeFault(x); },
+                        [](const FaultDone& x) { return EncodeFaultDone(x); },
+                        [](const HealthPoll& x) { return EncodeHealth(x); },
+                        [](const AgentEvent& x) { return EncodeAgentEvent(x); },
+                        [](const CoordinatorEvent& x) {
+                          return Json{{"type", "coordinator"}, {"event", x.event}, {"t", x.t}, {"detail", x.detail}};
+                        },
+                        [](const LogLine& x) {
+                          Json j = {{"type", "log"}, {"agent", x.agent}, {"message", x.message}};
+                          if (!x.from_spool.empty()) j["from_spool"] = x.from_spool;
+                          return j;
+                        },
+                        [](const RunEnd& x) { return EncodeEnd(x); },
+                    },
+                    r);
+}
+
+std::optional<Record> DecodeText(const std::string& line) {
+  return Decode(Json::parse(line, nullptr, /*allow_exceptions=*/false));
+}
+
+std::optional<Record> Decode(const Json& line) {
+  const std::string type = GetString(line, "type");
+  if (type == "second") return DecodeSecond(line);
+  if (type == "run") return DecodeRun(line);
+  if (type == "phase_start") return DecodePhaseStart(line);
+  if (type == "phase_end") return DecodePhaseEnd(line);
+  if (type == "fault") return DecodeFault(line);
+  if (type == "fault_result") return DecodeFaultDone(line);
+  if (type == "health") return DecodeHealth(line);
+  if (type == "agent") return DecodeAgentEvent(line);
+  if (type == "coordinator") {
+    return CoordinatorEvent{GetString(line, "event"), GetDouble(line, "t"), GetString(line, "detail")};
+  }
+  if (type == "log")
+    return LogLine{GetString(line, "agent"), GetString(line, "message"), GetString(line, "from_spool")};
+  if (type == "end") return DecodeEnd(line);
+  return std::nullopt;
 }
 
 }  // namespace stampede::record

@@ -1,27 +1,30 @@
-// The journal's JSON form of the typed records, one encoder/decoder pair:
-// the only place that knows how a "second" line and a histogram are spelled
-// in journal.jsonl (docs/results.md). Decoding is lenient, because the file
+// The journal's JSON form of the run record (record/records.h), one
+// encoder/decoder pair: the only place that knows how each line and a
+// histogram are spelled in journal.jsonl (docs/results.md). Decoding is lenient, because the file
 // may be torn or edited: a field missing or of the wrong type keeps its
 // default, a number out of range reads as 0, and nothing throws.
 #ifndef STAMPEDE_RECORD_RECORD_CODEC_H_
 #define STAMPEDE_RECORD_RECORD_CODEC_H_
 
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "common/histogram.h"
+#include "record/records.h"
 #include "record/second.h"
 
 namespace stampede::record {
 
 using Json = nlohmann::json;
 
-// The journal's format version, written in the "run" line as "version".
-// Journals without it are version 1.
-inline constexpr int kJournalVersion = 1;
-
 // {"sum_ns", "max_ns", "b": [[bucket index, count], ...]}
 Json HistogramToJson(const Histogram& h);
 void MergeHistogramJson(const Json& j, Histogram* h);
+
+Json Encode(const Record& r);
+// Empty for a line of a kind this version does not know (or not an object).
+std::optional<Record> Decode(const Json& line);
+std::optional<Record> DecodeText(const std::string& line);  // one line of journal.jsonl
 
 Json EncodeSecond(const Second& s);
 bool IsSecond(const Json& line);

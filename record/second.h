@@ -44,11 +44,12 @@ struct Second {
   uint32_t agents = 0;  // how many agents' snapshots it holds
   uint32_t active_workers = 0;
   std::map<std::string, OpSecond> ops;
-  std::map<std::string, uint64_t> agent_ops;   // operations per agent
-  std::vector<std::string> from;               // the agents whose snapshot `seq` it holds
-  std::map<std::string, double> agent_cpu_s;   // CPU each agent's process used
+  std::map<std::string, uint64_t> agent_ops;  // operations per agent
+  std::vector<std::string> from;              // the agents whose snapshot `seq` it holds
+  std::map<std::string, double> agent_cpu_s;  // CPU each agent's process used
   std::map<std::string, EndpointSecond> endpoints;
-  bool late = false;  // a snapshot that came after its second was written
+  bool late = false;       // a snapshot that came after its second was written
+  std::string from_spool;  // merged by `stampede report --spool` from this spool file
 
   // Over every op.
   uint64_t Count() const;

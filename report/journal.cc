@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "common/clock.h"
+#include "record/record_codec.h"
 
 namespace stampede::report {
 
@@ -35,6 +36,8 @@ Status JournalWriter::Append(const Json& line) {
   if (MonoNowNs() - last_sync_ns_ >= kNsPerSec) return SyncLocked();
   return Status::Ok();
 }
+
+Status JournalWriter::Append(const record::Record& r) { return Append(record::Encode(r)); }
 
 Status JournalWriter::Sync() {
   MutexLock lock(mu_);
@@ -78,6 +81,16 @@ Status ScanJournal(const std::string& path, const std::function<void(Json&&)>& f
     fn(std::move(j));
   }
   return Status::Ok();
+}
+
+Status ScanRecords(const std::string& path, const std::function<void(record::Record&&)>& fn,
+                   std::vector<std::string>* warnings) {
+  return ScanJournal(
+      path,
+      [&](Json&& line) {
+        if (auto r = record::Decode(line)) fn(std::move(*r));
+      },
+      warnings);
 }
 
 StatusOr<std::vector<Json>> ReadJournal(const std::string& path, std::vector<std::string>* warnings) {

@@ -22,6 +22,7 @@
 
 #include "common/mutex.h"
 #include "common/status.h"
+#include "record/records.h"
 
 namespace stampede::report {
 
@@ -37,6 +38,7 @@ class JournalWriter {
   // more is written and every call returns that first error, so the file
   // ends with at most one torn line.
   Status Append(const Json& line);
+  Status Append(const record::Record& r);
   // Flushes and fsyncs; thread-safe.
   Status Sync();
   void Close();
@@ -57,6 +59,10 @@ class JournalWriter {
 // ScanJournal hands each line to fn in turn, holding one at a time (a
 // long run's journal is gigabytes once parsed).
 Status ScanJournal(const std::string& path, const std::function<void(Json&&)>& fn,
+                   std::vector<std::string>* warnings = nullptr);
+// The same, each line decoded into a record (a line of a kind this
+// version does not know is skipped).
+Status ScanRecords(const std::string& path, const std::function<void(record::Record&&)>& fn,
                    std::vector<std::string>* warnings = nullptr);
 StatusOr<std::vector<Json>> ReadJournal(const std::string& path, std::vector<std::string>* warnings = nullptr);
 

@@ -10,7 +10,9 @@
 namespace stampede::report {
 namespace {
 
-LatencyWindow Window(const Histogram& h) {
+LatencyWindow Window(const RecoveryTracker::Latencies& l) {
+  Histogram h;
+  l.MergeInto(&h);
   return {double(h.ValueAtQuantile(0.99)) / 1000.0, double(h.max_ns()) / 1000.0, h.count()};
 }
 
@@ -44,41 +46,80 @@ constexpr double kResultWaitS = 600;
 
 }  // namespace
 
+RecoveryTracker::Latencies RecoveryTracker::Latencies::Of(const Histogram& h) {
+  Latencies l;
+  h.ForEachBucket([&](int index, uint64_t count) { l.buckets.emplace_back(index, count); });
+  l.sum_ns = h.sum_ns();
+  l.max_ns = h.max_ns();
+  return l;
+}
+
+void RecoveryTracker::Latencies::Add(const Latencies& other) {
+  std::vector<std::pair<int, uint64_t>> merged;
+  merged.reserve(buckets.size() + other.buckets.size());
+  auto a = buckets.cbegin();
+  auto b = other.buckets.cbegin();
+  while (a != buckets.cend() || b != other.buckets.cend()) {
+    if (b == other.buckets.cend() || (a != buckets.cend() && a->first < b->first)) {
+      merged.push_back(*a++);
+    } else if (a == buckets.cend() || b->first < a->first) {
+      merged.push_back(*b++);
+    } else {
+      merged.emplace_back(a->first, a->second + b->second);
+      ++a, ++b;
+    }
+  }
+  buckets = std::move(merged);
+  sum_ns += other.sum_ns;
+  max_ns = std::max(max_ns, other.max_ns);
+}
+
 void RecoveryTracker::Latencies::MergeInto(Histogram* h) const {
   for (const auto& [index, count] : buckets) h->AddBucket(index, count);
   h->AddSummary(sum_ns, max_ns);
 }
 
-void RecoveryTracker::AddLine(const Json& line) {
-  const std::string type = record::GetString(line, "type");
-  if (type == "run") {
-    const Json r = line.value("recovery", Json::object());
-    opt_.baseline_s = record::GetDouble(r, "baseline_s", opt_.baseline_s);
-    opt_.recovered_fraction = record::GetDouble(r, "recovered_fraction", opt_.recovered_fraction);
-    opt_.hold_s = record::GetDouble(r, "hold_s", opt_.hold_s);
-    healthy_polls_ = int(std::clamp<double>(record::GetDouble(r, "healthy_polls", healthy_polls_), 1, 1e6));
-  } else if (type == "health") {
-    Process(Poll{record::GetDouble(line, "t"), record::GetBool(line, "healthy")});
-  } else if (type == "fault" && !record::GetBool(line, "undo")) {
-    Fault f;
-    f.r.index = int(record::GetU64(line, "index"));
-    f.r.phase = record::GetString(line, "phase");
-    f.r.action = record::GetString(line, "action");
-    f.r.node = record::GetString(line, "node");
-    f.r.agent = record::GetString(line, "agent");
-    f.r.t = record::GetDouble(line, "requested_t", -1.0);
-    faults_.push_back(std::move(f));
-    auto done = results_.find(faults_.back().r.index);
-    if (done != results_.end()) Resolve(&faults_.back(), &done->second);
-  } else if (type == "fault_result") {
-    const int index = int(record::GetU64(line, "index"));
-    Done& d = results_[index];
-    d.ok = record::GetBool(line, "ok");
-    d.message = record::GetString(line, "message");
-    d.t = record::GetDouble(line, "t", -1.0);
-    for (Fault& f : faults_) {
-      if (f.r.index == index && !f.resolved) Resolve(&f, &d);
-    }
+void RecoveryTracker::Add(const record::Record& r) {
+  std::visit(record::Overloaded{
+                 [&](const record::RunStart& x) {
+                   opt_.baseline_s = x.recovery.baseline_s;
+                   opt_.recovered_fraction = x.recovery.recovered_fraction;
+                   opt_.hold_s = x.recovery.hold_s;
+                   healthy_polls_ = std::max(1, x.recovery.healthy_polls);
+                 },
+                 [&](const record::Second& x) { AddSecond(x); },
+                 [&](const record::HealthPoll& x) {
+                   Process(Poll{x.t, x.healthy});
+                 },
+                 [&](const record::FaultSent& x) { AddFault(x); },
+                 [&](const record::FaultDone& x) { AddDone(x); },
+                 [](const auto&) {},
+             },
+             r);
+}
+
+void RecoveryTracker::AddFault(const record::FaultSent& x) {
+  if (x.undo) return;
+  Fault f;
+  f.r.index = int(x.index);
+  f.r.phase = x.phase;
+  f.r.action = x.action;
+  f.r.node = x.node;
+  f.r.agent = x.agent;
+  f.r.t = x.requested_t;
+  faults_.push_back(std::move(f));
+  auto done = results_.find(faults_.back().r.index);
+  if (done != results_.end()) Resolve(&faults_.back(), &done->second);
+}
+
+void RecoveryTracker::AddDone(const record::FaultDone& x) {
+  const int index = int(x.index);
+  Done& d = results_[index];
+  d.ok = x.ok;
+  d.message = x.message;
+  d.t = x.t;
+  for (Fault& f : faults_) {
+    if (f.r.index == index && !f.resolved) Resolve(&f, &d);
   }
 }
 
@@ -90,11 +131,7 @@ void RecoveryTracker::AddSecond(const record::Second& second) {
   s.outcomes = second.Outcomes();
   s.ok = s.outcomes[0];
   for (int i = 1; i < kNumOutcomes; ++i) s.errors += s.outcomes[size_t(i)];
-  for (const auto& [name, op] : second.ops) {
-    op.latency.ForEachBucket([&](int index, uint64_t count) { s.latency.buckets.emplace_back(index, count); });
-    s.latency.sum_ns += op.latency.sum_ns();
-    s.latency.max_ns = std::max(s.latency.max_ns, op.latency.max_ns());
-  }
+  for (const auto& [name, op] : second.ops) s.latency.Add(Latencies::Of(op.latency));
   // A result that does not come within kResultWaitS (its agent lost; it
   // is journalled when the run ends) no longer holds the numbers back.
   for (Fault& f : faults_) {
@@ -172,7 +209,7 @@ void RecoveryTracker::ApplySecond(Fault* f, const Sec& s, double next) const {
     f->base_ok += double(s.ok);
     f->base_time += dur;
   }
-  if (s.end > t - opt_.baseline_s && s.start < t) s.latency.MergeInto(&f->before);
+  if (s.end > t - opt_.baseline_s && s.start < t) f->before.Add(s.latency);
   if (s.end <= t || s.start >= next) return;
   f->r.observed = true;
   for (int i = 0; i < kNumOutcomes; ++i) f->r.outcomes[size_t(i)] += s.outcomes[size_t(i)];
@@ -207,23 +244,23 @@ void RecoveryTracker::ApplyWindow(Fault* f, const Sec& s) const {
     }
   }
   if (was_recovered) {
-    s.latency.MergeInto(&f->after);
+    f->after.Add(s.latency);
     return;
   }
   if (f->held_from < 0) {
-    for (const Latencies& h : f->held) h.MergeInto(&f->during);
+    for (const Latencies& h : f->held) f->during.Add(h);
     f->held.clear();
-    s.latency.MergeInto(&f->during);
+    f->during.Add(s.latency);
     return;
   }
   f->held.push_back(s.latency);
   if (f->r.recovered_s < 0) return;
   // Recovered: the held stretch is "after"; without a dip, so is the rest.
-  for (const Latencies& h : f->held) h.MergeInto(&f->after);
+  for (const Latencies& h : f->held) f->after.Add(h);
   f->held.clear();
   if (!f->dipped) {
-    f->after.Merge(f->during);
-    f->during.Reset();
+    f->after.Add(f->during);
+    f->during = Latencies();
   }
 }
 
@@ -264,8 +301,8 @@ FaultRecovery RecoveryTracker::Numbers(const Fault& f, size_t k) const {
   // a dip against it says nothing.
   if (r.action == "start" || r.action == "resume") r.dip = -1;
   r.healthy_s = f.saw_unhealthy ? f.after_unhealthy.healthy_s : f.any.healthy_s;
-  Histogram during = f.during;
-  for (const Latencies& h : f.held) h.MergeInto(&during);  // not recovered (yet)
+  Latencies during = f.during;
+  for (const Latencies& h : f.held) during.Add(h);  // not recovered (yet)
   r.during = Window(during);
   r.after = Window(f.after);
   return r;
@@ -287,11 +324,7 @@ std::vector<FaultRecovery> RecoveryTracker::Result() const {
 std::vector<FaultRecovery> ComputeRecovery(const std::vector<Json>& journal) {
   RecoveryTracker tracker;
   for (const Json& line : journal) {
-    if (record::IsSecond(line)) {
-      tracker.AddSecond(record::DecodeSecond(line));
-    } else {
-      tracker.AddLine(line);
-    }
+    if (auto r = record::Decode(line)) tracker.Add(*r);
   }
   return tracker.Result();
 }

@@ -18,7 +18,7 @@
 
 #include "common/histogram.h"
 #include "common/outcome.h"
-#include "record/second.h"
+#include "record/records.h"
 #include "report/journal.h"
 
 namespace stampede::report {
@@ -59,18 +59,21 @@ struct RecoveryOptions {
 // Not thread-safe.
 class RecoveryTracker {
  public:
-  // The run line (its recovery options), health, fault and fault_result
-  // lines; others are ignored.
-  void AddLine(const Json& line);
-  void AddSecond(const record::Second& second);
+  // The run (its recovery settings), seconds, health polls, faults and
+  // their results; other records are ignored.
+  void Add(const record::Record& r);
   // The numbers as of the records so far; a fault still waiting for its
   // result is taken at its requested time.
   std::vector<FaultRecovery> Result() const;
 
-  // A second's latencies in the sparse form (non-empty buckets).
+  // Latencies in the sparse form: the non-empty buckets, by index (a
+  // dense Histogram is 30 KB; a second's or a fault window's buckets are
+  // usually a few hundred bytes).
   struct Latencies {
-    std::vector<std::pair<int, uint64_t>> buckets;
+    std::vector<std::pair<int, uint64_t>> buckets;  // sorted by index, each once
     uint64_t sum_ns = 0, max_ns = 0;
+    static Latencies Of(const Histogram& h);
+    void Add(const Latencies& other);
     void MergeInto(Histogram* h) const;
   };
 
@@ -100,7 +103,7 @@ class RecoveryTracker {
     bool dipped = false, saw_unhealthy = false;
     Streak any;                     // the first healthy run after the fault
     Streak after_unhealthy{false};  // the first after an unhealthy poll
-    Histogram before, during, after;
+    Latencies before, during, after;
     std::vector<Latencies> held;  // seconds since held_from, not yet during or after
   };
   struct Done {  // a fault_result line
@@ -108,6 +111,9 @@ class RecoveryTracker {
     double t = -1;
     std::string message;
   };
+  void AddSecond(const record::Second& second);
+  void AddFault(const record::FaultSent& f);
+  void AddDone(const record::FaultDone& d);
   void Process(const Sec& s);
   void Process(const Poll& p);
   void ApplySecond(Fault* f, const Sec& s, double next) const;

@@ -102,7 +102,6 @@ PhaseSummary* SummaryBuilder::PhaseOf(uint32_t index) {
 }
 
 void SummaryBuilder::AddSecond(const record::Second& second) {
-  recovery_.AddSecond(second);
   // By index: a late line (an agent's spool handed in after a loss) may
   // come after later phases started.
   PhaseSummary* p = PhaseOf(second.index);
@@ -125,70 +124,78 @@ void SummaryBuilder::AddSecond(const record::Second& second) {
   if (!p->ended) p->duration_s = std::max(p->duration_s, second.phase_t);
 }
 
-void SummaryBuilder::AddLine(const Json& line) {
-  recovery_.AddLine(line);
-  const std::string type = record::GetString(line, "type");
-  if (type == "run") {
-    s_.run_id = record::GetString(line, "run_id");
-    s_.plan_name = record::GetString(line, "plan_name");
-    s_.started_at = record::GetString(line, "started_at");
-    s_.target = record::GetString(line, "target");
-    s_.agents = line.value("agents", std::vector<std::string>{});
-    s_.roles = line.value("roles", std::map<std::string, std::string>{});
-    s_.ns_per_op = line.value("report", Json::object()).value("ns_per_op", false);
-  } else if (type == "phase_start") {
-    PhaseSummary p;
-    p.name = record::GetString(line, "phase");
-    p.workers = uint32_t(record::GetU64(line, "workers"));
-    p.workload = record::GetString(line, "workload");
-    p.group = record::GetString(line, "group");
-    p.step = record::GetString(line, "step");
-    p.owed = line.value("owed", int64_t{-1});
-    by_index_[uint32_t(record::GetU64(line, "index"))] = s_.phases.size();
-    s_.phases.push_back(std::move(p));
-  } else if (type == "phase_end") {
-    PhaseSummary* p = PhaseOf(uint32_t(record::GetU64(line, "index")));
-    if (!p) return;
-    p->ended = true;
-    p->duration_s = record::GetDouble(line, "duration_s");
-    p->completed = record::GetBool(line, "completed");
-    p->timed_out = record::GetBool(line, "timed_out");
-    p->unaccounted = record::GetU64(line, "unaccounted");
-  } else if (type == "log") {
-    std::string agent = record::GetString(line, "agent");
-    s_.logs.push_back((agent.empty() ? "" : agent + ": ") + record::GetString(line, "message"));
-  } else if (type == "agent" || type == "coordinator") {
-    RunEvent e;
-    e.t = record::GetDouble(line, "t");
-    e.who = type == "agent" ? record::GetString(line, "agent") : "coordinator";
-    e.event = record::GetString(line, "event");
-    e.detail = record::GetString(line, "reason", record::GetString(line, "how", record::GetString(line, "detail")));
-    if (e.event == "adopted") e.detail = "took over " + record::GetString(line, "source") + "'s share";
-    s_.events.push_back(std::move(e));
-  } else if (type == "fault" && record::GetBool(line, "undo")) {
-    UndoneFault& u = undone_[int(record::GetU64(line, "index"))];
-    u.action = record::GetString(line, "action");
-    u.node = record::GetString(line, "node");
-    u.agent = record::GetString(line, "agent");
-    u.t = record::GetDouble(line, "requested_t");
-  } else if (type == "fault_result" && undone_.count(int(record::GetU64(line, "index", uint64_t(-1))))) {
-    UndoneFault& u = undone_[int(record::GetU64(line, "index"))];
-    u.ok = record::GetBool(line, "ok");
-    u.message = record::GetString(line, "message");
-  } else if (type == "end") {
-    s_.finished = true;
-    s_.ok = record::GetBool(line, "ok");
-    s_.error = record::GetString(line, "error");
-    s_.degraded = record::GetString(line, "degraded");
-  }
+void SummaryBuilder::Add(const record::Record& r) {
+  recovery_.Add(r);
+  std::visit(
+      record::Overloaded{
+          [&](const record::RunStart& x) {
+            s_.run_id = x.run_id;
+            s_.plan_name = x.plan_name;
+            s_.started_at = x.started_at;
+            s_.target = x.target;
+            s_.agents = x.agents;
+            s_.roles = x.roles;
+            s_.ns_per_op = x.ns_per_op;
+          },
+          [&](const record::PhaseStart& x) {
+            PhaseSummary p;
+            p.name = x.phase;
+            p.workers = x.workers;
+            p.workload = x.workload;
+            p.group = x.group;
+            p.step = x.step;
+            p.owed = x.owed;
+            by_index_[x.index] = s_.phases.size();
+            s_.phases.push_back(std::move(p));
+          },
+          [&](const record::Second& x) { AddSecond(x); },
+          [&](const record::PhaseEnd& x) { AddPhaseEnd(x); },
+          [&](const record::LogLine& x) { s_.logs.push_back((x.agent.empty() ? "" : x.agent + ": ") + x.message); },
+          [&](const record::AgentEvent& x) {
+            std::string detail = !x.reason.empty() ? x.reason : x.how;
+            if (x.event == "adopted") detail = "took over " + x.source + "'s share";
+            s_.events.push_back({x.t, x.agent, x.event, detail});
+          },
+          [&](const record::CoordinatorEvent& x) {
+            s_.events.push_back({x.t, "coordinator", x.event, x.detail});
+          },
+          [&](const record::FaultSent& x) {
+            if (!x.undo) return;
+            UndoneFault& u = undone_[int(x.index)];
+            u.action = x.action;
+            u.node = x.node;
+            u.agent = x.agent;
+            u.t = x.requested_t;
+          },
+          [&](const record::FaultDone& x) {
+            auto u = undone_.find(int(x.index));
+            if (u == undone_.end()) return;
+            u->second.ok = x.ok;
+            u->second.message = x.message;
+          },
+          [&](const record::RunEnd& x) {
+            s_.finished = true;
+            s_.ok = x.ok;
+            s_.error = x.error;
+            s_.degraded = x.degraded.value_or("");
+          },
+          [](const record::HealthPoll&) {},
+      },
+      r);
+}
+
+void SummaryBuilder::AddPhaseEnd(const record::PhaseEnd& x) {
+  PhaseSummary* p = PhaseOf(x.index);
+  if (!p) return;
+  p->ended = true;
+  p->duration_s = x.duration_s;
+  p->completed = x.completed;
+  p->timed_out = x.timed_out;
+  p->unaccounted = x.unaccounted;
 }
 
 void SummaryBuilder::Add(const Json& line) {
-  if (record::IsSecond(line)) {
-    AddSecond(record::DecodeSecond(line));
-  } else {
-    AddLine(line);
-  }
+  if (auto r = record::Decode(line)) Add(*r);
 }
 
 RunSummary SummaryBuilder::Result() const {
@@ -292,6 +299,77 @@ Json SummaryToJson(const RunSummary& s) {
   return j;
 }
 
+namespace {
+
+// One phase's table of ops.
+void PhaseTableMarkdown(const RunSummary& s, const PhaseSummary& p, std::ostringstream& md) {
+  md << "\n## Phase " << p.name << " (" << Fixed(p.duration_s, 2) << " s, " << p.workers << " workers"
+     << (p.timed_out   ? ", timed out"
+         : p.completed ? ""
+                       : ", incomplete")
+     << ")\n\n";
+  md << "| op | count | total time | ops/s | µs/op | " << (s.ns_per_op ? "ns/op | " : "")
+     << "p50 | p99 | p99.9 | max | errors | retries | missed |\n";
+  md << "|---|---:|---:|---:|---:|" << (s.ns_per_op ? "---:|" : "") << "---:|---:|---:|---:|---|---:|---:|\n";
+  for (const OpSummary& o : p.ops) {
+    const Histogram& h = o.latency;
+    std::string errors;
+    for (int i = 1; i < kNumOutcomes; ++i) {
+      if (!o.outcomes[i]) continue;
+      if (!errors.empty()) errors += ", ";
+      errors += std::string(kOutcomeNames[i]) + " " + std::to_string(o.outcomes[i]);
+    }
+    md << "| " << o.name << " | " << o.count() << " | " << Fixed(p.duration_s, 2) << "s | "
+       << Fixed(p.duration_s > 0 ? double(o.count()) / p.duration_s : 0, 1) << " | " << Fixed(h.MeanNs() / 1000.0, 1)
+       << " | " << (s.ns_per_op ? Fixed(o.count() ? p.duration_s * 1e9 / double(o.count()) : 0, 0) + " | " : "")
+       << HumanUs(Us(h.ValueAtQuantile(0.5))) << " | " << HumanUs(Us(h.ValueAtQuantile(0.99))) << " | "
+       << HumanUs(Us(h.ValueAtQuantile(0.999))) << " | " << HumanUs(Us(h.max_ns())) << " | "
+       << (errors.empty() ? "0" : errors) << " | " << o.retries << " | " << o.missed << " |\n";
+  }
+  if (p.ops.empty()) md << "| (no operations) | | | | | | | | | | | |\n";
+}
+
+// Under a phase's table: what it owed, its endpoints, what the client cost.
+void PhaseNotesMarkdown(const PhaseSummary& p, std::ostringstream& md) {
+  if (p.owed >= 0) {
+    // Every operation the schedule owed is done, missed, or unaccounted for.
+    md << "\nOwed " << p.owed << " operations: " << p.done() << " done, " << p.missed()
+       << " missed (due but never started)";
+    if (p.unaccounted) md << ", " << p.unaccounted << " unaccounted (shares of lost agents)";
+    md << ".\n";
+  }
+  if (!p.endpoints.empty()) {
+    md << "\n| endpoint | connections lost | reconnects to | failed connects |\n|---|---:|---:|---:|\n";
+    for (const auto& [name, e] : p.endpoints) {
+      md << "| " << name << " | " << e.lost << " | " << e.reconnects << " | " << e.connect_failures << " |\n";
+    }
+  }
+  if (!p.agent_cpu_s.empty()) {
+    // What the client cost: CPU of each agent's process over the phase.
+    md << "\nClient CPU (user + system of each agent's process): ";
+    bool first = true;
+    for (const auto& [agent, cpu] : p.agent_cpu_s) {
+      auto it = p.agent_ops.find(agent);
+      const uint64_t n = it == p.agent_ops.end() ? 0 : it->second;
+      md << (first ? "" : ", ") << agent << " " << Fixed(cpu, 2) << " s";
+      if (n > 0) md << " (" << Fixed(cpu * 1e6 / double(n), 1) << " µs/op)";
+      first = false;
+    }
+    md << "\n";
+  }
+  if (p.agent_ops.size() > 1) {
+    md << "\nOperations by agent: ";
+    bool first = true;
+    for (const auto& [agent, n] : p.agent_ops) {
+      md << (first ? "" : ", ") << agent << " " << n;
+      first = false;
+    }
+    md << "\n";
+  }
+}
+
+}  // namespace
+
 std::string RenderReportMarkdown(const RunSummary& s) {
   std::ostringstream md;
   md << "# stampede run " << s.run_id << "\n\n";
@@ -309,65 +387,8 @@ std::string RenderReportMarkdown(const RunSummary& s) {
                               : "DEGRADED: " + s.degraded)
      << "\n";
   for (const PhaseSummary& p : s.phases) {
-    md << "\n## Phase " << p.name << " (" << Fixed(p.duration_s, 2) << " s, " << p.workers << " workers"
-       << (p.timed_out   ? ", timed out"
-           : p.completed ? ""
-                         : ", incomplete")
-       << ")\n\n";
-    md << "| op | count | total time | ops/s | µs/op | " << (s.ns_per_op ? "ns/op | " : "")
-       << "p50 | p99 | p99.9 | max | errors | retries | missed |\n";
-    md << "|---|---:|---:|---:|---:|" << (s.ns_per_op ? "---:|" : "") << "---:|---:|---:|---:|---|---:|---:|\n";
-    for (const OpSummary& o : p.ops) {
-      const Histogram& h = o.latency;
-      std::string errors;
-      for (int i = 1; i < kNumOutcomes; ++i) {
-        if (!o.outcomes[i]) continue;
-        if (!errors.empty()) errors += ", ";
-        errors += std::string(kOutcomeNames[i]) + " " + std::to_string(o.outcomes[i]);
-      }
-      md << "| " << o.name << " | " << o.count() << " | " << Fixed(p.duration_s, 2) << "s | "
-         << Fixed(p.duration_s > 0 ? double(o.count()) / p.duration_s : 0, 1) << " | " << Fixed(h.MeanNs() / 1000.0, 1)
-         << " | " << (s.ns_per_op ? Fixed(o.count() ? p.duration_s * 1e9 / double(o.count()) : 0, 0) + " | " : "")
-         << HumanUs(Us(h.ValueAtQuantile(0.5))) << " | " << HumanUs(Us(h.ValueAtQuantile(0.99))) << " | "
-         << HumanUs(Us(h.ValueAtQuantile(0.999))) << " | " << HumanUs(Us(h.max_ns())) << " | "
-         << (errors.empty() ? "0" : errors) << " | " << o.retries << " | " << o.missed << " |\n";
-    }
-    if (p.ops.empty()) md << "| (no operations) | | | | | | | | | | | |\n";
-    if (p.owed >= 0) {
-      // Every operation the schedule owed is done, missed, or unaccounted for.
-      md << "\nOwed " << p.owed << " operations: " << p.done() << " done, " << p.missed()
-         << " missed (due but never started)";
-      if (p.unaccounted) md << ", " << p.unaccounted << " unaccounted (shares of lost agents)";
-      md << ".\n";
-    }
-    if (!p.endpoints.empty()) {
-      md << "\n| endpoint | connections lost | reconnects to | failed connects |\n|---|---:|---:|---:|\n";
-      for (const auto& [name, e] : p.endpoints) {
-        md << "| " << name << " | " << e.lost << " | " << e.reconnects << " | " << e.connect_failures << " |\n";
-      }
-    }
-    if (!p.agent_cpu_s.empty()) {
-      // What the client cost: CPU of each agent's process over the phase.
-      md << "\nClient CPU (user + system of each agent's process): ";
-      bool first = true;
-      for (const auto& [agent, cpu] : p.agent_cpu_s) {
-        auto it = p.agent_ops.find(agent);
-        const uint64_t n = it == p.agent_ops.end() ? 0 : it->second;
-        md << (first ? "" : ", ") << agent << " " << Fixed(cpu, 2) << " s";
-        if (n > 0) md << " (" << Fixed(cpu * 1e6 / double(n), 1) << " µs/op)";
-        first = false;
-      }
-      md << "\n";
-    }
-    if (p.agent_ops.size() > 1) {
-      md << "\nOperations by agent: ";
-      bool first = true;
-      for (const auto& [agent, n] : p.agent_ops) {
-        md << (first ? "" : ", ") << agent << " " << n;
-        first = false;
-      }
-      md << "\n";
-    }
+    PhaseTableMarkdown(s, p, md);
+    PhaseNotesMarkdown(p, md);
   }
   for (const StepGroup& g : StepGroups(s)) {
     // As the original printed it: "<db> InsertOne 10.03s" ... "<db> Total".
@@ -435,16 +456,11 @@ std::string RenderTimelineCsv(const std::vector<Json>& journal) {
 Status WriteReports(const std::string& dir, RunSummary* summary_out, std::vector<std::string>* warnings) {
   RunViewBuilder view_builder;
   std::string timeline = kTimelineCsvHeader;
-  Status scanned = ScanJournal(
+  Status scanned = ScanRecords(
       dir + "/journal.jsonl",
-      [&](Json&& line) {
-        if (!record::IsSecond(line)) {
-          view_builder.AddLine(line);
-          return;
-        }
-        const record::Second second = record::DecodeSecond(line);
-        view_builder.AddSecond(second);
-        AppendTimelineRows(second, &timeline);
+      [&](record::Record&& r) {
+        view_builder.Add(r);
+        if (const auto* second = std::get_if<record::Second>(&r)) AppendTimelineRows(*second, &timeline);
       },
       warnings);
   if (!scanned.ok()) return scanned;

@@ -11,7 +11,7 @@
 
 #include "common/histogram.h"
 #include "common/outcome.h"
-#include "record/second.h"
+#include "record/records.h"
 #include "report/journal.h"
 #include "report/recovery.h"
 
@@ -92,13 +92,14 @@ struct RunSummary {
 // lines in order). Not thread-safe.
 class SummaryBuilder {
  public:
-  void AddLine(const Json& line);  // any line but "second"
-  void AddSecond(const record::Second& second);
-  void Add(const Json& line);  // any line: a "second" is decoded
+  void Add(const record::Record& r);
+  void Add(const Json& line);  // decoded; a line of a kind not known is skipped
   RunSummary Result() const;   // faults' recovery numbers included
 
  private:
   PhaseSummary* PhaseOf(uint32_t index);
+  void AddSecond(const record::Second& second);
+  void AddPhaseEnd(const record::PhaseEnd& end);
 
   RunSummary s_;
   std::map<uint32_t, size_t> by_index_;  // phase index -> s_.phases

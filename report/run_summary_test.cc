@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "record/record_codec.h"
+#include "report/run_view.h"
 
 namespace stampede::report {
 namespace {
@@ -101,6 +102,29 @@ TEST(JournalWriterTest, AFullDiskStopsWritingAndReportsTheFirstError) {
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find("/dev/full: No space left on device"), std::string::npos) << s.message();
   EXPECT_EQ(w.Append(Json{{"type", "end"}}).message(), s.message());
+}
+
+TEST(RunSummaryTest, AJournalWithWrongTypesIsReportedNotThrown) {
+  const std::vector<Json> journal = {
+      Json::parse(R"({"type":"run","agents":5,"roles":[1],"report":7,"recovery":"x"})"),
+      Json::parse(R"({"type":"phase_start","owed":"x","index":0,"workers":-4})"),
+      Json::parse(R"({"type":"second","index":0,"ops":{"a":{"outcomes":[1]}},"agent_ops":[3]})"),
+      Json::parse(R"({"type":"fault","index":"0","requested_t":"soon"})"),
+      Json::parse(R"({"type":"health","t":[],"healthy":1})"),
+      Json::parse(R"({"type":"agent","event":3,"last_heard_t":"x"})"),
+      Json::parse(R"({"type":"end","ok":"yes","degraded":5})"),
+  };
+  RunSummary s;
+  ASSERT_NO_THROW(s = BuildSummary(journal));
+  ASSERT_EQ(s.phases.size(), 1u);
+  EXPECT_EQ(s.phases[0].owed, -1);
+  EXPECT_EQ(s.phases[0].done(), 1u);
+  EXPECT_TRUE(s.finished);
+  EXPECT_FALSE(s.ok);
+  Json view;
+  ASSERT_NO_THROW(view = BuildRunView(journal));
+  EXPECT_EQ(view["status"], "failed");
+  EXPECT_NO_THROW(RenderReportMarkdown(s));
 }
 
 }  // namespace

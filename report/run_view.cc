@@ -20,54 +20,54 @@ Json Series(const std::vector<double>& v) {
 }  // namespace
 
 void RunViewBuilder::Add(const Json& line) {
-  if (record::IsSecond(line)) {
-    AddSecond(record::DecodeSecond(line));
-  } else {
-    AddLine(line);
-  }
+  if (auto r = record::Decode(line)) Add(*r);
 }
 
-void RunViewBuilder::AddLine(const Json& line) {
+void RunViewBuilder::Add(const record::Record& r) {
   ++records_;
-  summary_.AddLine(line);
-  const std::string type = record::GetString(line, "type");
-  if (type == "run") {
-    header_["run_id"] = record::GetString(line, "run_id");
-    header_["plan_name"] = record::GetString(line, "plan_name");
-    header_["target"] = record::GetString(line, "target");
-    header_["started_at"] = record::GetString(line, "started_at");
-    header_["agents"] = line.value("agents", std::vector<std::string>{});
-    header_["roles"] = line.value("roles", Json::object());
-  } else if (type == "phase_start") {
-    phase_ = record::GetString(line, "phase");
-    phases_.push_back({{"name", phase_},
-                       {"group", record::GetString(line, "group")},
-                       {"start", record::GetDouble(line, "t")},
-                       {"end", nullptr}});
-  } else if (type == "phase_end" && !phases_.empty()) {
-    const double start = phases_.back().value("start", 0.0);
-    phases_.back()["end"] = start + record::GetDouble(line, "duration_s");
-  } else if (type == "health") {
-    Poll p{record::GetDouble(line, "t"), record::GetBool(line, "healthy"),
-           line.contains("detail") ? line["detail"] : Json(record::GetString(line, "error"))};
-    const size_t n = health_.size();
-    if (n >= 2 && health_[n - 1].healthy == p.healthy && health_[n - 2].healthy == p.healthy) {
-      health_.back() = std::move(p);  // the stretch's latest poll
-    } else {
-      health_.push_back(std::move(p));
-    }
-  } else if (type == "log") {
-    const std::string agent = record::GetString(line, "agent");
-    logs_.push_back((agent.empty() ? "" : agent + ": ") + record::GetString(line, "message"));
-  } else if (type == "end") {
-    status_ = !record::GetBool(line, "ok") ? "failed" : line.contains("degraded") ? "degraded" : "ok";
-    error_ = record::GetString(line, "error");
+  summary_.Add(r);
+  std::visit(
+      record::Overloaded{
+          [&](const record::RunStart& x) {
+            header_["run_id"] = x.run_id;
+            header_["plan_name"] = x.plan_name;
+            header_["target"] = x.target;
+            header_["started_at"] = x.started_at;
+            header_["agents"] = x.agents;
+            header_["roles"] = x.roles;
+          },
+          [&](const record::PhaseStart& x) {
+            phase_ = x.phase;
+            phases_.push_back({{"name", x.phase}, {"group", x.group}, {"start", x.t}, {"end", nullptr}});
+          },
+          [&](const record::PhaseEnd& x) {
+            if (phases_.empty()) return;
+            phases_.back()["end"] = phases_.back().value("start", 0.0) + x.duration_s;
+          },
+          [&](const record::Second& x) { AddSecond(x); },
+          [&](const record::HealthPoll& x) { AddPoll(x); },
+          [&](const record::LogLine& x) { logs_.push_back((x.agent.empty() ? "" : x.agent + ": ") + x.message); },
+          [&](const record::RunEnd& x) {
+            status_ = !x.ok ? "failed" : x.degraded ? "degraded" : "ok";
+            error_ = x.error;
+          },
+          [](const auto&) {},
+      },
+      r);
+}
+
+// Kept: the first and the latest poll of each stretch of the same state.
+void RunViewBuilder::AddPoll(const record::HealthPoll& x) {
+  Poll p{x.t, x.healthy, x.answered ? x.detail : x.error};
+  const size_t n = health_.size();
+  if (n >= 2 && health_[n - 1].healthy == p.healthy && health_[n - 2].healthy == p.healthy) {
+    health_.back() = std::move(p);  // the stretch's latest poll
+  } else {
+    health_.push_back(std::move(p));
   }
 }
 
 void RunViewBuilder::AddSecond(const record::Second& second) {
-  ++records_;
-  summary_.AddSecond(second);
   std::set<std::string>& known = phase_ops_[second.index];
   for (const auto& [name, op] : second.ops) {
     if (!known.insert(name).second) continue;

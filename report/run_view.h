@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "record/second.h"
+#include "record/records.h"
 #include "report/journal.h"
 #include "report/run_summary.h"
 
@@ -25,9 +25,8 @@ namespace stampede::report {
 // Not thread-safe.
 class RunViewBuilder {
  public:
-  void AddLine(const Json& line);  // any line but "second"
-  void AddSecond(const record::Second& second);
-  void Add(const Json& line);  // any line: a "second" is decoded
+  void Add(const record::Record& r);
+  void Add(const Json& line);  // decoded; a line of a kind not known is skipped
 
   // status: "running" until the journal's end line, then "ok", "degraded"
   // or "failed".
@@ -40,9 +39,11 @@ class RunViewBuilder {
   struct Poll {
     double t = 0;
     bool healthy = false;
-    Json detail;
+    std::string detail;
   };
+  void AddSecond(const record::Second& second);
   void AddPoint(const record::Second& second);
+  void AddPoll(const record::HealthPoll& poll);
 
   SummaryBuilder summary_;
   size_t records_ = 0;

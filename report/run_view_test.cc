@@ -45,7 +45,7 @@ TEST(RunViewTest, HealthKeepsTheFirstAndLatestPollOfEachStretch) {
   RunViewBuilder b;
   const bool polls[] = {true, true, true, false, false, false, true, true};
   for (int i = 0; i < 8; ++i) {
-    b.AddLine({{"type", "health"}, {"t", double(i)}, {"healthy", polls[i]}, {"detail", "poll " + std::to_string(i)}});
+    b.Add(Json{{"type", "health"}, {"t", double(i)}, {"healthy", polls[i]}, {"detail", "poll " + std::to_string(i)}});
   }
   const Json h = b.View()["health"];
   ASSERT_EQ(h.size(), 6u) << h.dump();

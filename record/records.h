@@ -1,0 +1,140 @@
+// The run record: every kind of journal line as a C++ type. The run
+// controller makes them, the journal stores them (record/record_codec.h
+// encodes and decodes, the only place that knows their JSON), and the
+// Prometheus exporter, the live view, the summary and the recovery numbers
+// read them. Fields and units: docs/results.md.
+#ifndef STAMPEDE_RECORD_RECORDS_H_
+#define STAMPEDE_RECORD_RECORDS_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "record/second.h"
+
+namespace stampede::record {
+
+// The journal's format version, written in the run record. Journals
+// without it are version 1.
+inline constexpr int kJournalVersion = 1;
+
+struct RecoverySettings {
+  double baseline_s = 10;
+  double recovered_fraction = 0.9;
+  double hold_s = 5;
+  int healthy_polls = 3;
+};
+
+// "run": the first line.
+struct RunStart {
+  int version = kJournalVersion;
+  std::string run_id, plan_name, results_dir, started_at;
+  std::string target;  // "postgres (postgres) 127.0.0.1:5432"
+  RecoverySettings recovery;
+  std::vector<std::string> agents;
+  std::map<std::string, std::string> roles;  // agent -> "load", "nodes node3", labels
+  bool ns_per_op = false;                    // the plan's report.ns_per_op
+  bool resumable = false;                    // a restarted coordinator may take it back
+  int64_t mono_start_ns = 0;                 // the coordinator's monotonic clock at the start
+  std::string plan_json;                     // the plan as submitted, protobuf JSON text
+};
+
+// "phase_start"
+struct PhaseStart {
+  std::string phase;
+  uint32_t index = 0;
+  std::string workload;
+  uint32_t workers = 0;
+  double t = 0;  // s since the run started
+  int64_t start_ns = 0;
+  std::vector<std::string> agents;  // taking part
+  int64_t owed = -1;                // operations the schedule owes (-1: not known)
+  std::string group, step;          // a step of a stepped workload
+};
+
+// "phase_end"
+struct PhaseEnd {
+  std::string phase;
+  uint32_t index = 0;
+  double duration_s = 0;
+  bool completed = false;
+  int64_t owed = -1;  // with unaccounted, when known
+  uint64_t unaccounted = 0;
+  bool timed_out = false;
+};
+
+// "fault": a fault sent to its node's agent; undo: a node put back when the
+// run ended before its plan did.
+struct FaultSent {
+  uint32_t index = 0;
+  std::string phase, action, node, agent;
+  double requested_t = 0;
+  bool undo = false;
+};
+
+// "fault_result"
+struct FaultDone {
+  uint32_t index = 0;
+  std::string agent;
+  bool ok = false;
+  double t = 0;  // when it took effect (or failed)
+  std::string message;
+  std::string from_spool;  // merged by `stampede report --spool`
+};
+
+// "health": one poll of the cluster's own health.
+struct HealthPoll {
+  double t = 0;
+  double poll_s = 0;  // how long the poll took
+  bool healthy = false;
+  bool answered = false;  // the cluster answered: the counts and detail hold
+  uint64_t underreplicated = 0, unavailable = 0, live_nodes = 0;
+  std::string detail;
+  std::string error;  // when not answered
+};
+
+// "agent": lost (reason, last_heard_t), back (how), adopted (source).
+struct AgentEvent {
+  std::string event, agent;
+  double t = 0;
+  std::string reason, how, source;
+  std::optional<double> last_heard_t;
+};
+
+// "coordinator": restarted.
+struct CoordinatorEvent {
+  std::string event;
+  double t = 0;
+  std::string detail;
+};
+
+// "log": an agent's message.
+struct LogLine {
+  std::string agent, message;
+  std::string from_spool;
+};
+
+// "end": the last line.
+struct RunEnd {
+  bool ok = false;
+  std::string error;
+  std::optional<std::string> degraded;  // the run completed, but not all of it was measured: why
+};
+
+// For std::visit over a Record: Overloaded{[](const Second&) {...}, ...}.
+template <class... Fs>
+struct Overloaded : Fs... {
+  using Fs::operator()...;
+};
+template <class... Fs>
+Overloaded(Fs...) -> Overloaded<Fs...>;
+
+using Record = std::variant<RunStart, PhaseStart, Second, PhaseEnd, FaultSent, FaultDone, HealthPoll, AgentEvent,
+                            CoordinatorEvent, LogLine, RunEnd>;
+
+}  // namespace stampede::record
+
+#endif  // STAMPEDE_RECORD_RECORDS_H_
