@@ -166,6 +166,37 @@ double Quantile(std::vector<double> v, double q) {
   return v[std::min(v.size() - 1, size_t(q * double(v.size())))];
 }
 
+// Heartbeats every second until the phase starts; then a snapshot per
+// agent per second at each second's end, by four writers. Returns, per
+// second, its end -> its last snapshot written.
+std::vector<double> DriveSeconds(const Options& o, const std::vector<std::unique_ptr<SimAgent>>& agents,
+                                 const std::atomic<bool>& over, int64_t* start_out) {
+  const std::vector<v1::OpStats> ops = SampleOps();
+  int64_t start = 0;
+  while (!over.load() && (start = agents[0]->start_ns()) == 0) {
+    for (auto& a : agents) a->Heartbeat();
+    SleepUntilMonoNs(MonoNowNs() + kNsPerSec / 2);
+  }
+  *start_out = start;
+  const int writers = 4;
+  std::vector<double> send_spread;
+  for (int seq = 1; seq <= o.seconds && !over.load(); ++seq) {
+    SleepUntilMonoNs(start + int64_t(seq) * kNsPerSec);
+    std::vector<std::thread> pool;
+    for (int w = 0; w < writers; ++w) {
+      pool.emplace_back([&, w, seq] {
+        for (size_t i = size_t(w); i < agents.size(); i += writers) {
+          agents[i]->Snapshot(uint32_t(seq), seq == o.seconds, ops);
+          agents[i]->Heartbeat();
+        }
+      });
+    }
+    for (auto& t : pool) t.join();
+    send_spread.push_back(double(MonoNowNs() - (start + int64_t(seq) * kNsPerSec)) / 1e9);
+  }
+  return send_spread;
+}
+
 int Main(const Options& o) {
   const std::string plan_text =
       "name: agents-sim\n"
@@ -233,30 +264,8 @@ int Main(const Options& o) {
     over.store(true);
   });
 
-  // Heartbeats every second until the phase starts; then a snapshot per
-  // agent per second at each second's end, by four writers.
-  const std::vector<v1::OpStats> ops = SampleOps();
   int64_t start = 0;
-  while (!over.load() && (start = agents[0]->start_ns()) == 0) {
-    for (auto& a : agents) a->Heartbeat();
-    SleepUntilMonoNs(MonoNowNs() + kNsPerSec / 2);
-  }
-  const int writers = 4;
-  std::vector<double> send_spread;  // end of second -> its last snapshot written
-  for (int seq = 1; seq <= o.seconds && !over.load(); ++seq) {
-    SleepUntilMonoNs(start + int64_t(seq) * kNsPerSec);
-    std::vector<std::thread> pool;
-    for (int w = 0; w < writers; ++w) {
-      pool.emplace_back([&, w, seq] {
-        for (size_t i = size_t(w); i < agents.size(); i += writers) {
-          agents[i]->Snapshot(uint32_t(seq), seq == o.seconds, ops);
-          agents[i]->Heartbeat();
-        }
-      });
-    }
-    for (auto& t : pool) t.join();
-    send_spread.push_back(double(MonoNowNs() - (start + int64_t(seq) * kNsPerSec)) / 1e9);
-  }
+  const std::vector<double> send_spread = DriveSeconds(o, agents, over, &start);
   watcher.join();
   for (auto& a : agents) a->Close();
   for (auto& t : readers) t.join();

@@ -226,7 +226,9 @@ int RunRemote(const std::string& address, const TlsOptions& tls, const std::stri
 
 }  // namespace
 
-int RunCommand(const Args& args) {
+namespace {
+
+struct RunFlags {
   std::string plan_file, coordinator_addr, results_dir, results_root = "results", agent_config;
   std::string listen = "127.0.0.1:0";
   std::string http = "127.0.0.1:0";
@@ -234,80 +236,75 @@ int RunCommand(const Args& args) {
   std::string follow_for = "10m";
   agent::EngineOptions engine;
   int local_agents = 0;
+  bool local_agents_given = false;
   TlsOptions tls;
   std::string token_file = DefaultTokenPath();
-  po::options_description desc("run options");
-  desc.add_options()("plan", po::value(&plan_file), "plan file")("coordinator", po::value(&coordinator_addr),
-                                                                 "submit to a running coordinator HOST:PORT")(
-      "local-agents", po::value(&local_agents), "in-process agents (default: the plan's agents.min)")(
-      "listen", po::value(&listen)->default_value(listen), "embedded coordinator's gRPC address")(
-      "results", po::value(&results_dir),
+};
+
+void AddRunFlags(RunFlags* f, po::options_description* desc) {
+  desc->add_options()("plan", po::value(&f->plan_file), "plan file")("coordinator", po::value(&f->coordinator_addr),
+                                                                     "submit to a running coordinator HOST:PORT")(
+      "local-agents", po::value(&f->local_agents), "in-process agents (default: the plan's agents.min)")(
+      "listen", po::value(&f->listen)->default_value(f->listen), "embedded coordinator's gRPC address")(
+      "results", po::value(&f->results_dir),
       "write results to exactly this directory (with --coordinator: "
       "copy them there from the coordinator when the run ends)")(
-      "results-root", po::value(&results_root)->default_value(results_root), "results/<run-id>/ parent")(
-      "agent-config", po::value(&agent_config), "local config of the first local agent: the nodes it may act on")(
-      "http", po::value(&http)->default_value("127.0.0.1:0"),
+      "results-root", po::value(&f->results_root)->default_value(f->results_root), "results/<run-id>/ parent")(
+      "agent-config", po::value(&f->agent_config), "local config of the first local agent: the nodes it may act on")(
+      "http", po::value(&f->http)->default_value("127.0.0.1:0"),
       "embedded coordinator: dashboard and /metrics on HOST:PORT (port 0: any free port; off: none)")(
-      "pushgateway", po::value(&pushgateway), "also push metrics to this Pushgateway (http://HOST:PORT)")(
-      "engine", po::value(&engine.engine)->default_value("async"),
+      "pushgateway", po::value(&f->pushgateway), "also push metrics to this Pushgateway (http://HOST:PORT)")(
+      "engine", po::value(&f->engine.engine)->default_value("async"),
       "local agents: async (event loops) or threads (one per worker)")(
-      "threads", po::value(&engine.threads)->default_value(0), "local agents: event loops (0: one per core)")(
-      "follow-for", po::value(&follow_for)->default_value(follow_for),
+      "threads", po::value(&f->engine.threads)->default_value(0), "local agents: event loops (0: one per core)")(
+      "follow-for", po::value(&f->follow_for)->default_value(f->follow_for),
       "with --coordinator: how long to wait for a lost coordinator to come back and follow the run again")(
-      "token-file", po::value(&token_file)->default_value(token_file),
+      "token-file", po::value(&f->token_file)->default_value(f->token_file),
       "with --coordinator: the coordinator's submit token, sent if the file exists (none: never; "
       "a submitter's certificate needs none)");
-  tls.AddTo(&desc);
-  po::positional_options_description pos;
-  pos.add("plan", 1);
-  po::variables_map vm;
-  const std::string usage = "usage: stampede run PLAN.yaml [--coordinator HOST:PORT] [--local-agents N]";
-  if (auto code = ParseFlags(usage, desc, pos, args, &vm)) return *code;
-  if (plan_file.empty()) {
-    std::cerr << usage << "\n";
-    return kExitBadInput;
-  }
-  auto loaded = plan::LoadPlanFile(plan_file);
-  if (!loaded.ok()) {
-    for (const std::string& e : loaded.errors) std::cerr << e << "\n";
-    return kExitBadInput;
-  }
-  if (Status e = agent::CheckEngine(engine); !e.ok()) {
-    std::cerr << "stampede: " << e.message() << "\n";
-    return kExitBadInput;
-  }
-  if (!coordinator_addr.empty()) {
-    auto follow = ParseDurationNs(follow_for);
-    if (!follow.ok()) {
-      std::cerr << "stampede: --follow-for: " << follow.status().message() << "\n";
-      return kExitBadInput;
-    }
-    auto token = token_file == "none" ? StatusOr<std::string>(std::string()) : ReadToken(token_file);
-    if (!token.ok()) {
-      std::cerr << "stampede: " << token.status().message() << "\n";
-      return kExitBadInput;
-    }
-    return RunRemote(coordinator_addr, tls, *token, loaded.plan, plan::PlanToYaml(loaded.plan), *follow / kNsPerMs,
-                     results_dir);
-  }
+  f->tls.AddTo(desc);
+}
 
-  if (vm.count("local-agents") && local_agents < 0) {
+// --coordinator: the plan goes to a coordinator daemon.
+int SubmitToCoordinator(const RunFlags& f, const v1::Plan& plan) {
+  auto follow = ParseDurationNs(f.follow_for);
+  if (!follow.ok()) {
+    std::cerr << "stampede: --follow-for: " << follow.status().message() << "\n";
+    return kExitBadInput;
+  }
+  auto token = f.token_file == "none" ? StatusOr<std::string>(std::string()) : ReadToken(f.token_file);
+  if (!token.ok()) {
+    std::cerr << "stampede: " << token.status().message() << "\n";
+    return kExitBadInput;
+  }
+  return RunRemote(f.coordinator_addr, f.tls, *token, plan, plan::PlanToYaml(plan), *follow / kNsPerMs, f.results_dir);
+}
+
+// The first local agent's config (--agent-config), or none.
+StatusOr<agent::AgentConfig> FirstAgentConfig(const RunFlags& f) {
+  if (f.agent_config.empty()) return agent::AgentConfig();
+  return agent::AgentConfig::Load(f.agent_config);
+}
+
+// A coordinator and f.local_agents agents in this process.
+int RunEmbedded(const RunFlags& f, v1::Plan plan) {
+  int local_agents = f.local_agents;
+  if (f.local_agents_given && local_agents < 0) {
     std::cerr << "stampede: --local-agents must be 0 or more\n";
     return kExitBadInput;
   }
-  if (!vm.count("local-agents")) local_agents = std::max<int>(1, loaded.plan.agents().min());
+  if (!f.local_agents_given) local_agents = std::max<int>(1, plan.agents().min());
   // Every local agent takes part: the run waits for all of them.
-  if (uint32_t(local_agents) > loaded.plan.agents().min()) {
-    loaded.plan.mutable_agents()->set_min(static_cast<uint32_t>(local_agents));
-  }
+  if (uint32_t(local_agents) > plan.agents().min()) plan.mutable_agents()->set_min(static_cast<uint32_t>(local_agents));
   coordinator::CoordinatorOptions co;
-  co.listen = listen;
-  co.results_root = results_root;
-  co.http = http == "off" ? "" : http;
-  co.pushgateway = pushgateway;
-  auto server_creds = tls.ServerCredentials(listen);
-  if (!server_creds.ok()) {
-    std::cerr << "stampede: " << server_creds.status().message() << "\n";
+  co.listen = f.listen;
+  co.results_root = f.results_root;
+  co.http = f.http == "off" ? "" : f.http;
+  co.pushgateway = f.pushgateway;
+  auto server_creds = f.tls.ServerCredentials(f.listen);
+  auto first_config = FirstAgentConfig(f);
+  if (!server_creds.ok() || !first_config.ok()) {
+    std::cerr << "stampede: " << (!server_creds.ok() ? server_creds.status() : first_config.status()).message() << "\n";
     return kExitBadInput;
   }
   co.credentials = *server_creds;
@@ -318,21 +315,12 @@ int RunCommand(const Args& args) {
     return kExitFailed;
   }
   if (coord.http_port()) {
-    std::fprintf(stderr, "dashboard: http://%s:%d/\n", http.substr(0, http.rfind(':')).c_str(), coord.http_port());
+    std::fprintf(stderr, "dashboard: http://%s:%d/\n", f.http.substr(0, f.http.rfind(':')).c_str(), coord.http_port());
   }
-  auto channel_creds = tls.ChannelCredentials(coord.address());
+  auto channel_creds = f.tls.ChannelCredentials(coord.address());
   if (!channel_creds.ok()) {
     std::cerr << "stampede: " << channel_creds.status().message() << "\n";
     return kExitBadInput;
-  }
-  agent::AgentConfig first_config;
-  if (!agent_config.empty()) {
-    auto loaded_config = agent::AgentConfig::Load(agent_config);
-    if (!loaded_config.ok()) {
-      std::cerr << "stampede: " << loaded_config.status().message() << "\n";
-      return kExitBadInput;
-    }
-    first_config = std::move(*loaded_config);
   }
   std::vector<std::unique_ptr<agent::Agent>> agents;
   std::vector<std::thread> threads;
@@ -341,18 +329,46 @@ int RunCommand(const Args& args) {
     ao.coordinator = "127.0.0.1:" + std::to_string(coord.port());
     ao.name = "local-" + std::to_string(i + 1);
     ao.credentials = *channel_creds;
-    if (i == 0) ao.config = first_config;
-    ao.engine = engine;
+    if (i == 0) ao.config = *first_config;
+    ao.engine = f.engine;
     agents.push_back(std::make_unique<agent::Agent>(ao));
     threads.emplace_back([a = agents.back().get()] { (void)a->Run(); });
   }
   SignalWatcher signals([](int) { SLOG(kWarn) << "interrupted: stopping the run"; });
   CliObserver observer(&signals);
-  v1::RunResult result = coord.RunPlan(loaded.plan, plan::PlanToYaml(loaded.plan), results_dir, &observer);
+  v1::RunResult result = coord.RunPlan(plan, plan::PlanToYaml(plan), f.results_dir, &observer);
   for (auto& a : agents) a->Shutdown();
   for (auto& t : threads) t.join();
   coord.Shutdown();
   return Conclude(result, false);
+}
+
+}  // namespace
+
+int RunCommand(const Args& args) {
+  RunFlags f;
+  po::options_description desc("run options");
+  AddRunFlags(&f, &desc);
+  po::positional_options_description pos;
+  pos.add("plan", 1);
+  po::variables_map vm;
+  const std::string usage = "usage: stampede run PLAN.yaml [--coordinator HOST:PORT] [--local-agents N]";
+  if (auto code = ParseFlags(usage, desc, pos, args, &vm)) return *code;
+  if (f.plan_file.empty()) {
+    std::cerr << usage << "\n";
+    return kExitBadInput;
+  }
+  f.local_agents_given = vm.count("local-agents") > 0;
+  auto loaded = plan::LoadPlanFile(f.plan_file);
+  if (!loaded.ok()) {
+    for (const std::string& e : loaded.errors) std::cerr << e << "\n";
+    return kExitBadInput;
+  }
+  if (Status e = agent::CheckEngine(f.engine); !e.ok()) {
+    std::cerr << "stampede: " << e.message() << "\n";
+    return kExitBadInput;
+  }
+  return f.coordinator_addr.empty() ? RunEmbedded(f, loaded.plan) : SubmitToCoordinator(f, loaded.plan);
 }
 
 }  // namespace stampede::cli

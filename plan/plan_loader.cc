@@ -333,6 +333,14 @@ class Loader : public YamlReader {
     if (!p["workers"] && !(p["stages"] && phase->workers() > 0)) {
       Error(p, at + ".workers", "missing (expected a positive integer)");
     }
+    LoadPacing(p, at, phase);
+    LoadPhaseParams(p, at, info, phase);
+    CheckStepCounts(p, at, info, *phase);
+  }
+
+  // think_time, arrival and timeout: how the phase's operations are paced
+  // and bounded.
+  void LoadPacing(const YAML::Node& p, const std::string& at, v1::Phase* phase) {
     if (p["think_time"]) {
       phase->set_think_time_ms(uint64_t(DurationMs(p["think_time"], at + ".think_time")));
       if (phase->rate() > 0 || (phase->stages_size() > 0 && phase->stages(0).rate() > 0)) {
@@ -358,14 +366,17 @@ class Loader : public YamlReader {
               "phase that runs a number of operations)");
       }
     }
-    LoadPhaseParams(p, at, info, phase);
+  }
+
+  void CheckStepCounts(const YAML::Node& p, const std::string& at, const workloads::WorkloadInfo* info,
+                       const v1::Phase& phase) {
     // A stepped workload (rebalance2021) sets its own operation counts; one
     // with an open-ended step (ycsb's run after its load) takes the phase's
     // duration or ops for it. A rate paces every step (open loop).
     std::vector<workloads::StepSpec> steps;
     if (info && info->steps) {
-      std::map<std::string, std::string> values(phase->params().begin(), phase->params().end());
-      steps = info->steps(workloads::Params(info->param_specs(), values), phase->workers());
+      std::map<std::string, std::string> values(phase.params().begin(), phase.params().end());
+      steps = info->steps(workloads::Params(info->param_specs(), values), phase.workers());
     }
     bool open_ended = steps.empty();
     for (const workloads::StepSpec& st : steps) open_ended |= st.ops == 0;
@@ -379,7 +390,7 @@ class Loader : public YamlReader {
                     " (set its params instead)");
         }
       }
-    } else if (!phase->duration_ms() && !phase->ops() && !p["duration"] && !p["stages"]) {
+    } else if (!phase.duration_ms() && !phase.ops() && !p["duration"] && !p["stages"]) {
       Error(p, at, "needs a duration (e.g. duration: 30s) or an operation count (ops: N)");
     }
   }

@@ -58,15 +58,7 @@ void EmitCustom(YAML::Emitter& out, const v1::CustomWorkload& c) {
   out << YAML::EndSeq;
 }
 
-}  // namespace
-
-std::string PlanToYaml(const v1::Plan& plan) {
-  YAML::Emitter out;
-  out.SetDoublePrecision(12);  // 0.9, not 0.90000000000000002
-  out << YAML::BeginMap;
-  out << YAML::Key << "name" << YAML::Value << plan.name();
-  out << YAML::Key << "seed" << YAML::Value << plan.seed();
-  const auto& t = plan.target();
+void EmitTarget(YAML::Emitter& out, const v1::Target& t) {
   out << YAML::Key << "target" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "driver" << YAML::Value << t.driver();
   out << YAML::Key << "flavor" << YAML::Value << t.flavor();
@@ -92,11 +84,9 @@ std::string PlanToYaml(const v1::Plan& plan) {
     out << YAML::EndMap;
   }
   out << YAML::EndMap;
-  out << YAML::Key << "retry" << YAML::Value << YAML::Flow << YAML::BeginMap;
-  out << YAML::Key << "max_attempts" << YAML::Value << plan.retry().max_attempts();
-  out << YAML::Key << "backoff" << YAML::Value << FormatDurationNs(int64_t(plan.retry().backoff_ms()) * 1000000);
-  out << YAML::EndMap;
-  const auto& a = plan.agents();
+}
+
+void EmitAgents(YAML::Emitter& out, const v1::AgentsSpec& a) {
   out << YAML::Key << "agents" << YAML::Value << YAML::Flow << YAML::BeginMap;
   out << YAML::Key << "min" << YAML::Value << a.min();
   out << YAML::Key << "wait" << YAML::Value << FormatDurationNs(int64_t(a.wait_ms()) * 1000000);
@@ -111,6 +101,81 @@ std::string PlanToYaml(const v1::Plan& plan) {
     out << YAML::Key << "load" << YAML::Value << "all";
   }
   out << YAML::EndMap;
+}
+
+void EmitPhase(YAML::Emitter& out, const v1::Phase& p) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << p.name();
+  out << YAML::Key << "workload" << YAML::Value << p.workload();
+  out << YAML::Key << "workers" << YAML::Value << p.workers();
+  if (p.duration_ms() && p.stages_size() == 0) {
+    out << YAML::Key << "duration" << YAML::Value << FormatDurationNs(int64_t(p.duration_ms()) * 1000000);
+  }
+  if (p.ops()) out << YAML::Key << "ops" << YAML::Value << p.ops();
+  if (p.timeout_ms()) {
+    out << YAML::Key << "timeout" << YAML::Value << FormatDurationNs(int64_t(p.timeout_ms()) * 1000000);
+  }
+  if (p.rate() > 0) out << YAML::Key << "rate" << YAML::Value << p.rate();
+  if (p.stages_size() > 0) {
+    out << YAML::Key << "stages" << YAML::Value << YAML::BeginSeq;
+    for (const auto& st : p.stages()) {
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "duration" << YAML::Value
+          << FormatDurationNs(int64_t(st.duration_ms()) * 1000000);
+      if (st.rate() > 0 || st.workers() == 0) {
+        out << YAML::Key << "rate" << YAML::Value << st.rate();
+      } else {
+        out << YAML::Key << "workers" << YAML::Value << st.workers();
+      }
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
+  if (p.think_time_ms()) {
+    out << YAML::Key << "think_time" << YAML::Value << FormatDurationNs(int64_t(p.think_time_ms()) * 1000000);
+  }
+  if (!p.arrival().empty()) out << YAML::Key << "arrival" << YAML::Value << p.arrival();
+  EmitStatements(out, "setup", p.setup());
+  EmitStatements(out, "cleanup", p.cleanup());
+  if (p.custom().ops_size() > 0) EmitCustom(out, p.custom());
+  if (!p.params().empty()) {
+    std::map<std::string, std::string> sorted(p.params().begin(), p.params().end());
+    out << YAML::Key << "params" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    for (const auto& [k, v] : sorted) out << YAML::Key << k << YAML::Value << v;
+    out << YAML::EndMap;
+  }
+  out << YAML::EndMap;
+}
+
+void EmitFaults(YAML::Emitter& out, const v1::Plan& plan) {
+  if (plan.faults_size() == 0) return;
+  out << YAML::Key << "faults" << YAML::Value << YAML::BeginSeq;
+  for (const auto& f : plan.faults()) {
+    out << YAML::Flow << YAML::BeginMap;
+    char pct[32];
+    std::snprintf(pct, sizeof(pct), "@%g%%", f.at_percent());
+    out << YAML::Key << "at" << YAML::Value
+        << (f.at_percent() > 0 ? f.phase() + pct : f.phase() + "+" + FormatDurationNs(int64_t(f.at_ms()) * 1000000));
+    out << YAML::Key << "action" << YAML::Value << f.action();
+    out << YAML::Key << "node" << YAML::Value << f.node();
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
+}  // namespace
+
+std::string PlanToYaml(const v1::Plan& plan) {
+  YAML::Emitter out;
+  out.SetDoublePrecision(12);  // 0.9, not 0.90000000000000002
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << plan.name();
+  out << YAML::Key << "seed" << YAML::Value << plan.seed();
+  EmitTarget(out, plan.target());
+  out << YAML::Key << "retry" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "max_attempts" << YAML::Value << plan.retry().max_attempts();
+  out << YAML::Key << "backoff" << YAML::Value << FormatDurationNs(int64_t(plan.retry().backoff_ms()) * 1000000);
+  out << YAML::EndMap;
+  EmitAgents(out, plan.agents());
   const auto& rec = plan.recovery();
   out << YAML::Key << "recovery" << YAML::Value << YAML::Flow << YAML::BeginMap;
   out << YAML::Key << "baseline" << YAML::Value << FormatDurationNs(int64_t(rec.baseline_ms()) * 1000000);
@@ -127,63 +192,9 @@ std::string PlanToYaml(const v1::Plan& plan) {
         << YAML::Value << true << YAML::EndMap;
   }
   out << YAML::Key << "phases" << YAML::Value << YAML::BeginSeq;
-  for (const auto& p : plan.phases()) {
-    out << YAML::BeginMap;
-    out << YAML::Key << "name" << YAML::Value << p.name();
-    out << YAML::Key << "workload" << YAML::Value << p.workload();
-    out << YAML::Key << "workers" << YAML::Value << p.workers();
-    if (p.duration_ms() && p.stages_size() == 0) {
-      out << YAML::Key << "duration" << YAML::Value << FormatDurationNs(int64_t(p.duration_ms()) * 1000000);
-    }
-    if (p.ops()) out << YAML::Key << "ops" << YAML::Value << p.ops();
-    if (p.timeout_ms()) {
-      out << YAML::Key << "timeout" << YAML::Value << FormatDurationNs(int64_t(p.timeout_ms()) * 1000000);
-    }
-    if (p.rate() > 0) out << YAML::Key << "rate" << YAML::Value << p.rate();
-    if (p.stages_size() > 0) {
-      out << YAML::Key << "stages" << YAML::Value << YAML::BeginSeq;
-      for (const auto& st : p.stages()) {
-        out << YAML::Flow << YAML::BeginMap << YAML::Key << "duration" << YAML::Value
-            << FormatDurationNs(int64_t(st.duration_ms()) * 1000000);
-        if (st.rate() > 0 || st.workers() == 0) {
-          out << YAML::Key << "rate" << YAML::Value << st.rate();
-        } else {
-          out << YAML::Key << "workers" << YAML::Value << st.workers();
-        }
-        out << YAML::EndMap;
-      }
-      out << YAML::EndSeq;
-    }
-    if (p.think_time_ms()) {
-      out << YAML::Key << "think_time" << YAML::Value << FormatDurationNs(int64_t(p.think_time_ms()) * 1000000);
-    }
-    if (!p.arrival().empty()) out << YAML::Key << "arrival" << YAML::Value << p.arrival();
-    EmitStatements(out, "setup", p.setup());
-    EmitStatements(out, "cleanup", p.cleanup());
-    if (p.custom().ops_size() > 0) EmitCustom(out, p.custom());
-    if (!p.params().empty()) {
-      std::map<std::string, std::string> sorted(p.params().begin(), p.params().end());
-      out << YAML::Key << "params" << YAML::Value << YAML::Flow << YAML::BeginMap;
-      for (const auto& [k, v] : sorted) out << YAML::Key << k << YAML::Value << v;
-      out << YAML::EndMap;
-    }
-    out << YAML::EndMap;
-  }
+  for (const auto& p : plan.phases()) EmitPhase(out, p);
   out << YAML::EndSeq;
-  if (plan.faults_size() > 0) {
-    out << YAML::Key << "faults" << YAML::Value << YAML::BeginSeq;
-    for (const auto& f : plan.faults()) {
-      out << YAML::Flow << YAML::BeginMap;
-      char pct[32];
-      std::snprintf(pct, sizeof(pct), "@%g%%", f.at_percent());
-      out << YAML::Key << "at" << YAML::Value
-          << (f.at_percent() > 0 ? f.phase() + pct : f.phase() + "+" + FormatDurationNs(int64_t(f.at_ms()) * 1000000));
-      out << YAML::Key << "action" << YAML::Value << f.action();
-      out << YAML::Key << "node" << YAML::Value << f.node();
-      out << YAML::EndMap;
-    }
-    out << YAML::EndSeq;
-  }
+  EmitFaults(out, plan);
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

@@ -26,6 +26,53 @@ LatencyWindow RefWindow(const std::vector<RefSecond>& s, double from, double to)
   return {double(h.ValueAtQuantile(0.99)) / 1000.0, double(h.max_ns()) / 1000.0, h.count()};
 }
 
+// Healthy again: the first run of K healthy polls after the fault that
+// follows an unhealthy poll (or, if the probe never saw ill health, the
+// first such run after the fault).
+void RefHealthy(const std::vector<std::pair<double, bool>>& health, double next, int healthy_polls,
+                FaultRecovery* fault) {
+  FaultRecovery& f = *fault;
+  bool saw_unhealthy = false;
+  for (const auto& [t, ok] : health) {
+    saw_unhealthy |= t > f.t && t < next && !ok;
+    f.probed |= t > f.t;
+  }
+  int streak = 0;
+  double streak_start = -1;
+  bool after_unhealthy = !saw_unhealthy;
+  for (const auto& [t, ok] : health) {
+    if (t <= f.t) continue;
+    if (!ok) {
+      after_unhealthy = true;
+      streak = 0;
+      continue;
+    }
+    if (!after_unhealthy) continue;
+    if (streak++ == 0) streak_start = t;
+    if (streak >= healthy_polls) {
+      f.healthy_s = std::max(0.0, streak_start - f.t);
+      break;
+    }
+  }
+}
+
+RefSecond RefSecondOf(const Json& line) {
+  RefSecond s;
+  s.end = line.value("t", 0.0);
+  s.start = s.end - line.value("interval_s", 1.0);
+  const Json ops = line.value("ops", Json::object());
+  for (const auto& [name, op] : ops.items()) {
+    const Json outcomes = op.value("outcomes", Json::array());
+    for (size_t i = 0; i < outcomes.size() && i < size_t(kNumOutcomes); ++i) {
+      s.outcomes[i] += outcomes[i].get<uint64_t>();
+    }
+    record::MergeHistogramJson(op.value("latency", Json::object()), &s.latency);
+  }
+  s.ok = s.outcomes[0];
+  for (int i = 1; i < kNumOutcomes; ++i) s.errors += s.outcomes[i];
+  return s;
+}
+
 // The batch computation recovery.cc had before RecoveryTracker: the
 // reference the tracker must agree with.
 std::vector<FaultRecovery> ReferenceRecovery(const std::vector<Json>& journal) {
@@ -46,20 +93,7 @@ std::vector<FaultRecovery> ReferenceRecovery(const std::vector<Json>& journal) {
     } else if (type == "health") {
       health.emplace_back(line.value("t", 0.0), line.value("healthy", false));
     } else if (type == "second" && !line.value("late", false)) {
-      RefSecond s;
-      s.end = line.value("t", 0.0);
-      s.start = s.end - line.value("interval_s", 1.0);
-      const Json ops = line.value("ops", Json::object());
-      for (const auto& [name, op] : ops.items()) {
-        const Json outcomes = op.value("outcomes", Json::array());
-        for (size_t i = 0; i < outcomes.size() && i < size_t(kNumOutcomes); ++i) {
-          s.outcomes[i] += outcomes[i].get<uint64_t>();
-        }
-        record::MergeHistogramJson(op.value("latency", Json::object()), &s.latency);
-      }
-      s.ok = s.outcomes[0];
-      for (int i = 1; i < kNumOutcomes; ++i) s.errors += s.outcomes[i];
-      seconds.push_back(std::move(s));
+      seconds.push_back(RefSecondOf(line));
     } else if (type == "fault" && !line.value("undo", false)) {
       FaultRecovery f;
       f.index = line.value("index", 0);
@@ -132,31 +166,7 @@ std::vector<FaultRecovery> ReferenceRecovery(const std::vector<Json>& journal) {
     // A start or resume follows an outage: its "baseline" is the outage, and
     // a dip against it says nothing.
     if (f.action == "start" || f.action == "resume") f.dip = -1;
-    // Healthy again: the first run of K healthy polls after the fault that
-    // follows an unhealthy poll (or, if the probe never saw ill health, the
-    // first such run after the fault).
-    bool saw_unhealthy = false;
-    for (const auto& [t, ok] : health) {
-      saw_unhealthy |= t > f.t && t < next && !ok;
-      f.probed |= t > f.t;
-    }
-    int streak = 0;
-    double streak_start = -1;
-    bool after_unhealthy = !saw_unhealthy;
-    for (const auto& [t, ok] : health) {
-      if (t <= f.t) continue;
-      if (!ok) {
-        after_unhealthy = true;
-        streak = 0;
-        continue;
-      }
-      if (!after_unhealthy) continue;
-      if (streak++ == 0) streak_start = t;
-      if (streak >= healthy_polls) {
-        f.healthy_s = std::max(0.0, streak_start - f.t);
-        break;
-      }
-    }
+    RefHealthy(health, next, healthy_polls, &f);
     const double recovered_at = f.recovered_s >= 0 ? f.t + f.recovered_s : next;
     f.during = RefWindow(seconds, f.t, recovered_at);
     f.after = RefWindow(seconds, recovered_at, next);
