@@ -148,15 +148,14 @@ web::HttpResponse LiveRuns::Handle(const std::string& raw_target) {
     if (current) return CurrentView();
     if (!dir.empty()) {
       // An earlier run is read from disk without holding the live run's lock.
-      auto journal = report::ReadJournal(dir + "/journal.jsonl");
-      if (!journal.ok()) return NotFound("journal of run " + id);
       report::RunViewBuilder builder;
-      for (const report::Json& line : *journal) builder.Add(line);
+      Status read = report::ScanRecords(dir + "/journal.jsonl", [&](record::Record&& r) { builder.Add(r); });
+      if (!read.ok()) return NotFound("journal of run " + id);
       std::ifstream in(dir + "/plan.yaml");
       std::stringstream ss;
       ss << in.rdbuf();
       plan_yaml = ss.str();
-      return JsonResponse(Decorate(builder.View(), plan_yaml, journal->empty()));
+      return JsonResponse(Decorate(builder.View(), plan_yaml, builder.records() == 0));
     }
     return NotFound("run " + id);
   }
