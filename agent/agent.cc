@@ -118,6 +118,9 @@ class Agent::Session {
       case v1::CoordinatorMessage::kPrepare:
         run.OnPrepare(msg.prepare());
         break;
+      case v1::CoordinatorMessage::kCleanup:
+        run.OnCleanup(msg.cleanup());
+        break;
       case v1::CoordinatorMessage::kStart:
         run.OnStart(msg.start());
         break;

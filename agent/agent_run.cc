@@ -184,33 +184,58 @@ PhaseRunnerOptions AgentRun::RunnerOptions(uint32_t phase, uint32_t slot, uint32
   return o;
 }
 
+void AgentRun::OnCleanup(const v1::RunCleanup& cleanup) {
+  MutexLock lock(mu_);
+  if (!assigned_ || cleanup.run_id() != run_id_ || stopping_) return;
+  // Every agent is done with the last phase: this one's runner has ended.
+  std::thread previous = std::move(phase_thread_);
+  phase_thread_ = std::thread([this, prev = std::move(previous)]() mutable {
+    if (prev.joinable()) prev.join();
+    CleanupMain();
+  });
+}
+
+void AgentRun::CleanupMain() {
+  uint32_t index;
+  {
+    MutexLock lock(mu_);
+    index = uint32_t(assignment_.plan().phases_size());
+  }
+  PhaseRunnerOptions o = RunnerOptions(index, 0, 0, true, "");
+  if (!Admit(&o)) return;
+  Status s = RunFinalCleanup(o);
+  if (!s.ok()) SLOG(kError) << s.message();
+  Event(s.ok() ? v1::Event::CLEANUP_DONE : v1::Event::ERROR, index, s.message());
+}
+
+// Before any connection: may a plan make this agent do this, and is the
+// target's password here? Says why not (ERROR) if not.
+bool AgentRun::Admit(PhaseRunnerOptions* o) {
+  if (Status allowed = config_->allow.Check(o->plan); !allowed.ok()) {
+    SLOG(kError) << allowed.message();
+    Event(v1::Event::ERROR, o->phase_index, allowed.message());
+    return false;
+  }
+  const std::string& env = o->plan.target().password_env();
+  if (env.empty()) return true;
+  const char* value = std::getenv(env.c_str());
+  if (value == nullptr) {
+    Event(v1::Event::ERROR, o->phase_index,
+          "target.password_env: environment variable " + env + " is not set on agent " + name_);
+    return false;
+  }
+  o->password = value;
+  return true;
+}
+
 void AgentRun::PhaseMain(v1::PreparePhase prepare) {
   const uint32_t index = prepare.phase_index();
   PhaseRunnerOptions o = RunnerOptions(index, prepare.slot(), prepare.slots(), prepare.lead(), "");
-  // Before any connection: may a plan make this agent do this?
-  if (Status allowed = config_->allow.Check(o.plan); !allowed.ok()) {
-    SLOG(kError) << allowed.message();
-    Event(v1::Event::ERROR, index, allowed.message());
-    return;
-  }
-  const std::string& env = o.plan.target().password_env();
-  if (!env.empty()) {
-    const char* value = std::getenv(env.c_str());
-    if (value == nullptr) {
-      Event(v1::Event::ERROR, index,
-            "target.password_env: environment variable " + env + " is not set on agent " + name_);
-      return;
-    }
-    o.password = value;
-  }
   if (index >= uint32_t(o.plan.phases_size())) {
-    // One past the last phase: the run's cleanup (the coordinator sends
-    // this to the lead alone, after every agent finished).
-    Status s = RunFinalCleanup(o);
-    if (!s.ok()) SLOG(kError) << s.message();
-    Event(s.ok() ? v1::Event::PHASE_READY : v1::Event::ERROR, index, s.message());
+    Event(v1::Event::ERROR, index, "the plan has no phase " + std::to_string(index));
     return;
   }
+  if (!Admit(&o)) return;
   std::shared_ptr<PhaseRunner> runner = PhaseRunner::Create(std::move(o));
   std::shared_ptr<Phase> phase;
   {

@@ -70,6 +70,7 @@ class AgentRun {
   void OnWelcome(const v1::Welcome& welcome, const std::string& hello_run);
   void OnAssignment(const v1::Assignment& assignment);
   void OnPrepare(const v1::PreparePhase& prepare);
+  void OnCleanup(const v1::RunCleanup& cleanup);
   void OnStart(const v1::StartPhase& start);
   void OnAdopt(const v1::AdoptShare& adopt);
   void OnFault(const v1::FaultCommand& fault);
@@ -90,6 +91,8 @@ class AgentRun {
     int adopting = 0;  // adopted shares still running
   };
   void PhaseMain(v1::PreparePhase prepare);
+  void CleanupMain();
+  bool Admit(PhaseRunnerOptions* o);
   void AdoptMain(v1::AdoptShare adopt, std::shared_ptr<Phase> phase);
   PhaseRunnerOptions RunnerOptions(uint32_t phase, uint32_t slot, uint32_t slots, bool lead, const std::string& source);
   void FaultMain();

@@ -15,6 +15,23 @@ bool IsRunId(const std::string& run_id) {
   });
 }
 
+StatusOr<std::string> MakeRunDir(const std::string& results_root, const std::string& exact, const std::string& run_id,
+                                 const std::string& plan_yaml) {
+  std::error_code ec;
+  std::string dir = exact;
+  if (dir.empty()) {
+    dir = results_root + "/" + run_id;
+    for (int n = 2; fs::exists(dir, ec); ++n) dir = results_root + "/" + run_id + "-" + std::to_string(n);
+  }
+  fs::create_directories(dir, ec);
+  if (ec) return Status::Error("results: cannot create " + dir + ": " + ec.message());
+  std::ofstream out(dir + "/plan.yaml");
+  out << plan_yaml;
+  out.close();
+  if (!out) return Status::Error("results: cannot write " + dir + "/plan.yaml");
+  return dir;
+}
+
 namespace {
 
 bool IsFileName(const std::string& name) { return IsRunId(name); }

@@ -1,5 +1,6 @@
-// A run's results directory, read for FetchResults (the submitter's copy of
-// the results) and written back on the submitter's side.
+// A run's results directory: made for a new run with the plan as written,
+// read for FetchResults (the submitter's copy of the results) and written
+// back on the submitter's side. What goes in it: docs/results.md.
 #ifndef STAMPEDE_COORDINATOR_RESULT_FILES_H_
 #define STAMPEDE_COORDINATOR_RESULT_FILES_H_
 
@@ -17,6 +18,12 @@ inline constexpr size_t kResultChunkBytes = 1 << 20;
 // True if `run_id` names a run directory and nothing else (no '/', no
 // "..", only the characters run ids are made of).
 bool IsRunId(const std::string& run_id);
+
+// Makes a new run's directory: `exact` if given (--results), else
+// results_root/run_id, or run_id-2, -3... if that exists. Writes plan.yaml
+// into it. Returns the directory.
+StatusOr<std::string> MakeRunDir(const std::string& results_root, const std::string& exact, const std::string& run_id,
+                                 const std::string& plan_yaml);
 
 // Sends every regular file of results_root/run_id (not subdirectories or
 // links), sorted by name, in chunks of at most kResultChunkBytes. Stops

@@ -67,5 +67,22 @@ TEST_F(ResultFilesTest, RefusesPathsAndMissingRuns) {
   EXPECT_FALSE(fs::exists(root_ / "escape"));
 }
 
+TEST_F(ResultFilesTest, ANewRunGetsItsOwnDirectoryWithItsPlan) {
+  auto first = MakeRunDir(root_.string(), "", "20261201-100000-x", "name: x\n");
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  EXPECT_EQ(*first, root_.string() + "/20261201-100000-x-2");  // the fixture's run has that name
+  EXPECT_EQ(Slurp(*first + "/plan.yaml"), "name: x\n");
+  auto again = MakeRunDir(root_.string(), "", "20261201-100000-x", "");
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, root_.string() + "/20261201-100000-x-3");
+  auto exact = MakeRunDir(root_.string(), (root_ / "mine").string(), "ignored", "y");
+  ASSERT_TRUE(exact.ok());
+  EXPECT_EQ(Slurp(root_ / "mine" / "plan.yaml"), "y");
+  Put("file", "");
+  auto blocked = MakeRunDir(root_.string(), (root_ / "20261201-100000-x" / "file" / "d").string(), "", "");
+  ASSERT_FALSE(blocked.ok());
+  EXPECT_NE(blocked.status().message().find("results: cannot create"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace stampede::coordinator

@@ -12,6 +12,7 @@
 #include "common/log.h"
 #include "common/strings.h"
 #include "coordinator/agent_roles.h"
+#include "coordinator/result_files.h"
 #include "plan/plan_expander.h"
 #include "record/record_codec.h"
 
@@ -153,20 +154,9 @@ Status RunController::Begin() {
   if (plan.timeout_ms()) run_deadline_ns_ = run_start_ns_ + int64_t(plan.timeout_ms()) * kNsPerMs;
   const std::string started_at = UtcNow("%Y-%m-%dT%H:%M:%SZ");
   run_id_ = UtcNow("%Y%m%d-%H%M%S") + "-" + plan.name();
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!options_.results_dir.empty()) {
-    dir_ = options_.results_dir;
-  } else {
-    dir_ = options_.results_root + "/" + run_id_;
-    for (int n = 2; fs::exists(dir_, ec); ++n) dir_ = options_.results_root + "/" + run_id_ + "-" + std::to_string(n);
-  }
-  fs::create_directories(dir_, ec);
-  if (ec) return Status::Error("results: cannot create " + dir_ + ": " + ec.message());
-  {
-    std::ofstream out(dir_ + "/plan.yaml");
-    out << options_.plan_yaml;
-  }
+  auto dir = MakeRunDir(options_.results_root, options_.results_dir, run_id_, options_.plan_yaml);
+  if (!dir.ok()) return dir.status();
+  dir_ = *dir;
   Status s = journal_.Open(dir_ + "/journal.jsonl");
   if (!s.ok()) return s.WithContext("results");
   journal_open_ = true;
@@ -268,12 +258,7 @@ RunController::Wait RunController::WaitFor(Mark mark, uint32_t p, const std::vec
       MutexLock lock(mu_);
       cv_.wait_for(lock.native(), std::chrono::milliseconds(faults_.empty() ? 100 : 5));
       if (error_) return Wait::kError;
-      bool all = true;
-      if (names.empty()) {
-        for (const auto& [name, a] : agents_) all &= MarkedLocked(mark, p, name);
-      } else {
-        for (const std::string& name : names) all &= MarkedLocked(mark, p, name);
-      }
+      const bool all = barrier_.All(mark, p, AwaitedLocked(names));
       if (all) return Wait::kDone;
       if (run_deadline_ns_ && MonoNowNs() >= run_deadline_ns_) {
         error_ = "the run timed out after " + FormatDurationNs(int64_t(options_.plan.timeout_ms()) * kNsPerMs) +
@@ -292,11 +277,12 @@ RunController::Wait RunController::WaitFor(Mark mark, uint32_t p, const std::vec
   }
 }
 
-// An agent not in the phase counts as marked.
-bool RunController::MarkedLocked(Mark mark, uint32_t p, const std::string& name) {
-  if (!agents_.at(name).active) return true;
-  const Marks& m = marks_[{p, name}];
-  return (mark == Mark::kReady ? m.ready_ns : m.done_ns) != 0;
+std::vector<std::string> RunController::AwaitedLocked(const std::vector<std::string>& names) const {
+  std::vector<std::string> out;
+  for (const auto& [name, a] : agents_) {
+    if (a.active && (names.empty() || std::find(names.begin(), names.end(), name) != names.end())) out.push_back(name);
+  }
+  return out;
 }
 
 void RunController::Tick(bool phase_running) {
@@ -438,15 +424,13 @@ void RunController::OnEvent(const std::string& agent, const v1::Event& event) {
       break;
     }
     case v1::Event::PHASE_READY:
-    case v1::Event::PHASE_DONE: {
+    case v1::Event::PHASE_DONE:
+    case v1::Event::CLEANUP_DONE: {
       MutexLock lock(mu_);
-      Marks& m = marks_[{event.phase_index(), agent}];
       if (event.kind() == v1::Event::PHASE_READY) {
-        m.ready_ns = std::max<int64_t>(1, event.time_ns());
-        m.owed = event.owed_ops();
+        barrier_.Ready(event.phase_index(), agent, event.time_ns(), event.owed_ops());
       } else {
-        m.done_ns = std::max<int64_t>(1, event.time_ns());
-        m.timed_out |= event.timed_out();
+        barrier_.Done(event.phase_index(), agent, event.time_ns(), event.timed_out());
       }
       break;
     }

@@ -30,6 +30,7 @@
 #include "coordinator/agent_registry.h"
 #include "coordinator/fault_schedule.h"
 #include "coordinator/health_poller.h"
+#include "coordinator/phase_barrier.h"
 #include "coordinator/phase_merger.h"
 #include "plan/fault_ledger.h"
 #include "proto/stampede.pb.h"
@@ -96,13 +97,7 @@ class RunController : public SessionListener {
     bool join_pending = false;              // back, waiting for the run thread to take it in
     bool joining = false;                   // preparing to join the phase in progress
   };
-  // What an agent said about a phase.
-  struct Marks {
-    int64_t ready_ns = 0, done_ns = 0;
-    int64_t owed = -1;
-    bool timed_out = false;
-  };
-  enum class Mark { kReady, kDone };
+  using Mark = PhaseBarrier::Mark;
   enum class Wait { kDone, kError, kCancelled };
 
   Status Begin();
@@ -127,7 +122,10 @@ class RunController : public SessionListener {
   // housekeeping in between: due faults, journal flushes, rejoining agents,
   // the run's timeout.
   Wait WaitFor(Mark mark, uint32_t p, const std::vector<std::string>& names);
-  bool MarkedLocked(Mark mark, uint32_t p, const std::string& name) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The agents of `names` (all if empty) that the barrier waits for: those
+  // active in the phase.
+  std::vector<std::string> AwaitedLocked(const std::vector<std::string>& names) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Tick(bool phase_running);
   void SendDueFaults();
   void TakeInJoins();
@@ -176,7 +174,7 @@ class RunController : public SessionListener {
   Mutex mu_;
   std::condition_variable cv_;
   std::map<std::string, Agent> agents_ ABSL_GUARDED_BY(mu_);
-  std::map<std::pair<uint32_t, std::string>, Marks> marks_ ABSL_GUARDED_BY(mu_);
+  PhaseBarrier barrier_ ABSL_GUARDED_BY(mu_);
   std::optional<std::string> error_ ABSL_GUARDED_BY(mu_);
   std::vector<std::unique_ptr<PhaseMerger>> mergers_ ABSL_GUARDED_BY(mu_);  // by phase
   int phase_ ABSL_GUARDED_BY(mu_) = -1;                                     // in progress

@@ -155,7 +155,7 @@ void RunController::StartJoiners() {
     MutexLock lock(mu_);
     if (!phase_running_) return;
     for (auto& [name, a] : agents_) {
-      if (!a.joining || !a.session || marks_[{uint32_t(phase_), name}].ready_ns == 0) continue;
+      if (!a.joining || !a.session || !barrier_.Has(Mark::kReady, uint32_t(phase_), name)) continue;
       a.joining = false;
       a.active = true;
       const int64_t since = MonoNowNs() + kJoinLeadNs - phase_start_ns_;

@@ -76,16 +76,13 @@ void RunController::StartPhase(int p) {
   const v1::Phase& phase = options_.plan.phases(p);
   const uint32_t index = uint32_t(p);
   const int64_t start_ns = MonoNowNs() + kStartLeadNs;
-  int64_t owed = 0;
   std::set<std::string> active;
+  int64_t owed;
   {
     MutexLock lock(mu_);
-    for (const auto& [name, a] : agents_) {
-      if (!a.active) continue;
-      active.insert(name);
-      const int64_t o = marks_[{index, name}].owed;
-      owed = o < 0 || owed < 0 ? -1 : owed + o;
-    }
+    const std::vector<std::string> awaited = AwaitedLocked({});
+    active.insert(awaited.begin(), awaited.end());
+    owed = barrier_.Owed(index, awaited);
     mergers_[size_t(p)] = std::make_unique<PhaseMerger>(phase.name(), index, start_ns, run_start_ns_, active, kGraceNs);
     phase_start_ns_ = start_ns;
     phase_owed_ = owed;
@@ -133,9 +130,7 @@ Status RunController::EndPhase(int p, Wait w) {
     const int64_t until = MonoNowNs() + kStopWaitNs;
     while (MonoNowNs() < until) {
       MutexLock lock(mu_);
-      bool all = true;
-      for (const auto& [name, a] : agents_) all &= !a.active || marks_[{index, name}].done_ns != 0;
-      if (all) break;
+      if (barrier_.All(Mark::kDone, index, AwaitedLocked({}))) break;
       cv_.wait_for(lock.native(), std::chrono::milliseconds(100));
     }
   }
@@ -147,12 +142,9 @@ Status RunController::EndPhase(int p, Wait w) {
     MutexLock lock(mu_);
     start_ns = phase_start_ns_;
     phase_running_ = false;
-    int64_t last_done = 0;
-    for (const auto& [key, m] : marks_) {
-      if (key.first != index) continue;
-      last_done = std::max(last_done, m.done_ns);
-      timed_out |= m.timed_out;
-    }
+    const PhaseBarrier::End end = barrier_.EndOf(index);
+    timed_out = end.timed_out;
+    const int64_t last_done = end.last_done_ns;
     if (last_done) end_ns = last_done;
   }
   record::PhaseEnd line;
@@ -186,7 +178,7 @@ Status RunController::EndPhase(int p, Wait w) {
 }
 
 // The last phase's and the plan's cleanup, on the lead alone, once every
-// agent has finished: a prepare one past the last phase.
+// agent has finished.
 Status RunController::RunFinalCleanup() {
   const v1::Plan& plan = options_.plan;
   const bool cleanup =
@@ -201,12 +193,10 @@ Status RunController::RunFinalCleanup() {
     lead = present.front();
   }
   v1::CoordinatorMessage m;
-  m.mutable_prepare()->set_run_id(run_id_);
-  m.mutable_prepare()->set_phase_index(index);
-  m.mutable_prepare()->set_lead(true);
+  m.mutable_cleanup()->set_run_id(run_id_);
   Send(lead, m);
   Log("cleanup on " + lead);
-  if (WaitFor(Mark::kReady, index, {lead}) != Wait::kDone) {
+  if (WaitFor(Mark::kDone, index, {lead}) != Wait::kDone) {
     MutexLock lock(mu_);
     return Status::Error(error_.value_or("aborted during cleanup"));
   }
