@@ -6,20 +6,21 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <mutex>
+
+#include "common/mutex.h"
 
 namespace stampede {
 namespace {
 std::atomic<int> g_level{static_cast<int>(LogLevel::kInfo)};
-std::mutex g_prefix_mu;
-std::string g_prefix;  // guarded by g_prefix_mu
+Mutex g_prefix_mu;
+std::string g_prefix ABSL_GUARDED_BY(g_prefix_mu);
 constexpr const char* kLevelNames[] = {"debug", "info", "warn", "error"};
 }  // namespace
 
 void SetLogLevel(LogLevel level) { g_level = static_cast<int>(level); }
 
 void SetLogPrefix(const std::string& prefix) {
-  std::lock_guard<std::mutex> lock(g_prefix_mu);
+  MutexLock lock(g_prefix_mu);
   g_prefix = prefix;
 }
 
@@ -35,7 +36,7 @@ void LogLine(LogLevel level, const std::string& line) {
   std::strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm);
   std::string prefix;
   {
-    std::lock_guard<std::mutex> lock(g_prefix_mu);
+    MutexLock lock(g_prefix_mu);
     prefix = g_prefix;
   }
   char head[96];
