@@ -23,6 +23,12 @@ std::string Fmt(double v, const char* unit) {
   return buf;
 }
 
+std::string Signed(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%+.1f s", v);
+  return buf;
+}
+
 // A recovery time: n/a when nothing was observed after the fault, "not
 // recovered" when the run went on without it happening (until its end or
 // the next fault).
@@ -353,6 +359,7 @@ Json RecoveryToJson(const FaultRecovery& f) {
           {"throughput_dip", num(f.dip)},
           {"time_to_recovered_s", num(f.recovered_s)},
           {"time_to_healthy_s", num(f.healthy_s)},
+          {"client_gap_s", f.HasGap() ? Json(f.Gap()) : Json(nullptr)},
           {"recovered", f.recovered_s >= 0 ? Json(true)
                         : f.observed       ? Json(false)
                                            : Json(nullptr)},
@@ -385,10 +392,12 @@ std::string RenderRecoveryMarkdown(const std::vector<FaultRecovery>& faults) {
        << "| unavailability (longest zero-success window) | " << Fmt(f.unavailable_s, " s") << " |\n"
        << "| first-to-last error window | " << Fmt(f.error_window_s, " s") << " |\n"
        << "| errors after the fault | " << (errors.empty() ? "0" : errors) << " |\n"
-       << "| throughput dip (lowest 1 s / baseline) | " << dip << " |\n"
+       << "| lowest throughput, % of baseline (lowest 1 s ok ops/s / baseline; 0% = no op succeeded) | " << dip
+       << " |\n"
        << "| time to recovered throughput | " << Recovered(f.recovered_s, f.observed, f.next_fault) << " |\n"
        << "| time to healthy (health probe) | "
        << (f.probed ? Recovered(f.healthy_s, true, false) : std::string("n/a (no probe)")) << " |\n"
+       << "| clients behind the database (recovered - healthy) | " << (f.HasGap() ? Signed(f.Gap()) : "n/a") << " |\n"
        << "| p99 / max before | " << Lat(f.before) << " |\n"
        << "| p99 / max during | " << Lat(f.during) << " |\n"
        << "| p99 / max after | " << Lat(f.after) << " |\n";

@@ -48,6 +48,13 @@ struct FaultRecovery {
   bool observed = false;    // any second after the fault was journalled
   bool next_fault = false;  // a later fault ended the window first
   LatencyWindow before, during, after;
+
+  // How long after the database's own recovery (health probe healthy) the
+  // clients' throughput came back: recovered_s - healthy_s, when both were
+  // observed (negative: the clients were back first). Client-side topology
+  // lag shows here.
+  bool HasGap() const { return recovered_s >= 0 && healthy_s >= 0; }
+  double Gap() const { return recovered_s - healthy_s; }
 };
 
 struct RecoveryOptions {

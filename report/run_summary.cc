@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "record/record_codec.h"
+#include "report/fault_cycles.h"
 #include "report/recovery.h"
 #include "report/report_html.h"
 #include "report/run_view.h"
@@ -403,6 +404,7 @@ std::string RenderReportMarkdown(const RunSummary& s) {
     if (g.steps.front()->workload == "hugedb2019") md << "\n" << HugedbCruLine(g) << "\n";
   }
   md << RenderRecoveryMarkdown(s.faults);
+  md << RenderFaultCyclesMarkdown(GroupFaultCycles(s.faults), s.faults);
   if (!s.undone.empty()) {
     md << "\n## Undone when the run ended\n\nThe run ended before its plan put these nodes back:\n\n";
     for (const UndoneFault& u : s.undone) {
@@ -468,6 +470,8 @@ Status WriteReports(const std::string& dir, RunSummary* summary_out, std::vector
   Json summary = SummaryToJson(s);
   summary["faults"] = Json::array();
   for (const FaultRecovery& f : s.faults) summary["faults"].push_back(RecoveryToJson(f));
+  summary["fault_cycles"] = Json::array();
+  for (const FaultCycles& c : GroupFaultCycles(s.faults)) summary["fault_cycles"].push_back(FaultCyclesToJson(c));
   Status st = WriteFile(dir + "/summary.json", summary.dump(2) + "\n");
   if (st.ok()) st = WriteFile(dir + "/timeline.csv", timeline);
   if (st.ok()) st = WriteFile(dir + "/report.md", RenderReportMarkdown(s));

@@ -4,6 +4,7 @@
 
 #include "common/histogram.h"
 #include "record/record_codec.h"
+#include "report/fault_cycles.h"
 #include "report/recovery.h"
 
 namespace stampede::report {
@@ -140,6 +141,9 @@ Json RunViewBuilder::View(const RunSummary& summary) const {
   Json faults = Json::array();
   for (const FaultRecovery& f : summary.faults) faults.push_back(RecoveryToJson(f));
   view["faults"] = faults;
+  Json cycles = Json::array();
+  for (const FaultCycles& c : GroupFaultCycles(summary.faults)) cycles.push_back(FaultCyclesToJson(c));
+  view["fault_cycles"] = cycles;
   Json s = SummaryToJson(summary);
   view["summary"] = {{"phases", s["phases"]}, {"groups", s["groups"]}};
   view["events"] = s["events"];

@@ -89,5 +89,26 @@ TEST(CompareTest, MarksBestAndWorstPerRow) {
   EXPECT_NE(md.find("| insert InsertOne (s) | 7.10 | **2.90** best | 11.4 worst |"), std::string::npos) << md;
 }
 
+TEST(CompareTest, RepeatedFaultsCompareByTheirDistribution) {
+  auto summary = [](const std::string& id, double median) {
+    Json cycles = {{"action", "kill"},
+                   {"node", "db3"},
+                   {"count", 3},
+                   {"not_recovered", 0},
+                   {"unavailability_s", {{"n", 3}, {"min", 1.0}, {"median", median}, {"p90", 5.0}, {"max", 5.0}}},
+                   {"time_to_healthy_s", {{"n", 0}}}};
+    return Json{{"run_id", id}, {"fault_cycles", Json::array({cycles})}};
+  };
+  Comparison c = Compare({summary("async", 2.0), summary("threads", 3.5)});
+  const CompareRow* median = nullptr;
+  for (const auto& r : c.rows) {
+    if (r.label == "kill db3 x3 unavailability median (s)") median = &r;
+    EXPECT_EQ(r.label.find("to healthy"), std::string::npos) << "no cycle was healthy: no row";
+  }
+  ASSERT_NE(median, nullptr);
+  EXPECT_EQ(median->best, 0);
+  EXPECT_EQ(*median->values[1], 3.5);
+}
+
 }  // namespace
 }  // namespace stampede::report

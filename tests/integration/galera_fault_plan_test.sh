@@ -83,3 +83,43 @@ echo "$status" | grep -q "Synced" || fail "node 1 not Synced: $status"
 grep -q "## Faults and recovery" "$dir/report.md" || fail "report has no recovery section"
 sed -n '/## Faults and recovery/,$p' "$dir/report.md"
 pass "galera node3 killed and restarted from the plan: $ok ok, $rows rows, unavailability $un s, recovered after $(jq .faults[0].time_to_recovered_s "$s") s, healthy after $th s"
+
+# Repeated cycles: node3 killed three times (repeat: 3, every: 15s) and
+# started 6 s after each kill. The report gathers the three kills (and the
+# three starts) into one distribution, with a row per cycle.
+cat >"$TMP/cycles.yaml" <<YAML
+name: galera-kill-cycles
+target: {driver: mysql, flavor: galera, endpoints: [$GA_ENDPOINTS], user: stampede,
+         password_env: STAMPEDE_PASSWORD, database: bench, op_timeout: 3s, connect_timeout: 2s,
+         health: {kind: galera, nodes: 3, consecutive: 2}}
+agents: {min: 2, wait: 20s}
+recovery: {baseline: 3s, recovered_fraction: 0.8, hold: 2s}
+phases:
+  - {name: cycles, workload: crud, workers: 8, duration: 46s, rate: 300, params: {reset: true, table: gc}}
+faults:
+  - {at: cycles+3s, action: kill, node: node3, repeat: 3, every: 15s}
+  - {at: cycles+9s, action: start, node: node3, repeat: 3, every: 15s}
+YAML
+"$STAMPEDE" run "$TMP/cycles.yaml" --coordinator "127.0.0.1:$COORD_PORT" >"$TMP/cycles.out" 2>"$TMP/cycles.err" \
+  || fail "cycles run exited $?: $(tail -n 3 "$TMP/cycles.err")"
+dir=$(summary_of "$COORD_RESULTS")
+s=$dir/summary.json
+expect_eq "$(jq -r '.plan_name' "$s")" galera-kill-cycles "the cycles run's summary"
+expect_eq "$(jq '[.faults[] | select(.ok)] | length' "$s")" 6 "faults that took effect"
+expect_eq "$(jq '.fault_cycles | length' "$s")" 2 "distributions (kill node3, start node3)"
+kill=$(jq -c '.fault_cycles[] | select(.action == "kill")' "$s")
+expect_eq "$(echo "$kill" | jq '.count')" 3 "kill cycles"
+expect_eq "$(echo "$kill" | jq --argjson f "$(jq -c .faults "$s")" '[.faults[] | $f[.].action] | unique')" \
+  '[
+  "kill"
+]' "the kill cycles' faults"
+echo "$kill" | jq -e '.unavailability_s | .n == 3 and .min <= .median and .median <= .p90 and .p90 <= .max' >/dev/null \
+  || fail "unavailability distribution: $kill"
+echo "$kill" | jq -e '.time_to_healthy_s.n >= 1' >/dev/null || fail "no cycle became healthy: $kill"
+grep -q "^### kill node3 x3 (3 took effect" "$dir/report.md" || fail "report.md has no kill distribution"
+rows=$(sed -n '/^### kill node3 x3/,/^###/p' "$dir/report.md" | grep -cE '^\| [123] \| ')
+expect_eq "$rows" 3 "per-cycle rows in report.md"
+sed -n '/## Repeated faults/,$p' "$dir/report.md"
+status=$("$ROOT/deploy/local/galera.sh" status "$GA_DIR" 3)
+echo "$status" | grep -q "Synced" || fail "node 3 not back after the cycles: $status"
+pass "three kill/start cycles of node3: unavailability $(echo "$kill" | jq -c '.unavailability_s'), healthy $(echo "$kill" | jq -c '.time_to_healthy_s')"

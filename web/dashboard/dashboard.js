@@ -162,9 +162,10 @@
       ["unavailability", (f) => fmt(f.unavailability_s, 1, " s")],
       ["first-to-last error", (f) => fmt(f.error_window_s, 1, " s")],
       ["errors", (f) => Object.entries(f.errors || {}).filter(([, v]) => v).map(([k, v]) => `${k} ${v}`).join(", ") || "0"],
-      ["throughput dip", (f) => (f.throughput_dip === null ? "n/a" : Math.round(f.throughput_dip * 100) + "%")],
+      ["lowest throughput, % of baseline", (f) => (f.throughput_dip === null ? "n/a" : Math.round(f.throughput_dip * 100) + "%")],
       ["time to recovered", (f) => recovered(f.time_to_recovered_s, f.recovered, f)],
       ["time to healthy", (f) => recovered(f.time_to_healthy_s, f.healthy)],
+      ["clients behind the database", (f) => (f.client_gap_s === null || f.client_gap_s === undefined ? "n/a" : signed(f.client_gap_s))],
       ["p99 before / during / after", (f) => [f.latency_before, f.latency_during, f.latency_after]
         .map((w) => (w && w.count ? fmt(w.p99_us / 1000, 1) + " ms" : "n/a")).join(" / ")],
     ];
@@ -172,7 +173,31 @@
       `${esc(f.action)} ${esc(f.node)} at ${fmt(f.t_s, 1)} s</span>`).join("");
     html += "<table><tr><th></th>" + faults.map((f) => `<th>${esc(f.action)} ${esc(f.node)}</th>`).join("") + "</tr>";
     for (const [label, fn] of rows) html += `<tr><td>${label}</td>` + faults.map((f) => `<td>${fn(f)}</td>`).join("") + "</tr>";
-    $("faults").innerHTML = html + "</table>";
+    $("faults").innerHTML = html + "</table>" + cyclesHtml();
+  }
+
+  function signed(v) { return (v < 0 ? "-" : "+") + fmt(Math.abs(v), 1, " s"); }
+
+  // Repeated faults of one kind on one node: their distribution, a column
+  // per kind.
+  function cyclesHtml() {
+    const groups = view.fault_cycles || [];
+    if (!groups.length) return "";
+    const cell = (st, f) => (st && st.n ? [st.min, st.median, st.p90, st.max].map(f).join(" / ") + ` <span class="muted">(${st.n})</span>` : "n/a");
+    const secs = (v) => fmt(v, 1, " s");
+    const rows = [
+      ["cycles (took effect)", (g) => `${g.count} (${g.took_effect})`],
+      ["unavailability", (g) => cell(g.unavailability_s, secs)],
+      ["time to recovered", (g) => cell(g.time_to_recovered_s, secs)],
+      ["time to healthy", (g) => cell(g.time_to_healthy_s, secs)],
+      ["clients behind the database", (g) => cell(g.client_gap_s, signed)],
+      ["lowest throughput, % of baseline", (g) => cell(g.lowest_throughput, (v) => Math.round(v * 100) + "%")],
+      ["not recovered / never healthy", (g) => `${g.not_recovered} / ${g.not_healthy}`],
+    ];
+    let html = '<h3>Repeated faults</h3><table class="cycles"><tr><th></th>' +
+      groups.map((g) => `<th>${esc(g.action)} ${esc(g.node)} x${g.count}</th>`).join("") + "</tr>";
+    for (const [label, fn] of rows) html += `<tr><td>${label}</td>` + groups.map((g) => `<td>${fn(g)}</td>`).join("") + "</tr>";
+    return html + '</table><p class="muted">min / median / p90 / max over the cycles (how many had a value)</p>';
   }
 
   function drawTables() {
