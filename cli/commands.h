@@ -17,6 +17,8 @@ constexpr int kExitBadInput = 2;
 // The run completed, but stampede could not measure all of it (an agent was
 // lost): the report says what is missing.
 constexpr int kExitDegraded = 3;
+// The run completed and the plan's expect: block was not met (the verdict).
+constexpr int kExitExpectations = 4;
 
 int ValidateCommand(const Args& args);
 int WorkloadsCommand(const Args& args);

@@ -69,11 +69,12 @@ int Conclude(const v1::RunResult& result, bool remote, const std::string& copied
     std::cerr << "stampede: " << result.error() << "\n";
     return kExitFailed;
   }
-  if (!result.degraded().empty()) {
-    std::cerr << "stampede: degraded: " << result.degraded() << "\n";
-    return kExitDegraded;
+  if (!result.degraded().empty()) std::cerr << "stampede: degraded: " << result.degraded() << "\n";
+  if (!result.expectations_failed().empty()) {
+    std::cerr << "stampede: expectations not met: " << result.expectations_failed() << "\n";
+    return kExitExpectations;
   }
-  return kExitOk;
+  return result.degraded().empty() ? kExitOk : kExitDegraded;
 }
 
 class CliObserver : public coordinator::RunObserver {

@@ -178,6 +178,11 @@ Status RunController::Begin() {
   run.resumable = options_.resumable;
   run.mono_start_ns = run_start_ns_;
   run.plan_json = submitted;
+  for (const v1::Expectation& e : plan.expect()) {
+    if (auto parsed = record::ParseExpectation(e.scope(), e.subject(), e.text()); parsed.ok()) {
+      run.expect.push_back(std::move(*parsed));
+    }
+  }
   Emit(run);
   if (options_.observer) options_.observer->OnStarted(run_id_, dir_);
   Log("run " + run_id_ + " with " + std::to_string(names_.size()) + " agent(s): " + Join(names_, ", "));

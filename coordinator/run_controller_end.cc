@@ -5,6 +5,7 @@
 #include "common/strings.h"
 #include "coordinator/run_controller.h"
 #include "report/run_summary.h"
+#include "report/verdict.h"
 
 namespace stampede::coordinator {
 namespace {
@@ -143,6 +144,10 @@ v1::RunResult RunController::Finish(bool ok, const std::string& error) {
   if (!s.ok()) {
     result.set_ok(false);
     if (error.empty()) result.set_error("results: " + s.message());
+  }
+  if (const report::Verdict verdict = report::Evaluate(summary); !verdict.passed()) {
+    result.set_expectations_failed(report::FailedChecksLine(verdict));
+    Log("expectations not met: " + result.expectations_failed());
   }
   result.set_report_md(report::RenderReportMarkdown(summary));
   return result;

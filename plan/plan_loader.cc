@@ -13,6 +13,7 @@
 #include "drivers/driver_registry.h"
 #include "drivers/statement_template.h"
 #include "plan/custom_grammar.h"
+#include "plan/expect_loader.h"
 #include "plan/fault_loader.h"
 #include "plan/plan_limits.h"
 #include "plan/yaml_reader.h"
@@ -52,7 +53,7 @@ class Loader : public YamlReader {
     }
     CheckKeys(root, "",
               {"name", "seed", "target", "agents", "phases", "retry", "faults", "recovery", "setup", "cleanup",
-               "report", "timeout"});
+               "report", "timeout", "expect"});
     auto& plan = result_.plan;
     plan.set_name(RequiredString(root, "name", "name"));
     if (!plan.name().empty() && !IsNameOf(plan.name(), "_.-")) {
@@ -68,6 +69,7 @@ class Loader : public YamlReader {
     if (root["cleanup"]) statements_.LoadStatements(root["cleanup"], "cleanup", result_.plan.mutable_cleanup());
     if (root["report"]) LoadReportOptions(root["report"]);
     faults_.LoadRecovery(root);
+    if (root["expect"]) ExpectLoader(file(), &result_.errors, &result_.plan).LoadExpect(root["expect"]);
     LoadRunTimeout(root);
     return Finish();
   }

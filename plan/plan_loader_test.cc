@@ -178,6 +178,33 @@ TEST(PlanLoaderTest, CustomWorkloadStagesAndSetupRoundTrip) {
   EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(r.plan, again.plan)) << PlanToYaml(r.plan);
 }
 
+TEST(PlanLoaderTest, ExpectationsLoadAndRoundTrip) {
+  const std::string text = std::string(kGood) + R"(expect:
+  phases:
+    "*": ["errors.fatal == 0"]
+    mixed: ["p99 < 20ms", "read.p999 <= 100ms"]
+  faults:
+    kill: "unavailability < 10s"
+)";
+  auto r = LoadPlanText(text, "e.yaml");
+  ASSERT_TRUE(r.ok()) << r.errors[0];
+  ASSERT_EQ(r.plan.expect_size(), 4);
+  EXPECT_EQ(r.plan.expect(1).scope(), "phase");
+  EXPECT_EQ(r.plan.expect(1).subject(), "mixed");
+  EXPECT_EQ(r.plan.expect(2).text(), "read.p999 <= 100ms");
+  EXPECT_EQ(r.plan.expect(3).scope(), "fault");
+  auto again = LoadPlanText(PlanToYaml(r.plan), "again.yaml");
+  ASSERT_TRUE(again.ok()) << again.errors[0] << "\n" << PlanToYaml(r.plan);
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(r.plan, again.plan)) << PlanToYaml(r.plan);
+
+  auto bad = LoadPlanText(std::string(kGood) + "expect: {faults: {crash: [\"errors == 0\"]}, phase: {}}\n", "b.yaml");
+  ASSERT_EQ(bad.errors.size(), 2u);
+  EXPECT_NE(bad.errors[0].find("expect.phase: unknown key, did you mean 'phases'?"), std::string::npos)
+      << bad.errors[0];
+  EXPECT_NE(bad.errors[1].find("expect.faults.crash: expected a fault action or \"*\""), std::string::npos)
+      << bad.errors[1];
+}
+
 TEST(PlanLoaderTest, CustomErrorsNamePositions) {
   auto r = LoadPlanText(R"yaml(name: c
 target: {driver: postgres, endpoints: [127.0.0.1:5432]}

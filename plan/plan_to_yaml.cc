@@ -2,6 +2,7 @@
 // normalized plan.yaml of every run, and what SubmitRun validates).
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <map>
 
 #include "common/duration.h"
@@ -162,6 +163,32 @@ void EmitFaults(YAML::Emitter& out, const v1::Plan& plan) {
   out << YAML::EndSeq;
 }
 
+// expect: {phases: {SUBJECT: [TEXT...]}, faults: {...}}, subjects in the
+// order first named.
+void EmitExpect(YAML::Emitter& out, const v1::Plan& plan) {
+  if (plan.expect_size() == 0) return;
+  out << YAML::Key << "expect" << YAML::Value << YAML::BeginMap;
+  for (const char* scope : {"phase", "fault"}) {
+    std::vector<std::string> subjects;
+    for (const auto& e : plan.expect()) {
+      if (e.scope() == scope && std::find(subjects.begin(), subjects.end(), e.subject()) == subjects.end()) {
+        subjects.push_back(e.subject());
+      }
+    }
+    if (subjects.empty()) continue;
+    out << YAML::Key << (std::string(scope) + "s") << YAML::Value << YAML::BeginMap;
+    for (const std::string& subject : subjects) {
+      out << YAML::Key << subject << YAML::Value << YAML::Flow << YAML::BeginSeq;
+      for (const auto& e : plan.expect()) {
+        if (e.scope() == scope && e.subject() == subject) out << YAML::DoubleQuoted << e.text();
+      }
+      out << YAML::EndSeq;
+    }
+    out << YAML::EndMap;
+  }
+  out << YAML::EndMap;
+}
+
 }  // namespace
 
 std::string PlanToYaml(const v1::Plan& plan) {
@@ -195,6 +222,7 @@ std::string PlanToYaml(const v1::Plan& plan) {
   for (const auto& p : plan.phases()) EmitPhase(out, p);
   out << YAML::EndSeq;
   EmitFaults(out, plan);
+  EmitExpect(out, plan);
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

@@ -167,6 +167,26 @@ Second DecodeSecond(const Json& line) {
 
 namespace {
 
+Json EncodeExpect(const std::vector<Expectation>& expect) {
+  Json out = Json::array();
+  for (const Expectation& e : expect) out.push_back({{"scope", e.scope}, {"subject", e.subject}, {"text", e.text}});
+  return out;
+}
+
+// Parsed again from the text (one grammar); a condition that does not
+// parse is dropped.
+std::vector<Expectation> DecodeExpect(const Json& line) {
+  std::vector<Expectation> out;
+  const Json* list = Field(line, "expect");
+  if (!list || !list->is_array()) return out;
+  for (const Json& j : *list) {
+    if (out.size() >= kMaxExpectations) break;
+    auto e = ParseExpectation(GetString(j, "scope"), GetString(j, "subject"), GetString(j, "text"));
+    if (e.ok()) out.push_back(std::move(*e));
+  }
+  return out;
+}
+
 Json EncodeRun(const RunStart& r) {
   Json plan = Json::parse(r.plan_json, nullptr, /*allow_exceptions=*/false);
   return {{"type", "run"},
@@ -186,6 +206,7 @@ Json EncodeRun(const RunStart& r) {
           {"report", {{"ns_per_op", r.ns_per_op}}},
           {"resumable", r.resumable},
           {"mono_start_ns", r.mono_start_ns},
+          {"expect", EncodeExpect(r.expect)},
           {"plan", plan.is_object() ? plan : Json::object()}};
 }
 
@@ -211,6 +232,7 @@ RunStart DecodeRun(const Json& line) {
   r.resumable = GetBool(line, "resumable");
   r.mono_start_ns = GetI64(line, "mono_start_ns", 0);
   if (const Json* plan = Field(line, "plan"); plan && plan->is_object()) r.plan_json = plan->dump();
+  r.expect = DecodeExpect(line);
   return r;
 }
 

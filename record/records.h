@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "record/expectation.h"
 #include "record/second.h"
 
 namespace stampede::record {
@@ -40,6 +41,7 @@ struct RunStart {
   bool resumable = false;                    // a restarted coordinator may take it back
   int64_t mono_start_ns = 0;                 // the coordinator's monotonic clock at the start
   std::string plan_json;                     // the plan as submitted, protobuf JSON text
+  std::vector<Expectation> expect;           // the plan's expect: block, parsed
 };
 
 // "phase_start"

@@ -36,8 +36,7 @@ std::vector<FaultCycles> GroupFaultCycles(const std::vector<FaultRecovery>& faul
 
 Json FaultCyclesToJson(const FaultCycles& c);
 // "## Repeated faults": the distributions, then each group's cycle table.
-std::string RenderFaultCyclesMarkdown(const std::vector<FaultCycles>& cycles,
-                                      const std::vector<FaultRecovery>& faults);
+std::string RenderFaultCyclesMarkdown(const std::vector<FaultCycles>& cycles, const std::vector<FaultRecovery>& faults);
 
 }  // namespace stampede::report
 

@@ -5,8 +5,8 @@
 namespace stampede::report {
 namespace {
 
-FaultRecovery Cycle(const std::string& action, const std::string& node, double t, double unavailable,
-                    double recovered, double healthy) {
+FaultRecovery Cycle(const std::string& action, const std::string& node, double t, double unavailable, double recovered,
+                    double healthy) {
   FaultRecovery f;
   f.action = action;
   f.node = node;
@@ -37,8 +37,8 @@ TEST(FaultCyclesTest, PercentilesAreNearestRank) {
 
 TEST(FaultCyclesTest, RepeatedFaultsOfOneKindOnOneNodeAreOneDistribution) {
   std::vector<FaultRecovery> faults = {
-      Cycle("kill", "db3", 10, 5, 9, 7),     Cycle("start", "db3", 15, 0, -1, 3), Cycle("kill", "db3", 30, 4, 6, 8),
-      Cycle("kill", "db2", 40, 2, 3, 3),     Cycle("start", "db3", 35, 0, -1, 2), Cycle("kill", "db3", 50, 6, -1, -1),
+      Cycle("kill", "db3", 10, 5, 9, 7), Cycle("start", "db3", 15, 0, -1, 3), Cycle("kill", "db3", 30, 4, 6, 8),
+      Cycle("kill", "db2", 40, 2, 3, 3), Cycle("start", "db3", 35, 0, -1, 2), Cycle("kill", "db3", 50, 6, -1, -1),
   };
   faults[5].next_fault = false;  // the last: not recovered within the run
   std::vector<FaultCycles> cycles = GroupFaultCycles(faults);

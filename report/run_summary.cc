@@ -12,6 +12,7 @@
 #include "report/recovery.h"
 #include "report/report_html.h"
 #include "report/run_view.h"
+#include "report/verdict.h"
 
 namespace stampede::report {
 namespace {
@@ -137,6 +138,7 @@ void SummaryBuilder::Add(const record::Record& r) {
             s_.agents = x.agents;
             s_.roles = x.roles;
             s_.ns_per_op = x.ns_per_op;
+            s_.expect = x.expect;
           },
           [&](const record::PhaseStart& x) {
             PhaseSummary p;
@@ -297,6 +299,7 @@ Json SummaryToJson(const RunSummary& s) {
             {"notes", s.logs},    {"events", events},         {"undone", undone}};
   j["error"] = s.error.empty() ? Json(nullptr) : Json(s.error);
   j["degraded"] = s.degraded.empty() ? Json(nullptr) : Json(s.degraded);
+  j["verdict"] = s.expect.empty() ? Json(nullptr) : VerdictToJson(Evaluate(s));
   return j;
 }
 
@@ -387,6 +390,7 @@ std::string RenderReportMarkdown(const RunSummary& s) {
          : s.degraded.empty() ? std::string("ok")
                               : "DEGRADED: " + s.degraded)
      << "\n";
+  md << RenderVerdictMarkdown(Evaluate(s));
   for (const PhaseSummary& p : s.phases) {
     PhaseTableMarkdown(s, p, md);
     PhaseNotesMarkdown(p, md);

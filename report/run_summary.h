@@ -86,6 +86,7 @@ struct RunSummary {
   std::string degraded;  // the run completed, but not all of it was measured: why
   std::vector<RunEvent> events;
   std::vector<UndoneFault> undone;
+  std::vector<record::Expectation> expect;  // the plan's expect: block (report/verdict)
 };
 
 // Builds a RunSummary from a run's records as they come (the journal's

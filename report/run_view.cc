@@ -149,6 +149,7 @@ Json RunViewBuilder::View(const RunSummary& summary) const {
   view["events"] = s["events"];
   view["undone"] = s["undone"];
   view["degraded"] = s["degraded"];
+  view["verdict"] = s["verdict"];
   return view;
 }
 

@@ -61,3 +61,41 @@ expect_eq "$(jq '.faults[1].ok' "$TMP/slow-res/summary.json")" true "the slow st
 grep -q "waiting for fault 1 (start slow, agent local-1) to finish" "$TMP/slow.err" \
   || fail "the run does not say what it waits for: $(grep -i waiting "$TMP/slow.err")"
 pass "a start still running at the run's end: waited for and reported ok"
+
+# Expectations: met ones exit 0; one deliberately unmet exits 4 and names
+# what it expected and what was measured, in report.md, summary.json and
+# on stderr.
+verdict_plan() {  # P50
+  cat <<YAML
+name: verdict
+$(target_yaml redis)
+phases:
+  - {name: p, workload: kv, workers: 2, duration: 2s, rate: 200, params: {keys: 100}}
+faults:
+  - {at: p+0.5s, action: pause, node: fake}
+  - {at: p+1s, action: resume, node: fake}
+expect:
+  phases:
+    "*": ["errors.fatal == 0", "count > 100"]
+    p: ["p50 < $1", "read.p99 < 5s"]
+  faults:
+    resume: ["errors == 0"]
+YAML
+}
+verdict_plan 5s >"$TMP/met.yaml"
+"$STAMPEDE" run "$TMP/met.yaml" --agent-config "$TMP/agent.yaml" --results "$TMP/met" >"$TMP/met.out" 2>"$TMP/met.err" \
+  || fail "a run whose expectations are met exited $?: $(tail -n 2 "$TMP/met.err")"
+expect_eq "$(jq '.verdict | [.passed, .failed, (.checks | length)]' -c "$TMP/met/summary.json")" '[true,0,5]' "verdict"
+grep -q "## Verdict: PASSED (5 of 5 checks met)" "$TMP/met/report.md" || fail "report.md: $(grep Verdict "$TMP/met/report.md")"
+verdict_plan 1ns >"$TMP/unmet.yaml"
+rc=0
+"$STAMPEDE" run "$TMP/unmet.yaml" --agent-config "$TMP/agent.yaml" --results "$TMP/unmet" >"$TMP/unmet.out" \
+  2>"$TMP/unmet.err" || rc=$?
+expect_eq "$rc" 4 "exit code of a run whose expectation is not met"
+grep -q "stampede: expectations not met: 1 of 5 checks failed: p50 < 1ns (phase p: " "$TMP/unmet.err" \
+  || fail "stderr: $(grep -i expect "$TMP/unmet.err")"
+grep -qE '^\| p50 < 1ns \| phase p \| [0-9.]+ (ms|s) \| \*\*FAIL\*\* \|$' "$TMP/unmet/report.md" \
+  || fail "report.md: $(sed -n '/## Verdict/,/^$/p' "$TMP/unmet/report.md")"
+expect_eq "$(jq -r '.verdict.checks[] | select(.pass | not) | .expect' "$TMP/unmet/summary.json")" "p50 < 1ns" "failed check"
+sed -n '/## Verdict/,/^## /p' "$TMP/unmet/report.md" | head -n 10
+pass "expectations: met -> exit 0, 'p50 < 1ns' unmet -> exit 4 with its measured value"

@@ -99,6 +99,8 @@ phases:
 faults:
   - {at: cycles+3s, action: kill, node: node3, repeat: 3, every: 15s}
   - {at: cycles+9s, action: start, node: node3, repeat: 3, every: 15s}
+expect:
+  faults: {kill: ["unavailability < 30s"]}
 YAML
 "$STAMPEDE" run "$TMP/cycles.yaml" --coordinator "127.0.0.1:$COORD_PORT" >"$TMP/cycles.out" 2>"$TMP/cycles.err" \
   || fail "cycles run exited $?: $(tail -n 3 "$TMP/cycles.err")"
@@ -107,6 +109,7 @@ s=$dir/summary.json
 expect_eq "$(jq -r '.plan_name' "$s")" galera-kill-cycles "the cycles run's summary"
 expect_eq "$(jq '[.faults[] | select(.ok)] | length' "$s")" 6 "faults that took effect"
 expect_eq "$(jq '.fault_cycles | length' "$s")" 2 "distributions (kill node3, start node3)"
+expect_eq "$(jq -c '[.verdict.passed, (.verdict.checks | length)]' "$s")" '[true,3]' "verdict (one check per kill)"
 kill=$(jq -c '.fault_cycles[] | select(.action == "kill")' "$s")
 expect_eq "$(echo "$kill" | jq '.count')" 3 "kill cycles"
 expect_eq "$(echo "$kill" | jq --argjson f "$(jq -c .faults "$s")" '[.faults[] | $f[.].action] | unique')" \

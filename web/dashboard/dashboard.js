@@ -200,9 +200,24 @@
     return html + '</table><p class="muted">min / median / p90 / max over the cycles (how many had a value)</p>';
   }
 
+  // The plan's expectations: each check with its measured value.
+  function verdictHtml() {
+    const v = view.verdict;
+    if (!v || !v.checks || !v.checks.length) return "";
+    const sofar = view.status === "running" ? " so far" : "";
+    let html = `<h3 class="verdict ${v.passed ? "pass" : "fail"}">Verdict${sofar}: ${v.passed ? "PASSED" : "FAILED"} ` +
+      `<span class="muted">${v.checks.length - v.failed} of ${v.checks.length} checks met</span></h3>` +
+      "<table><tr><th>expectation</th><th>where</th><th>measured</th><th></th></tr>";
+    for (const c of v.checks) {
+      html += `<tr><td>${esc(c.expect)}</td><td>${esc(c.where)}</td><td>${esc(c.measured)}</td>` +
+        `<td class="${c.pass ? "pass" : "fail"}">${c.pass ? "pass" : "FAIL"}</td></tr>`;
+    }
+    return html + "</table>";
+  }
+
   function drawTables() {
     const sum = view.summary || { phases: [] };
-    let html = "";
+    let html = verdictHtml();
     for (const g of sum.groups || []) {
       html += `<h3>${esc(g.name)}: steps</h3><table><tr><th>step</th><th>time</th><th>ok</th><th>errors</th></tr>`;
       for (const st of g.steps) html += `<tr><td>${esc(st.step)}</td><td>${fmt(st.seconds, 2)} s</td><td>${st.ok}</td><td>${st.errors}</td></tr>`;

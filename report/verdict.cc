@@ -1,0 +1,192 @@
+#include "report/verdict.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <optional>
+#include <sstream>
+
+#include "record/expectation.h"
+
+namespace stampede::report {
+namespace {
+
+using record::Expectation;
+using record::MetricUnit;
+
+constexpr double kNever = std::numeric_limits<double>::infinity();
+
+// A measured value, or why there is none (the check then fails).
+struct Measure {
+  std::optional<double> value;
+  std::string why;  // when there is no value, or to say what a value means
+};
+
+double OpLatency(const OpSummary& o, const std::string& metric) {
+  const Histogram& h = o.latency;
+  if (metric == "max") return double(h.max_ns()) / 1e9;
+  if (metric == "mean") return h.MeanNs() / 1e9;
+  const double q = metric == "p50" ? 0.5 : metric == "p90" ? 0.9 : metric == "p99" ? 0.99 : 0.999;
+  return double(h.ValueAtQuantile(q)) / 1e9;
+}
+
+double OpCount(const OpSummary& o, const std::string& metric, double duration_s) {
+  if (metric == "ops_per_s") return duration_s > 0 ? double(o.count()) / duration_s : 0;
+  if (metric == "count") return double(o.count());
+  if (metric == "ok") return double(o.outcomes[0]);
+  if (metric == "errors") return double(o.errors());
+  if (metric == "retries") return double(o.retries);
+  if (metric == "missed") return double(o.missed);
+  for (int i = 1; i < kNumOutcomes; ++i) {
+    if (metric == "errors." + std::string(kOutcomeNames[i])) return double(o.outcomes[i]);
+  }
+  return 0;
+}
+
+// The phase's number: one op's, or the worst op's latency and the sum of
+// the counts and rates.
+Measure MeasurePhase(const PhaseSummary& p, const Expectation& e) {
+  std::vector<const OpSummary*> ops;
+  for (const OpSummary& o : p.ops) {
+    if (e.op.empty() || o.name == e.op) ops.push_back(&o);
+  }
+  if (ops.empty()) return {std::nullopt, e.op.empty() ? "no operations" : "no op named " + e.op};
+  const bool latency = record::FindMetric("phase", e.metric)->unit == MetricUnit::kSeconds;
+  double v = 0;
+  for (const OpSummary* o : ops) {
+    if (latency) {
+      if (o->count() > 0) v = std::max(v, OpLatency(*o, e.metric));
+    } else {
+      v += OpCount(*o, e.metric, p.duration_s);
+    }
+  }
+  return {v, ""};
+}
+
+// A time after the fault: the value; never (it did not happen while the
+// run watched); or not measured.
+Measure Time(double v, bool watched, const std::string& never, const std::string& unmeasured) {
+  if (v >= 0) return {v, ""};
+  if (watched) return {kNever, never};
+  return {std::nullopt, unmeasured};
+}
+
+std::optional<Measure> MeasureFault(const FaultRecovery& f, const std::string& metric) {
+  if (!f.ok) return Measure{std::nullopt, "the fault did not take effect: " + f.message};
+  const std::string not_recovered =
+      f.next_fault ? "not recovered before the next fault" : "not recovered within the run";
+  if (metric == "unavailability")
+    return Time(f.observed ? f.unavailable_s : -1, false, "", "nothing observed after it");
+  if (metric == "time_to_first_failure") return Time(f.first_failure_s, f.observed, "no failed op", "nothing observed");
+  if (metric == "error_window") return Time(f.observed ? f.error_window_s : -1, false, "", "nothing observed after it");
+  if (metric == "time_to_recovered") return Time(f.recovered_s, f.observed, not_recovered, "nothing observed after it");
+  if (metric == "time_to_healthy") return Time(f.healthy_s, f.probed, "not healthy within the run", "no health probe");
+  if (metric == "client_gap") {
+    if (f.HasGap()) return Measure{f.Gap(), ""};
+    return Measure{std::nullopt, "not measured (needs both recovered throughput and a healthy probe)"};
+  }
+  if (metric == "lowest_throughput") {
+    if (f.action == "start" || f.action == "resume") return std::nullopt;  // its baseline is the outage: no check
+    if (f.dip >= 0) return Measure{f.dip, ""};
+    return Measure{std::nullopt, "no baseline"};
+  }
+  uint64_t errors = 0;  // "errors"
+  for (int i = 1; i < kNumOutcomes; ++i) errors += f.outcomes[i];
+  return Measure{double(errors), ""};
+}
+
+Check Judge(const Expectation& e, const std::string& where, const Measure& m) {
+  const MetricUnit unit = record::FindMetric(e.scope, e.metric)->unit;
+  Check c{e.text, where, "", false};
+  if (!m.value) {
+    c.measured = m.why;
+    return c;
+  }
+  c.pass = record::Holds(*m.value, e.cmp, e.value);
+  c.measured = *m.value == kNever ? m.why : record::FormatMetricValue(unit, *m.value);
+  return c;
+}
+
+void CheckPhases(const RunSummary& s, const Expectation& e, Verdict* v) {
+  bool any = false;
+  for (const PhaseSummary& p : s.phases) {
+    if (e.subject != "*" && p.name != e.subject && p.group != e.subject) continue;
+    any = true;
+    v->checks.push_back(Judge(e, "phase " + p.name + (e.op.empty() ? "" : ", op " + e.op), MeasurePhase(p, e)));
+  }
+  if (!any) v->checks.push_back({e.text, "phase " + e.subject, "no phase named " + e.subject + " ran", false});
+}
+
+void CheckFaults(const RunSummary& s, const Expectation& e, Verdict* v) {
+  bool any = false;
+  for (size_t i = 0; i < s.faults.size(); ++i) {
+    const FaultRecovery& f = s.faults[i];
+    if (e.subject != "*" && f.action != e.subject) continue;
+    std::optional<Measure> m = MeasureFault(f, e.metric);
+    if (!m) continue;
+    any = true;
+    char at[32];
+    std::snprintf(at, sizeof(at), " at %.1f s", f.t);
+    v->checks.push_back(Judge(e, "fault " + std::to_string(i) + ": " + f.action + " " + f.node + at, *m));
+  }
+  if (!any) {
+    const std::string what = e.subject == "*" ? "no fault" : "no " + e.subject + " fault";
+    v->checks.push_back({e.text, "faults: " + e.subject, what + " ran", false});
+  }
+}
+
+std::string Escape(const std::string& s) {
+  std::string out;
+  for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
+}  // namespace
+
+size_t Verdict::failed() const {
+  return size_t(std::count_if(checks.begin(), checks.end(), [](const Check& c) { return !c.pass; }));
+}
+
+Verdict Evaluate(const RunSummary& s) {
+  Verdict v;
+  for (const Expectation& e : s.expect) {
+    if (!record::FindMetric(e.scope, e.metric)) continue;
+    if (e.scope == "phase") {
+      CheckPhases(s, e, &v);
+    } else {
+      CheckFaults(s, e, &v);
+    }
+  }
+  return v;
+}
+
+Json VerdictToJson(const Verdict& v) {
+  Json checks = Json::array();
+  for (const Check& c : v.checks) {
+    checks.push_back({{"expect", c.text}, {"where", c.where}, {"measured", c.measured}, {"pass", c.pass}});
+  }
+  return {{"passed", v.passed()}, {"failed", v.failed()}, {"checks", checks}};
+}
+
+std::string RenderVerdictMarkdown(const Verdict& v) {
+  if (v.checks.empty()) return "";
+  std::ostringstream md;
+  md << "\n## Verdict: " << (v.passed() ? "PASSED" : "FAILED") << " (" << v.checks.size() - v.failed() << " of "
+     << v.checks.size() << " checks met)\n\n| expectation | where | measured | |\n|---|---|---:|---|\n";
+  for (const Check& c : v.checks) {
+    md << "| " << Escape(c.text) << " | " << Escape(c.where) << " | " << Escape(c.measured) << " | "
+       << (c.pass ? "pass" : "**FAIL**") << " |\n";
+  }
+  return md.str();
+}
+
+std::string FailedChecksLine(const Verdict& v) {
+  std::string line;
+  for (const Check& c : v.checks) {
+    if (c.pass) continue;
+    line += (line.empty() ? "" : "; ") + c.text + " (" + c.where + ": " + c.measured + ")";
+  }
+  return std::to_string(v.failed()) + " of " + std::to_string(v.checks.size()) + " checks failed: " + line;
+}
+
+}  // namespace stampede::report
