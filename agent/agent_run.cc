@@ -158,7 +158,7 @@ void AgentRun::CancelRunnersLocked() {
 }
 
 PhaseRunnerOptions AgentRun::RunnerOptions(uint32_t phase, uint32_t slot, uint32_t slots, bool lead,
-                                           const std::string& source) {
+                                           const std::string& source, const std::vector<uint32_t>& weights) {
   PhaseRunnerOptions o;
   {
     MutexLock lock(mu_);
@@ -167,6 +167,7 @@ PhaseRunnerOptions AgentRun::RunnerOptions(uint32_t phase, uint32_t slot, uint32
     o.agent_index = slots ? slot : assignment_.agent_index();
     o.agent_count = slots ? slots : assignment_.agent_count();
   }
+  if (slots && weights.size() == slots) o.weights = weights;
   o.agent_name = source.empty() ? name_ : name_ + "+" + source;
   o.engine = engine_.engine;
   o.threads = engine_.threads;
@@ -230,7 +231,8 @@ bool AgentRun::Admit(PhaseRunnerOptions* o) {
 
 void AgentRun::PhaseMain(v1::PreparePhase prepare) {
   const uint32_t index = prepare.phase_index();
-  PhaseRunnerOptions o = RunnerOptions(index, prepare.slot(), prepare.slots(), prepare.lead(), "");
+  PhaseRunnerOptions o = RunnerOptions(index, prepare.slot(), prepare.slots(), prepare.lead(), "",
+                                       {prepare.weights().begin(), prepare.weights().end()});
   if (index >= uint32_t(o.plan.phases_size())) {
     Event(v1::Event::ERROR, index, "the plan has no phase " + std::to_string(index));
     return;
@@ -284,7 +286,8 @@ void AgentRun::OnAdopt(const v1::AdoptShare& adopt) {
 }
 
 void AgentRun::AdoptMain(v1::AdoptShare adopt, std::shared_ptr<Phase> phase) {
-  PhaseRunnerOptions o = RunnerOptions(adopt.phase_index(), adopt.slot(), adopt.slots(), false, adopt.source());
+  PhaseRunnerOptions o = RunnerOptions(adopt.phase_index(), adopt.slot(), adopt.slots(), false, adopt.source(),
+                                       {adopt.weights().begin(), adopt.weights().end()});
   const std::string& env = o.plan.target().password_env();
   if (!env.empty() && std::getenv(env.c_str())) o.password = std::getenv(env.c_str());
   Status s = config_->allow.Check(o.plan);

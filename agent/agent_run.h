@@ -94,7 +94,9 @@ class AgentRun {
   void CleanupMain();
   bool Admit(PhaseRunnerOptions* o);
   void AdoptMain(v1::AdoptShare adopt, std::shared_ptr<Phase> phase);
-  PhaseRunnerOptions RunnerOptions(uint32_t phase, uint32_t slot, uint32_t slots, bool lead, const std::string& source);
+  // weights: the share weights of a PreparePhase or AdoptShare (by slot).
+  PhaseRunnerOptions RunnerOptions(uint32_t phase, uint32_t slot, uint32_t slots, bool lead, const std::string& source,
+                                   const std::vector<uint32_t>& weights = {});
   void FaultMain();
   void Record(uint32_t phase, const v1::AgentMessage& m);
   void Event(v1::Event::Kind kind, uint32_t phase, const std::string& message, int64_t owed = -1,

@@ -51,7 +51,8 @@ Status AsyncRunner::Prepare() {
   // One loop per core (or --threads), never more than workers.
   size_t n = options_.threads > 0 ? size_t(options_.threads) : std::max(1u, std::thread::hardware_concurrency());
   n = std::max<size_t>(
-      1, std::min<size_t>(n, ShareOf(phase_.workers(), options_.agent_index, options_.agent_count).count));
+      1, std::min<size_t>(
+             n, ShareOf(phase_.workers(), options_.agent_index, options_.agent_count, options_.weights).count));
   std::vector<WorkerStats*> loop_stats;
   Status s = PrepareShare(
       [this] {

@@ -32,7 +32,22 @@ int64_t ProcessCpuNs() {
 
 }  // namespace
 
-WorkerShare ShareOf(uint32_t total, uint32_t agent_index, uint32_t agent_count) {
+WorkerShare ShareOf(uint32_t total, uint32_t agent_index, uint32_t agent_count, const std::vector<uint32_t>& weights) {
+  uint64_t sum = 0, before = 0;
+  if (weights.size() == agent_count && agent_index < agent_count) {
+    for (uint32_t i = 0; i < agent_count; ++i) {
+      sum += weights[i];
+      if (i < agent_index) before += weights[i];
+    }
+  }
+  if (sum > 0) {
+    // Boundaries at total x (cumulative weight / sum): every worker in
+    // exactly one share. total <= 100,000 and the coordinator's weights are
+    // at most 10^6 each: no overflow.
+    const uint64_t first = uint64_t(total) * before / sum;
+    const uint64_t end = uint64_t(total) * (before + weights[agent_index]) / sum;
+    return WorkerShare{uint32_t(first), uint32_t(end - first)};
+  }
   uint32_t base = total / agent_count, extra = total % agent_count;
   WorkerShare s;
   s.count = base + (agent_index < extra ? 1 : 0);
@@ -71,7 +86,7 @@ Status PhaseRunner::PrepareShare(const std::function<WorkerState*()>& make,
   const v1::Target& target = options_.plan.target();
   driver_info_ = drivers::FindDriver(target.driver());
   if (!driver_info_) return Status::Error("unknown driver " + target.driver());
-  share_ = ShareOf(phase_.workers(), options_.agent_index, options_.agent_count);
+  share_ = ShareOf(phase_.workers(), options_.agent_index, options_.agent_count, options_.weights);
 
   workloads::WorkloadContext ctx;
   ctx.dialect = driver_info_->dialect;

@@ -55,6 +55,9 @@ struct PhaseRunnerOptions {
   // agent_count.
   uint32_t agent_index = 0;
   uint32_t agent_count = 1;
+  // Each share's weight (agents.split: capacity), agent_count of them;
+  // empty: even shares.
+  std::vector<uint32_t> weights;
   // Runs the setup before the phase (and the previous phase's cleanup).
   bool lead = false;
   std::string password;  // resolved from the agent's own environment
@@ -76,7 +79,10 @@ struct WorkerShare {
   uint32_t first = 0;
   uint32_t count = 0;
 };
-WorkerShare ShareOf(uint32_t total, uint32_t agent_index, uint32_t agent_count);
+// Share agent_index of agent_count: consecutive workers, as even as can be,
+// or in proportion to `weights` when it has agent_count entries (not all 0).
+WorkerShare ShareOf(uint32_t total, uint32_t agent_index, uint32_t agent_count,
+                    const std::vector<uint32_t>& weights = {});
 
 // What every worker has, whichever engine runs it. Its fields belong to the
 // thread running the worker; stats are drained by the collector.

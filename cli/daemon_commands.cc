@@ -142,7 +142,8 @@ int AgentCommand(const Args& args) {
       "name", po::value(&options.name),
       "this agent's unique name (default: its --tls-cert's common name, else the host name)")(
       "label", po::value(&labels)->composing(), "KEY=VALUE label (repeatable)")(
-      "capacity", po::value(&options.capacity)->default_value(0), "advisory maximum of workers")(
+      "capacity", po::value(&options.capacity)->default_value(0),
+      "this agent's weight when a plan splits workers by capacity (agents.split: capacity)")(
       "http", po::value(&http), "serve this agent's own /metrics on HOST:PORT (default: none)")(
       "engine", po::value(&options.engine.engine)->default_value("async"),
       "async (event loops; threads for drivers without an asynchronous form) or threads (one per worker)")(

@@ -1,5 +1,6 @@
 #include "coordinator/agent_roles.h"
 
+#include <algorithm>
 #include <map>
 
 #include "common/strings.h"
@@ -43,6 +44,21 @@ std::string RoleOf(const v1::Hello& hello, bool load) {
   std::map<std::string, std::string> labels(hello.labels().begin(), hello.labels().end());
   for (const auto& [k, v] : labels) parts.push_back(k + "=" + v);
   return parts.empty() ? "idle" : Join(parts, ", ");
+}
+
+std::vector<uint32_t> ShareWeights(const std::vector<uint32_t>& capacity) {
+  constexpr uint32_t kMaxWeight = 1'000'000;
+  uint64_t sum = 0, declared = 0;
+  for (uint32_t c : capacity) {
+    if (c == 0) continue;
+    sum += std::min(c, kMaxWeight);
+    ++declared;
+  }
+  if (declared == 0) return {};
+  const uint32_t mean = uint32_t(std::max<uint64_t>(1, (sum + declared / 2) / declared));
+  std::vector<uint32_t> out;
+  for (uint32_t c : capacity) out.push_back(c == 0 ? mean : std::min(c, kMaxWeight));
+  return out;
 }
 
 }  // namespace stampede::coordinator

@@ -22,6 +22,11 @@ bool MatchesLoad(const v1::AgentsSpec& spec, const v1::Hello& hello);
 StatusOr<std::vector<std::string>> LoadAgents(const v1::AgentsSpec& spec, const std::vector<std::string>& names,
                                               const std::vector<const v1::Hello*>& hellos);
 
+// agents.split: capacity. Each load agent's share weight from its declared
+// capacity (--capacity): an agent that declares none weighs as the mean of
+// those that do; empty (even shares) when none does. At most 10^6 each.
+std::vector<uint32_t> ShareWeights(const std::vector<uint32_t>& capacity);
+
 // "load", "nodes node1 node2", "load, nodes node1" and labels, for the
 // journal and the report.
 std::string RoleOf(const v1::Hello& hello, bool load);

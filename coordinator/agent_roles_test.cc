@@ -41,5 +41,12 @@ TEST(AgentRoles, ByLabels) {
   EXPECT_EQ(RoleOf(a, true), "load, role=load, zone=a");
 }
 
+TEST(AgentRolesTest, ShareWeightsComeFromDeclaredCapacity) {
+  EXPECT_TRUE(ShareWeights({0, 0}).empty());  // nobody declared: even shares
+  EXPECT_EQ(ShareWeights({300, 100}), (std::vector<uint32_t>{300, 100}));
+  EXPECT_EQ(ShareWeights({300, 0, 100}), (std::vector<uint32_t>{300, 200, 100}));  // the mean of those declared
+  EXPECT_EQ(ShareWeights({4'000'000'000u, 1}), (std::vector<uint32_t>{1'000'000, 1}));
+}
+
 }  // namespace
 }  // namespace stampede::coordinator

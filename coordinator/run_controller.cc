@@ -115,6 +115,20 @@ std::vector<std::string> RunController::LoadNamesLocked() const {
   return load.ok() && !load->empty() ? *load : active;
 }
 
+void RunController::AssignSlotsLocked(const std::vector<std::string>& by_slot) {
+  slots_.clear();
+  for (size_t i = 0; i < by_slot.size(); ++i) slots_[by_slot[i]] = uint32_t(i);
+  slot_count_ = uint32_t(by_slot.size());
+  slot_weights_.clear();
+  if (options_.plan.agents().split() != "capacity") return;
+  std::vector<uint32_t> capacity;
+  for (const std::string& name : by_slot) {
+    const Agent& a = agents_.at(name);
+    capacity.push_back(a.session ? a.session->hello().capacity() : 0);
+  }
+  slot_weights_ = ShareWeights(capacity);
+}
+
 StatusOr<std::map<std::string, std::string>> RunController::AgentRoles() {
   MutexLock lock(mu_);
   std::vector<const v1::Hello*> hellos;

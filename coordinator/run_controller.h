@@ -150,6 +150,9 @@ class RunController : public SessionListener {
   // The active agents that generate load (agents.load); all active ones if
   // none of them does.
   std::vector<std::string> LoadNamesLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // slots_ and slot_count_ for the agents in `by_slot`, and with
+  // agents.split: capacity their weights.
+  void AssignSlotsLocked(const std::vector<std::string>& by_slot) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Each agent's role for the journal's run line; an error if agents.load
   // chooses no agent.
   StatusOr<std::map<std::string, std::string>> AgentRoles();
@@ -185,7 +188,8 @@ class RunController : public SessionListener {
   std::vector<std::string> redistribute_ ABSL_GUARDED_BY(mu_);       // lost, to hand over
   std::map<std::string, uint32_t> slots_ ABSL_GUARDED_BY(mu_);       // this phase's
   uint32_t slot_count_ ABSL_GUARDED_BY(mu_) = 0;
-  std::vector<record::Second> lines_ ABSL_GUARDED_BY(mu_);  // late seconds, to journal
+  std::vector<uint32_t> slot_weights_ ABSL_GUARDED_BY(mu_);  // by slot (agents.split: capacity); empty: even
+  std::vector<record::Second> lines_ ABSL_GUARDED_BY(mu_);   // late seconds, to journal
   plan::FaultLedger ledger_ ABSL_GUARDED_BY(mu_){options_.plan};
   std::map<uint32_t, std::optional<bool>> undo_results_ ABSL_GUARDED_BY(mu_);
   std::map<uint32_t, plan::FaultLedger::Undo> undo_actions_ ABSL_GUARDED_BY(mu_);

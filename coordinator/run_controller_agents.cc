@@ -136,6 +136,7 @@ void RunController::TakeIn(const std::string& name) {
       p->set_phase_index(uint32_t(phase_));
       p->set_slot(slots_.at(name));
       p->set_slots(slot_count_);
+      for (uint32_t w : slot_weights_) p->add_weights(w);
       how = "rejoining phase " + options_.plan.phases(phase_).name() + " at the next second";
     } else {
       how = "takes part again from the next phase";
@@ -200,6 +201,7 @@ void RunController::Redistribute(const std::string& lost) {
       a->set_phase_index(uint32_t(phase_));
       a->set_slot(slots_.at(lost));
       a->set_slots(slot_count_);
+      for (uint32_t w : slot_weights_) a->add_weights(w);
       a->set_start_ns(phase_start_ns_);
       a->set_join_ns(phase_start_ns_ + (since / kNsPerSec + 1) * kNsPerSec);
       a->set_source(lost);

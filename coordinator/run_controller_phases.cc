@@ -34,9 +34,7 @@ Status RunController::PreparePhase(int p) {
     mergers_.resize(size_t(p) + 1);
     present = LoadNamesLocked();
     if (present.empty()) return Status::Error("no agent is left to run phase " + options_.plan.phases(p).name());
-    slots_.clear();
-    for (size_t i = 0; i < present.size(); ++i) slots_[present[i]] = uint32_t(i);
-    slot_count_ = uint32_t(present.size());
+    AssignSlotsLocked(present);
     for (auto& [name, a] : agents_) {
       a.active = slots_.count(name) > 0;
       a.joining = false;
@@ -54,6 +52,7 @@ Status RunController::PreparePhase(int p) {
       {
         MutexLock lock(mu_);
         prepare->set_slot(slots_.at(name));
+        for (uint32_t w : slot_weights_) prepare->add_weights(w);
       }
       prepare->set_slots(uint32_t(present.size()));
       prepare->set_lead(name == present.front());

@@ -232,11 +232,11 @@ void RunController::RestorePhaseLocked(int last, Replay* r) {
   phase_owed_ = p.owed;
   phase_done_ = p.done;
   phase_missed_ = p.missed;
-  uint32_t slot = 0;
+  std::vector<std::string> by_slot;
   for (const std::string& name : names_) {
-    if (p.agents.count(name)) slots_[name] = slot++;
+    if (p.agents.count(name)) by_slot.push_back(name);
   }
-  slot_count_ = slot;
+  AssignSlotsLocked(by_slot);
   for (auto& [name, a] : agents_) {
     const v1::RunPosition& pos = a.session ? a.session->hello().run() : v1::RunPosition();
     // Its runner went on with the phase (or finished it): its spool

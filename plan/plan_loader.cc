@@ -255,7 +255,13 @@ class Loader : public YamlReader {
       Error(a, "agents", "expected a mapping like {min: 2}, found " + Found(a));
       return;
     }
-    CheckKeys(a, "agents", {"min", "wait", "on_loss", "load"});
+    CheckKeys(a, "agents", {"min", "wait", "on_loss", "load", "split"});
+    if (a["split"]) {
+      std::string v = String(a["split"], "agents.split");
+      if (v != "even" && v != "capacity")
+        Error(a["split"], "agents.split", "expected even or capacity, found " + Quoted(v));
+      agents->set_split(v == "capacity" ? "capacity" : "");
+    }
     if (const YAML::Node load = a["load"]) LoadAgentsLoad(load, agents);
     if (a["min"]) agents->set_min(static_cast<uint32_t>(UInt(a["min"], "agents.min", 1, 10000)));
     if (a["wait"]) agents->set_wait_ms(static_cast<uint32_t>(DurationMs(a["wait"], "agents.wait")));

@@ -101,6 +101,7 @@ void EmitAgents(YAML::Emitter& out, const v1::AgentsSpec& a) {
   } else if (a.load() == "all") {
     out << YAML::Key << "load" << YAML::Value << "all";
   }
+  if (a.split() == "capacity") out << YAML::Key << "split" << YAML::Value << "capacity";
   out << YAML::EndMap;
 }
 

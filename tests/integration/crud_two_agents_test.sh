@@ -58,5 +58,26 @@ lines=$(grep -c '"type":"second"' "$dir/journal.jsonl")
 
 stop_daemon "$AGENT_PID_a1" "agent a1"
 stop_daemon "$AGENT_PID_a2" "agent a2"
-stop_daemon "$COORD_PID" coordinator
 pass "crud on $driver: $ok inserts ok = $rows rows; agents a1 $(jq .phases[0].agent_ops.a1 "$s"), a2 $(jq .phases[0].agent_ops.a2 "$s")"
+
+# agents.split: capacity. Two agents declaring capacity 300 and 100 take 6
+# and 2 of the 8 workers, and so 3/4 and 1/4 of an ops-counted phase.
+if [ "$driver" = redis ]; then
+  start_agent big --capacity 300
+  start_agent small --capacity 100
+  cat >"$TMP/split.yaml" <<YAML
+name: split-by-capacity
+$(target_yaml "$driver")
+agents: {min: 2, wait: 30s, split: capacity}
+phases:
+  - {name: insert, workload: crud, workers: 8, ops: 4000, params: {reset: true, table: it_split}}
+YAML
+  "$STAMPEDE" run "$TMP/split.yaml" --coordinator "127.0.0.1:$COORD_PORT" >"$TMP/split.out" 2>"$TMP/split.err" \
+    || fail "split run exited $?: $(tail -n 2 "$TMP/split.err")"
+  s=$(summary_of "$COORD_RESULTS")/summary.json
+  expect_eq "$(jq -c '.phases[0].agent_ops' "$s")" '{"big":3000,"small":1000}' "operations per agent"
+  pass "agents.split: capacity: 300 and 100 of capacity did 3000 and 1000 operations"
+fi
+
+stop_daemon "$COORD_PID" coordinator
+
