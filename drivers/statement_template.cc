@@ -1,7 +1,9 @@
 #include "drivers/statement_template.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 
 namespace stampede::drivers {
 
@@ -19,9 +21,9 @@ StatusOr<std::vector<Segment>> ParsePlaceholders(std::string_view text, int max_
       continue;
     }
     size_t j = i + 1;
-    int n = 0;
+    int64_t n = 0;
     while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) {
-      n = n * 10 + (text[j] - '0');
+      if (n <= max_params) n = n * 10 + (text[j] - '0');  // past the range: stop counting, no overflow
       ++j;
     }
     if (j == i + 1) {  // a lone '$' (e.g. PostgreSQL dollar quoting): literal
@@ -29,11 +31,13 @@ StatusOr<std::vector<Segment>> ParsePlaceholders(std::string_view text, int max_
       continue;
     }
     if (n < 1 || n > max_params) {
-      return Status::Error("placeholder $" + std::to_string(n) + " out of range 1.." + std::to_string(max_params));
+      const std::string_view digits = text.substr(i + 1, std::min<size_t>(j - i - 1, 20));
+      return Status::Error("placeholder $" + std::string(digits) + (j - i - 1 > 20 ? "..." : "") + " out of range 1.." +
+                           std::to_string(max_params));
     }
     if (!literal.empty()) out.push_back({std::move(literal), -1});
     literal.clear();
-    out.push_back({"", n - 1});
+    out.push_back({"", int(n) - 1});
     i = j - 1;
   }
   if (!literal.empty()) out.push_back({std::move(literal), -1});

@@ -21,6 +21,10 @@ TEST(StatementTemplateTest, SegmentsForRedisWords) {
   EXPECT_EQ((*s)[1].param, 0);
   EXPECT_FALSE(ParsePlaceholders("x $9", 8).ok());
   EXPECT_FALSE(ParsePlaceholders("x $0", 8).ok());
+  // A placeholder of any length is refused without overflowing.
+  auto huge = ParsePlaceholders("x $11111111111111111111111111111115", 8);
+  ASSERT_FALSE(huge.ok());
+  EXPECT_EQ(huge.status().message(), "placeholder $11111111111111111111... out of range 1..8");
   auto dollars = ParsePlaceholders("a $$ b $", 8);
   ASSERT_TRUE(dollars.ok());
   EXPECT_EQ((*dollars)[0].literal, "a $ b $");
