@@ -4,6 +4,7 @@
 #include "cli/flags.h"
 #include "cli/spool_merge.h"
 #include "report/run_summary.h"
+#include "report/verdict.h"
 
 namespace stampede::cli {
 namespace po = boost::program_options;
@@ -20,7 +21,8 @@ int ReportCommand(const Args& args) {
   po::variables_map vm;
   const std::string usage =
       "usage: stampede report RESULTS_DIR [--spool FILE...]\n"
-      "Rebuilds summary.json, timeline.csv, report.md and report.html from journal.jsonl and prints the report.";
+      "Rebuilds summary.json, timeline.csv, report.md and report.html from journal.jsonl and prints the report.\n"
+      "Exits 4 when the plan's expect: block is not met (as `stampede run` does).";
   if (auto code = ParseFlags(usage, desc, pos, args, &vm)) return *code;
   if (dir.empty()) {
     std::cerr << usage << "\n";
@@ -66,6 +68,10 @@ int ReportCommand(const Args& args) {
     return kExitFailed;
   }
   std::cout << report::RenderReportMarkdown(summary);
+  if (const report::Verdict verdict = report::Evaluate(summary); !verdict.passed()) {
+    std::cerr << "stampede: expectations not met: " << report::FailedChecksLine(verdict) << "\n";
+    return kExitExpectations;
+  }
   return kExitOk;
 }
 

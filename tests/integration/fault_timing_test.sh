@@ -97,5 +97,8 @@ grep -q "stampede: expectations not met: 1 of 5 checks failed: p50 < 1ns (phase 
 grep -qE '^\| p50 < 1ns \| phase p \| [0-9.]+ (ms|s) \| \*\*FAIL\*\* \|$' "$TMP/unmet/report.md" \
   || fail "report.md: $(sed -n '/## Verdict/,/^$/p' "$TMP/unmet/report.md")"
 expect_eq "$(jq -r '.verdict.checks[] | select(.pass | not) | .expect' "$TMP/unmet/summary.json")" "p50 < 1ns" "failed check"
+rc=0; "$STAMPEDE" report "$TMP/unmet" >/dev/null 2>"$TMP/report.err" || rc=$?
+expect_eq "$rc" 4 "stampede report's exit code for the same run"
+"$STAMPEDE" report "$TMP/met" >/dev/null || fail "stampede report of the met run exited $?"
 sed -n '/## Verdict/,/^## /p' "$TMP/unmet/report.md" | head -n 10
 pass "expectations: met -> exit 0, 'p50 < 1ns' unmet -> exit 4 with its measured value"

@@ -116,8 +116,9 @@
     $("plan").textContent = view.plan_name || "-";
     $("run").textContent = view.run_id || "";
     const st = $("status");
-    st.textContent = view.status || "waiting";
-    st.className = "badge " + (view.status || "");
+    const unmet = view.verdict && !view.verdict.passed && view.status !== "running";
+    st.textContent = (view.status || "waiting") + (unmet ? ", expectations not met" : "");
+    st.className = "badge " + (unmet ? "failed" : view.status || "");
     if (view.error) st.title = view.error;
     $("phase").textContent = view.phase || "-";
     const t = (view.series && view.series.t) || [];
