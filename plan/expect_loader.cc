@@ -1,6 +1,7 @@
 #include "plan/expect_loader.h"
 
 #include "common/strings.h"
+#include "plan/plan_expander.h"
 #include "plan/plan_limits.h"
 #include "proto/fault_action.h"
 #include "record/expectation.h"
@@ -68,6 +69,16 @@ std::string ExpectLoader::CheckSubject(const std::string& scope, const std::stri
     for (const v1::Phase& p : plan_->phases()) {
       if (p.name() == subject) return "";
       names.push_back(p.name());
+    }
+    // A step of a stepped workload ("insert/InsertOne"), once the phases
+    // read without error (their params decide the steps).
+    if (error_count() == 0) {
+      const v1::Plan expanded = ExpandSteps(*plan_);
+      for (const v1::Phase& p : expanded.phases()) {
+        if (p.group().empty()) continue;
+        if (p.name() == subject) return "";
+        names.push_back(p.name());
+      }
     }
   } else {
     if (IsFaultAction(subject)) return "";

@@ -4,6 +4,7 @@
 //
 //   expect:
 //     phases: {"*": ["errors.fatal == 0"], insert: ["p99 < 20ms", "missed == 0"]}
+//     (a stepped phase's name checks each step; "insert/InsertOne" one step)
 //     faults: {kill: ["unavailability < 10s", "lowest_throughput >= 50%"]}
 #ifndef STAMPEDE_PLAN_EXPECT_LOADER_H_
 #define STAMPEDE_PLAN_EXPECT_LOADER_H_

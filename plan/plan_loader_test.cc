@@ -197,6 +197,21 @@ TEST(PlanLoaderTest, ExpectationsLoadAndRoundTrip) {
   ASSERT_TRUE(again.ok()) << again.errors[0] << "\n" << PlanToYaml(r.plan);
   EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(r.plan, again.plan)) << PlanToYaml(r.plan);
 
+  // One step of a stepped workload may be named too.
+  const std::string stepped = R"(name: s
+target: {driver: mysql, endpoints: [127.0.0.1:3306]}
+phases: [{name: insert, workload: rebalance2021, workers: 4, params: {records_per_worker: 10}}]
+expect: {phases: {insert/InsertOne: ["p99 < 20ms"], insert: ["errors == 0"]}}
+)";
+  auto steps = LoadPlanText(stepped, "s.yaml");
+  ASSERT_TRUE(steps.ok()) << steps.errors[0];
+  EXPECT_EQ(steps.plan.expect(0).subject(), "insert/InsertOne");
+  auto wrong = LoadPlanText(stepped.substr(0, stepped.find("insert/InsertOne")) + "insert/InsertTwo: [\"ok > 0\"]}}\n",
+                            "w.yaml");
+  ASSERT_EQ(wrong.errors.size(), 1u);
+  EXPECT_NE(wrong.errors[0].find("found 'insert/InsertTwo' (did you mean 'insert/InsertOne'?)"), std::string::npos)
+      << wrong.errors[0];
+
   auto bad = LoadPlanText(std::string(kGood) + "expect: {faults: {crash: [\"errors == 0\"]}, phase: {}}\n", "b.yaml");
   ASSERT_EQ(bad.errors.size(), 2u);
   EXPECT_NE(bad.errors[0].find("expect.phase: unknown key, did you mean 'phases'?"), std::string::npos)
