@@ -51,7 +51,9 @@ pass "postgres, --engine threads: 400 txns = 2000 rows; contended: $tok committe
 
 # A transaction blocked on a row lock for longer than op_timeout is cut off
 # and counted as a timeout (unavailable), on both engines: another session
-# holds every row of tx FOR UPDATE for 4 s while a 2 s phase updates them.
+# holds every row of tx FOR UPDATE while a 2 s phase updates them, and is
+# cancelled only after the run (a fixed hold once ran out while a TSan build
+# was still starting its phase, and a transaction committed).
 cat >"$TMP/lock.yaml" <<YAML
 name: txn-lock
 target: {driver: postgres, endpoints: [$DB_ENDPOINT], user: stampede, password_env: STAMPEDE_PASSWORD,
@@ -61,18 +63,22 @@ phases:
      params: {insert: 0, update: 1, keys: 10, txn: 2, table: tx}}
 YAML
 for engine in async threads; do
-  printf 'BEGIN;\nSELECT id FROM tx FOR UPDATE;\nSELECT pg_sleep(4);\nCOMMIT;\n' |
-    PGPASSWORD=$STAMPEDE_PASSWORD psql -h 127.0.0.1 -p "$PG_PORT" -U stampede -d bench -q >/dev/null &
+  printf 'BEGIN;\nSELECT id FROM tx FOR UPDATE;\nSELECT pg_sleep(120);\nCOMMIT;\n' |
+    PGPASSWORD=$STAMPEDE_PASSWORD psql -h 127.0.0.1 -p "$PG_PORT" -U stampede -d bench -q \
+      >/dev/null 2>"$TMP/holder-$engine.err" &
   holder=$!
   held=0
   for _ in $(seq 100); do
-    held=$(db_sql postgres "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(4)%'")
+    held=$(db_sql postgres "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(120)%'")
     [ "$held" = 1 ] && break
     sleep 0.05
   done
   [ "$held" = 1 ] || fail "the lock holder's session did not start"
   "$STAMPEDE" run "$TMP/lock.yaml" --engine "$engine" --results "$TMP/lock-$engine" >"$TMP/lock-$engine.out" \
     2>"$TMP/lock-$engine.err" || fail "locked run ($engine) exited $?"
+  cancelled=$(db_sql postgres "SELECT count(*) FROM pg_stat_activity
+    WHERE query LIKE 'SELECT pg_sleep(120)%' AND pg_cancel_backend(pid)")
+  expect_eq "$cancelled" 1 "lock holder still holding when the run ended ($engine)"
   wait "$holder" || fail "the lock holder's session failed"
   s=$TMP/lock-$engine/summary.json
   lok=$(jq '.phases[0].ops[] | select(.name=="txn") | .ok' "$s")
