@@ -165,6 +165,9 @@ Agent::~Agent() {
 }
 
 Status Agent::Run() {
+  // A partition left by an agent killed before it could heal outlives it:
+  // nothing this agent knows is applied yet, so nothing is kept.
+  options_.config.faults.ClearNetwork();
   state_->run.LoadPrevious();
   Mutex timer_mu;
   std::condition_variable timer_cv;

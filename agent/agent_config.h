@@ -6,7 +6,7 @@
 //     db3: {process: {pidfile: /var/run/mysqld/mysqld.pid, start: [systemctl, start, mariadb]}}
 //   fault_timeout: 60s              # a fault command still running then is killed
 //   coordinator_lost:
-//     resume_paused_after: 30s      # resume the nodes this agent paused
+//     resume_paused_after: 30s      # resume the nodes this agent paused, heal its network faults
 //     stop_run_after: 120s          # stop the run, undo its faults, keep the spool
 //   spool: {dir: /var/lib/stampede/spool, max_size: 256MB}
 //   allow: {targets: [{endpoints: [10.0.0.0/24], password_env: [DB_PASSWORD]}], setup: true, custom: true}

@@ -332,7 +332,7 @@ void AgentRun::FaultMain() {
       SLOG(kWarn) << "refused fault " << f.action() << " on " << f.node() << ": " << s.message();
     } else {
       SLOG(kInfo) << "fault: " << f.action() << " " << f.node();
-      s = config_->faults.Run(f.action(), f.node());
+      s = config_->faults.Run(f.action(), f.node(), f.net());
     }
     lock.Lock();
     if (s.ok() && ledger_) ledger_->TookEffect(f.action(), f.node());
@@ -368,7 +368,7 @@ void AgentRun::UndoLocal(bool resumes_only, const std::string& why) {
   MutexLock lock(mu_);
   if (!ledger_) return;
   for (const plan::FaultLedger::Undo& u : ledger_->Pending()) {
-    if (resumes_only && u.action != "resume") continue;
+    if (resumes_only && u.action != "resume" && u.action != "heal") continue;
     SLOG(kWarn) << "undo: " << u.action << " " << u.node << " (" << why << ")";
     v1::FaultCommand f;  // no run id: done here, not for a coordinator
     f.set_action(u.action);

@@ -1,5 +1,6 @@
 #include "agent/fault_actions.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 #include "agent/config_yaml.h"
@@ -70,6 +72,13 @@ Status FaultActions::Exec(const std::vector<std::string>& argv) const {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // Its stderr comes back to say why it failed (the last line of it).
+  int err[2];
+  if (pipe2(err, O_CLOEXEC) != 0) return Status::Error(std::string("pipe: ") + std::strerror(errno));
+  fcntl(err[0], F_SETFL, O_NONBLOCK);
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  posix_spawn_file_actions_adddup2(&files, err[1], 2);
   // Its own process group, so a command cut off by the timeout goes with
   // everything it started.
   posix_spawnattr_t attr;
@@ -77,9 +86,31 @@ Status FaultActions::Exec(const std::vector<std::string>& argv) const {
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attr, 0);
   pid_t pid;
-  int rc = posix_spawnp(&pid, args[0], nullptr, &attr, args.data(), environ);
+  int rc = posix_spawnp(&pid, args[0], &files, &attr, args.data(), environ);
   posix_spawnattr_destroy(&attr);
-  if (rc != 0) return Status::Error(argv[0] + ": " + std::strerror(rc));
+  posix_spawn_file_actions_destroy(&files);
+  close(err[1]);
+  if (rc != 0) {
+    close(err[0]);
+    return Status::Error(argv[0] + ": " + std::strerror(rc));
+  }
+  std::string said;
+  auto drain = [&] {
+    char buf[512];
+    for (ssize_t n; (n = read(err[0], buf, sizeof buf)) > 0;) said.append(buf, size_t(n));
+    if (said.size() > 4096) said.erase(0, said.size() - 4096);
+  };
+  Status s = Wait(pid, argv, drain);
+  drain();
+  close(err[0]);
+  if (s.ok()) return s;
+  while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
+  const size_t nl = said.rfind('\n');
+  if (nl != std::string::npos) said.erase(0, nl + 1);
+  return said.empty() ? s : Status::Error(s.message() + ": " + said);
+}
+
+Status FaultActions::Wait(pid_t pid, const std::vector<std::string>& argv, const std::function<void()>& drain) const {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms_);
   int status = 0;
   while (true) {
@@ -93,6 +124,7 @@ Status FaultActions::Exec(const std::vector<std::string>& argv) const {
       return Status::Error(Join(argv, " ") + ": cut off after " + std::to_string(timeout_ms_ / 1000) +
                            " s (fault_timeout in the agent config)");
     }
+    drain();
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return Status::Ok();
@@ -101,55 +133,77 @@ Status FaultActions::Exec(const std::vector<std::string>& argv) const {
       (WIFEXITED(status) ? std::to_string(WEXITSTATUS(status)) : "signal " + std::to_string(WTERMSIG(status))));
 }
 
+namespace {
+
+StatusOr<NodeActions> ProcessActions(const std::string& kind, const YAML::Node& body, const std::string& file,
+                                     const std::string& field) {
+  NodeActions n;
+  if (kind == "process") {
+    n.kind = NodeActions::Kind::kProcess;
+    if (body["pidfile"]) n.pidfile = body["pidfile"].Scalar();
+    if (body["exe"]) n.exe = body["exe"].Scalar();
+    if (n.pidfile.empty() == n.exe.empty()) {
+      return Status::Error(ConfigAt(file, body) + field + ": expected pidfile or exe (an exact path)");
+    }
+    if (body["start"]) {
+      auto argv = Argv(body["start"], file, field + ".start");
+      if (!argv.ok()) return argv.status();
+      n.start = *argv;
+    }
+  } else if (kind == "systemd") {
+    n.kind = NodeActions::Kind::kSystemd;
+    if (!body["unit"]) return Status::Error(ConfigAt(file, body) + field + ": expected unit");
+    n.unit = body["unit"].Scalar();
+  } else if (kind == "docker") {
+    n.kind = NodeActions::Kind::kDocker;
+    if (!body["container"]) return Status::Error(ConfigAt(file, body) + field + ": expected container");
+    n.container = body["container"].Scalar();
+  } else {
+    n.kind = NodeActions::Kind::kCommand;
+    if (!body.IsMap()) return Status::Error(ConfigAt(file, body) + field + ": expected action: [argv]");
+    for (auto a = body.begin(); a != body.end(); ++a) {
+      const std::string action = a->first.Scalar();
+      if (!IsFaultAction(action) || IsNetworkFaultAction(action)) {
+        return Status::Error(ConfigAt(file, a->first) + field + "." + action + ": unknown action");
+      }
+      auto argv = Argv(a->second, file, field + "." + action);
+      if (!argv.ok()) return argv.status();
+      n.commands[action] = *argv;
+    }
+  }
+  return n;
+}
+
+}  // namespace
+
 StatusOr<FaultActions> FaultActions::FromYaml(const YAML::Node& nodes, const std::string& file) {
   FaultActions fa;
   if (!nodes.IsMap()) return Status::Error(ConfigAt(file, nodes) + "nodes: expected a mapping of node names");
   for (auto it = nodes.begin(); it != nodes.end(); ++it) {
     const std::string name = it->first.Scalar();
     const YAML::Node spec = it->second;
-    if (!spec.IsMap() || spec.size() != 1) {
-      return Status::Error(ConfigAt(file, it->first) + "nodes." + name +
-                           ": expected exactly one of process, systemd, docker, command");
+    const std::string at = "nodes." + name;
+    const size_t kinds = spec.IsMap() ? spec.size() - (spec["network"] ? 1 : 0) : 2;
+    if (!spec.IsMap() || kinds > 1 || spec.size() == 0) {
+      return Status::Error(ConfigAt(file, it->first) + at +
+                           ": expected one of process, systemd, docker, command, and or network");
     }
-    const std::string kind = spec.begin()->first.Scalar();
-    const YAML::Node body = spec.begin()->second;
-    const std::string field = "nodes." + name + "." + kind;
     NodeActions n;
-    if (kind == "process") {
-      n.kind = NodeActions::Kind::kProcess;
-      if (body["pidfile"]) n.pidfile = body["pidfile"].Scalar();
-      if (body["exe"]) n.exe = body["exe"].Scalar();
-      if (n.pidfile.empty() == n.exe.empty()) {
-        return Status::Error(ConfigAt(file, body) + field + ": expected pidfile or exe (an exact path)");
+    n.kind = NodeActions::Kind::kNone;
+    for (auto k = spec.begin(); k != spec.end(); ++k) {
+      const std::string kind = k->first.Scalar();
+      if (kind == "network") {
+        auto net = NetworkSpec::FromYaml(k->second, file, at + ".network");
+        if (!net.ok()) return net.status();
+        fa.network_->Declare(name, std::move(*net));
+      } else if (kind == "process" || kind == "systemd" || kind == "docker" || kind == "command") {
+        auto p = ProcessActions(kind, k->second, file, at + "." + kind);
+        if (!p.ok()) return p.status();
+        n = std::move(*p);
+      } else {
+        return Status::Error(ConfigAt(file, k->first) + at + "." + kind +
+                             ": expected process, systemd, docker, command or network");
       }
-      if (body["start"]) {
-        auto argv = Argv(body["start"], file, field + ".start");
-        if (!argv.ok()) return argv.status();
-        n.start = *argv;
-      }
-    } else if (kind == "systemd") {
-      n.kind = NodeActions::Kind::kSystemd;
-      if (!body["unit"]) return Status::Error(ConfigAt(file, body) + field + ": expected unit");
-      n.unit = body["unit"].Scalar();
-    } else if (kind == "docker") {
-      n.kind = NodeActions::Kind::kDocker;
-      if (!body["container"]) return Status::Error(ConfigAt(file, body) + field + ": expected container");
-      n.container = body["container"].Scalar();
-    } else if (kind == "command") {
-      n.kind = NodeActions::Kind::kCommand;
-      if (!body.IsMap()) return Status::Error(ConfigAt(file, body) + field + ": expected action: [argv]");
-      for (auto a = body.begin(); a != body.end(); ++a) {
-        const std::string action = a->first.Scalar();
-        if (!IsFaultAction(action)) {
-          return Status::Error(ConfigAt(file, a->first) + field + "." + action + ": unknown action");
-        }
-        auto argv = Argv(a->second, file, field + "." + action);
-        if (!argv.ok()) return argv.status();
-        n.commands[action] = *argv;
-      }
-    } else {
-      return Status::Error(ConfigAt(file, spec.begin()->first) + "nodes." + name + "." + kind +
-                           ": expected process, systemd, docker or command");
     }
     fa.nodes_[name] = std::move(n);
   }
@@ -166,7 +220,11 @@ Status FaultActions::Check(const std::string& action, const std::string& node) c
   auto it = nodes_.find(node);
   if (it == nodes_.end()) return Status::Error("node '" + node + "' is not declared in this agent's config");
   if (!IsFaultAction(action)) return Status::Error("unknown action '" + action + "'");
+  if (IsNetworkFaultAction(action)) return network_->Check(action, node);
   const NodeActions& n = it->second;
+  if (n.kind == NodeActions::Kind::kNone) {
+    return Status::Error("node '" + node + "' declares only network faults, not how to " + action + " it");
+  }
   if (n.kind == NodeActions::Kind::kCommand && !n.commands.count(action) &&
       !(action == "restart" && n.commands.count("stop") && n.commands.count("start"))) {
     return Status::Error("action '" + action + "' is not declared for node '" + node + "'");
@@ -177,9 +235,12 @@ Status FaultActions::Check(const std::string& action, const std::string& node) c
   return Status::Ok();
 }
 
-Status FaultActions::Run(const std::string& action, const std::string& node) const {
+Status FaultActions::Run(const std::string& action, const std::string& node, const v1::NetFault& net) const {
   Status s = Check(action, node);
   if (!s.ok()) return s;
+  if (IsNetworkFaultAction(action)) {
+    return network_->Run(action, node, net, [this](const std::vector<std::string>& argv) { return Exec(argv); });
+  }
   const NodeActions& n = nodes_.at(node);
   if (action == "restart") {
     if (n.kind == NodeActions::Kind::kCommand && n.commands.count("restart")) {
@@ -188,7 +249,13 @@ Status FaultActions::Run(const std::string& action, const std::string& node) con
     s = Run("stop", node);
     return s.ok() ? Run("start", node) : s;
   }
+  return RunProcess(action, n);
+}
+
+Status FaultActions::RunProcess(const std::string& action, const NodeActions& n) const {
   switch (n.kind) {
+    case NodeActions::Kind::kNone:
+      break;
     case NodeActions::Kind::kProcess:
       if (action == "kill") return Signal(n, SIGKILL);
       if (action == "stop") return Signal(n, SIGTERM);
@@ -208,6 +275,10 @@ Status FaultActions::Run(const std::string& action, const std::string& node) con
       return Exec(n.commands.at(action));
   }
   return Status::Error("unreachable");
+}
+
+void FaultActions::ClearNetwork() const {
+  network_->Clear([this](const std::vector<std::string>& argv) { return Exec(argv); });
 }
 
 }  // namespace stampede::agent

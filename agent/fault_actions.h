@@ -9,18 +9,25 @@
 //     db4: {systemd: {unit: mariadb.service}}
 //     db5: {docker: {container: roach3}}
 //     db6: {command: {kill: [/usr/local/bin/kill-db], start: [/usr/local/bin/start-db]}}
+//     db7: {process: {...}, network: {peers: [10.0.0.8, 10.0.0.9], ports: [3306, 4567]}}
 //
 // Actions: kill (SIGKILL), stop (graceful), pause / resume (SIGSTOP /
-// SIGCONT), start, restart (stop, then start). A command that has not
-// finished after the timeout (default 60 s) is killed with its process group
-// and the action fails.
+// SIGCONT), start, restart (stop, then start); with `network:`
+// (agent/network_faults.h) partition, blackhole, delay, loss and heal. A
+// command that has not finished after the timeout (default 60 s) is killed
+// with its process group and the action fails.
 #ifndef STAMPEDE_AGENT_FAULT_ACTIONS_H_
 #define STAMPEDE_AGENT_FAULT_ACTIONS_H_
 
+#include <sys/types.h>
+
+#include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "agent/network_faults.h"
 #include "common/status.h"
 #include "proto/fault_action.h"
 
@@ -31,7 +38,7 @@ class Node;
 namespace stampede::agent {
 
 struct NodeActions {
-  enum class Kind { kProcess, kSystemd, kDocker, kCommand };
+  enum class Kind { kNone, kProcess, kSystemd, kDocker, kCommand };  // kNone: network faults only
   Kind kind = Kind::kProcess;
   std::string pidfile;                                       // process
   std::string exe;                                           // process: exact executable path
@@ -53,13 +60,22 @@ class FaultActions {
   std::vector<std::string> nodes() const;
   // Whether (action, node) is declared; the reason if not.
   Status Check(const std::string& action, const std::string& node) const;
-  // Performs it (blocking, up to the timeout: run it off the gRPC threads).
-  Status Run(const std::string& action, const std::string& node) const;
+  // Performs it (blocking, up to the timeout: run it off the gRPC threads);
+  // net: a network action's numbers.
+  Status Run(const std::string& action, const std::string& node, const v1::NetFault& net = {}) const;
+  // Removes what network faults a previous agent left on the declared nodes.
+  void ClearNetwork() const;
 
  private:
+  // Runs argv (never a shell) up to the timeout; a failure ends with the
+  // last line the command wrote to stderr.
   Status Exec(const std::vector<std::string>& argv) const;
+  Status Wait(pid_t pid, const std::vector<std::string>& argv, const std::function<void()>& drain) const;
+  Status RunProcess(const std::string& action, const NodeActions& n) const;
 
   std::map<std::string, NodeActions> nodes_;
+  // Shared by copies of this (the config is copied); thread-safe.
+  std::shared_ptr<NetworkFaults> network_ = std::make_shared<NetworkFaults>();
   int64_t timeout_ms_ = 60000;
 };
 

@@ -32,6 +32,17 @@ TEST(FaultActionsTest, RefusesWhatIsNotDeclared) {
   EXPECT_FALSE(fa->Run("kill", "db2").ok());
 }
 
+TEST(FaultActionsTest, AFailedCommandSaysWhyInItsLastLineOfStderr) {
+  auto fa = Parse("nodes:\n  db1: {command: {kill: [sh, -c, 'echo first >&2; echo \"the reason\" >&2; exit 3']}}\n",
+                  "agent.yaml");
+  ASSERT_TRUE(fa.ok()) << fa.status().message();
+  Status s = fa->Run("kill", "db1");
+  ASSERT_FALSE(s.ok());
+  const std::string suffix = ": exited with 3: the reason";
+  ASSERT_GE(s.message().size(), suffix.size());
+  EXPECT_EQ(s.message().substr(s.message().size() - suffix.size()), suffix) << s.message();
+}
+
 TEST(FaultActionsTest, ShellStringsAreRejected) {
   auto fa = Parse("nodes:\n  db1: {command: {kill: \"pkill mysqld\"}}\n", "agent.yaml");
   ASSERT_FALSE(fa.ok());

@@ -13,6 +13,7 @@
 #include "common/strings.h"
 #include "coordinator/agent_roles.h"
 #include "coordinator/result_files.h"
+#include "plan/fault_loader.h"
 #include "plan/plan_expander.h"
 #include "record/record_codec.h"
 
@@ -331,6 +332,7 @@ void RunController::SendDueFaults() {
     c->set_fault_index(static_cast<uint32_t>(i));
     c->set_action(f.action());
     c->set_node(f.node());
+    if (f.has_net()) *c->mutable_net() = f.net();
     {
       MutexLock lock(mu_);
       ledger_.Sent(i);
@@ -338,7 +340,8 @@ void RunController::SendDueFaults() {
     }
     // Journal the request before sending it: the agent's answer (a
     // fault_result line) can arrive before Send() returns.
-    Emit(record::FaultSent{uint32_t(i), f.phase(), f.action(), f.node(), owner, Since(now), false});
+    Emit(record::FaultSent{uint32_t(i), f.phase(), f.action(), f.node(), owner, Since(now), false,
+                           plan::NetFaultDetail(f)});
     Send(owner, m);
     Log("fault " + std::to_string(i) + ": " + f.action() + " " + f.node() + " (agent " + owner + ")");
   }

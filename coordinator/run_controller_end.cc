@@ -33,7 +33,7 @@ void RunController::UndoFaults() {
       undo_actions_[i] = u;
       if (reachable) undo_results_[i] = std::nullopt;
     }
-    Emit(record::FaultSent{i, "", u.action, u.node, owner, Since(MonoNowNs()), true});
+    Emit(record::FaultSent{i, "", u.action, u.node, owner, Since(MonoNowNs()), true, ""});
     if (!reachable) {
       Emit(record::FaultDone{i, owner, false, Since(MonoNowNs()),
                              "agent " + owner + " is lost: " + u.action + " " + u.node + " by hand", ""});

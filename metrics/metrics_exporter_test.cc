@@ -19,7 +19,7 @@ TEST(MetricsExporterTest, SecondsBecomeCountersAndHistograms) {
   op.latency = h;
   m.OnRecord(second);
   m.OnRecord(second);
-  m.OnRecord(record::FaultSent{0, "p", "kill", "db3", "a1", 1.0, false});
+  m.OnRecord(record::FaultSent{0, "p", "kill", "db3", "a1", 1.0, false, ""});
   record::HealthPoll poll;
   poll.answered = true;
   poll.underreplicated = 12;

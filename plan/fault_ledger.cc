@@ -1,8 +1,19 @@
 #include "plan/fault_ledger.h"
 
+#include "proto/fault_action.h"
+
 namespace stampede::plan {
 
 void FaultLedger::TookEffect(const std::string& action, const std::string& node) {
+  if (IsNetworkFaultAction(action)) {
+    // A network fault is never a state worth keeping.
+    if (action == "heal") {
+      impaired_.erase(node);
+    } else {
+      impaired_.insert(node);
+    }
+    return;
+  }
   State& s = nodes_[node];
   if (action == "kill" || action == "stop") {
     s = State::kDown;
@@ -15,6 +26,7 @@ void FaultLedger::TookEffect(const std::string& action, const std::string& node)
 
 std::vector<FaultLedger::Undo> FaultLedger::Pending() const {
   std::vector<Undo> undo;
+  for (const std::string& node : impaired_) undo.push_back({"heal", node});
   for (const auto& [node, state] : nodes_) {
     if (state == State::kPaused) {
       // A frozen process is never a state worth keeping.

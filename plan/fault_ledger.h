@@ -1,7 +1,8 @@
 // What a run's faults did to each node, and what puts a node back when the
 // run ends before its plan did: a node the run paused is resumed; a node it
 // killed or stopped is started if the plan meant to start it again
-// (a start or restart of that node that has not been sent yet).
+// (a start or restart of that node that has not been sent yet); a node
+// with a network fault (partition, blackhole, delay, loss) is healed.
 //
 // Used by the coordinator (a run that ends early) and by an agent that
 // lost its coordinator (its own nodes). Not thread-safe.
@@ -27,10 +28,10 @@ class FaultLedger {
   void TookEffect(const std::string& action, const std::string& node);
 
   struct Undo {
-    std::string action;  // resume | start
+    std::string action;  // heal | resume | start
     std::string node;
   };
-  // What to do now, in node order.
+  // What to do now: heals first, then the rest in node order.
   std::vector<Undo> Pending() const;
 
  private:
@@ -38,6 +39,7 @@ class FaultLedger {
   const v1::Plan& plan_;
   std::set<int> sent_;
   std::map<std::string, State> nodes_;
+  std::set<std::string> impaired_;  // nodes with a network fault
 };
 
 }  // namespace stampede::plan

@@ -52,5 +52,25 @@ TEST(FaultLedgerTest, NothingToUndoWhenNothingTookEffect) {
   EXPECT_TRUE(l.Pending().empty());
 }
 
+TEST(FaultLedgerTest, ANetworkFaultIsAlwaysHealedAndFirst) {
+  // Whether or not the plan heals later: a cut-off node is never kept.
+  v1::Plan plan = PlanWith({{"pause", "db1"}, {"partition", "db2"}, {"loss", "db2"}, {"delay", "db3"}});
+  FaultLedger l(plan);
+  for (int i = 0; i < 4; ++i) l.Sent(i);
+  l.TookEffect("pause", "db1");
+  l.TookEffect("partition", "db2");
+  l.TookEffect("loss", "db2");
+  l.TookEffect("delay", "db3");
+  auto undo = l.Pending();
+  ASSERT_EQ(undo.size(), 3u);
+  EXPECT_EQ(undo[0].action + " " + undo[0].node, "heal db2");
+  EXPECT_EQ(undo[1].action + " " + undo[1].node, "heal db3");
+  EXPECT_EQ(undo[2].action + " " + undo[2].node, "resume db1");
+  l.TookEffect("heal", "db2");
+  l.TookEffect("heal", "db3");
+  l.TookEffect("resume", "db1");
+  EXPECT_TRUE(l.Pending().empty());
+}
+
 }  // namespace
 }  // namespace stampede::plan

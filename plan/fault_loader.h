@@ -13,6 +13,10 @@
 
 namespace stampede::plan {
 
+// A network fault's numbers for people: "5%", "5%, in", "20 ms ± 5 ms",
+// "in" ("" for a process fault, or a partition both ways).
+std::string NetFaultDetail(const v1::Fault& f);
+
 class FaultLoader : public YamlReader {
  public:
   // plan: the plan being loaded (it must outlive this).
@@ -24,6 +28,10 @@ class FaultLoader : public YamlReader {
   void LoadHealth(const YAML::Node& target);
 
  private:
+  void LoadFault(const YAML::Node& f, const std::string& at);
+  void LoadWhen(const YAML::Node& f, const std::string& at, v1::Fault* fault);
+  void LoadNet(const YAML::Node& f, const std::string& at, v1::Fault* fault);
+
   v1::Plan* plan_;
 };
 

@@ -130,6 +130,44 @@ TEST(PlanLoaderTest, Faults) {
   EXPECT_NE(e[3].find("PHASE@PERCENT needs a phase with an operation count"), std::string::npos) << e[3];
 }
 
+TEST(PlanLoaderTest, NetworkFaultsCarryBoundedNumbers) {
+  const std::string head =
+      "name: x\ntarget: {driver: redis, endpoints: ['h:1']}\n"
+      "phases:\n  - {name: run, workload: kv, workers: 1, duration: 30s}\n";
+  auto r = LoadPlanText(head +
+                            "faults:\n  - {at: run+1s, action: partition, node: db3, direction: in}\n"
+                            "  - {at: run+2s, action: delay, node: db3, delay: 150ms, jitter: 20ms}\n"
+                            "  - {at: run+3s, action: loss, node: db3, loss: 12.5%}\n"
+                            "  - {at: run+4s, action: blackhole, node: db3}\n"
+                            "  - {at: run+5s, action: heal, node: db3}\n",
+                        "p.yaml");
+  ASSERT_TRUE(r.ok()) << r.errors[0];
+  EXPECT_EQ(r.plan.faults(0).net().direction(), "in");
+  EXPECT_EQ(r.plan.faults(1).net().delay_ms(), 150u);
+  EXPECT_EQ(r.plan.faults(1).net().jitter_ms(), 20u);
+  EXPECT_EQ(r.plan.faults(2).net().loss_percent(), 12.5);
+  EXPECT_FALSE(r.plan.faults(4).has_net());
+  auto again = LoadPlanText(PlanToYaml(r.plan), "again.yaml");
+  ASSERT_TRUE(again.ok()) << again.errors[0];
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(again.plan, r.plan));
+  auto e = Errors(head +
+                  "faults:\n  - {at: run+1s, action: partition, node: db3, direction: sideways}\n"
+                  "  - {at: run+2s, action: delay, node: db3}\n"
+                  "  - {at: run+2s, action: delay, node: db3, delay: 2m}\n"
+                  "  - {at: run+3s, action: loss, node: db3, loss: 0%}\n"
+                  "  - {at: run+4s, action: kill, node: db3, loss: 5%}\n");
+  ASSERT_EQ(e.size(), 5u);
+  EXPECT_NE(e[0].find("p.yaml:6:59: faults[0].direction: expected in, out or both, found 'sideways'"),
+            std::string::npos)
+      << e[0];
+  EXPECT_NE(e[1].find("faults[1].delay: a delay fault needs delay: (like 100ms)"), std::string::npos) << e[1];
+  EXPECT_NE(e[2].find("faults[2].delay: expected 1ms .. 60s, found '2m'"), std::string::npos) << e[2];
+  EXPECT_NE(e[3].find("faults[3].loss: expected a percentage above 0 and at most 100 like 20%, found '0%'"),
+            std::string::npos)
+      << e[3];
+  EXPECT_NE(e[4].find("faults[4].loss: loss does not apply to kill"), std::string::npos) << e[4];
+}
+
 TEST(PlanLoaderTest, WorkloadCombinationChecked) {
   auto e = Errors(
       "name: x\ntarget: {driver: redis, endpoints: ['h:1']}\n"

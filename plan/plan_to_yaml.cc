@@ -148,6 +148,21 @@ void EmitPhase(YAML::Emitter& out, const v1::Phase& p) {
   out << YAML::EndMap;
 }
 
+// A network fault's numbers, whatever they are: the loader judges them.
+void EmitNetFault(YAML::Emitter& out, const v1::Fault& f) {
+  const v1::NetFault& n = f.net();
+  if (!n.direction().empty()) out << YAML::Key << "direction" << YAML::Value << n.direction();
+  if (f.action() == "delay") {
+    out << YAML::Key << "delay" << YAML::Value << std::to_string(n.delay_ms()) + "ms";
+    if (n.jitter_ms()) out << YAML::Key << "jitter" << YAML::Value << std::to_string(n.jitter_ms()) + "ms";
+  }
+  if (f.action() == "loss") {
+    char pct[32];
+    std::snprintf(pct, sizeof(pct), "%.17g%%", n.loss_percent());
+    out << YAML::Key << "loss" << YAML::Value << pct;
+  }
+}
+
 void EmitFaults(YAML::Emitter& out, const v1::Plan& plan) {
   if (plan.faults_size() == 0) return;
   out << YAML::Key << "faults" << YAML::Value << YAML::BeginSeq;
@@ -159,6 +174,7 @@ void EmitFaults(YAML::Emitter& out, const v1::Plan& plan) {
         << (f.at_percent() > 0 ? f.phase() + pct : f.phase() + "+" + FormatDurationNs(int64_t(f.at_ms()) * 1000000));
     out << YAML::Key << "action" << YAML::Value << f.action();
     out << YAML::Key << "node" << YAML::Value << f.node();
+    EmitNetFault(out, f);
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;

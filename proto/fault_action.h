@@ -6,18 +6,39 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <string_view>
 
 namespace stampede {
 
-// kill (SIGKILL), stop (graceful), pause / resume (SIGSTOP / SIGCONT),
-// start, restart (stop, then start).
-inline constexpr std::array<std::string_view, 6> kFaultActions = {"kill",   "stop",  "pause",
-                                                                  "resume", "start", "restart"};
+// Process faults: kill (SIGKILL), stop (graceful), pause / resume (SIGSTOP /
+// SIGCONT), start, restart (stop, then start). Network faults
+// (agent/network_faults.h): partition (cut off from the other cluster
+// nodes), blackhole (cut off from everyone), delay, loss, and heal (undo
+// every network fault on the node).
+inline constexpr std::array<std::string_view, 11> kFaultActions = {
+    "kill", "stop", "pause", "resume", "start", "restart", "partition", "blackhole", "delay", "loss", "heal"};
+
+inline constexpr std::array<std::string_view, 5> kNetworkFaultActions = {"partition", "blackhole", "delay", "loss",
+                                                                         "heal"};
 
 inline bool IsFaultAction(std::string_view action) {
   return std::find(kFaultActions.begin(), kFaultActions.end(), action) != kFaultActions.end();
 }
+
+inline bool IsNetworkFaultAction(std::string_view action) {
+  return std::find(kNetworkFaultActions.begin(), kNetworkFaultActions.end(), action) != kNetworkFaultActions.end();
+}
+
+// An action that puts a node back rather than taking it away: its recovery
+// numbers have the outage as their baseline.
+inline bool IsRestoringAction(std::string_view action) {
+  return action == "start" || action == "resume" || action == "heal";
+}
+
+// Bounds of a network fault's numbers, checked by the plan loader and again
+// by the agent.
+inline constexpr uint32_t kMaxNetDelayMs = 60000;
 
 }  // namespace stampede
 

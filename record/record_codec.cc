@@ -296,6 +296,7 @@ Json EncodeFault(const FaultSent& f) {
   } else {
     j["phase"] = f.phase;
   }
+  if (!f.detail.empty()) j["detail"] = f.detail;
   return j;
 }
 
@@ -308,6 +309,7 @@ FaultSent DecodeFault(const Json& line) {
   f.agent = GetString(line, "agent");
   f.requested_t = GetDouble(line, "requested_t");
   f.undo = GetBool(line, "undo");
+  f.detail = GetString(line, "detail");
   return f;
 }
 

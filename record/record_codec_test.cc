@@ -119,8 +119,8 @@ TEST(RecordCodec, EveryKindRoundTrips) {
       PhaseStart{"insert", 1, "crud", 8, 0.5, 42, {"a1"}, 1000, "load", "InsertOne"},
       Sample(),
       PhaseEnd{"insert", 1, 9.5, true, 1000, 3, true},
-      FaultSent{0, "insert", "kill", "db3", "a2", 2.5, false},
-      FaultSent{7, "", "start", "db3", "a2", 9.0, true},
+      FaultSent{0, "insert", "kill", "db3", "a2", 2.5, false, ""},
+      FaultSent{7, "", "start", "db3", "a2", 9.0, true, ""},
       FaultDone{0, "a2", true, 2.6, "killed pid 12", ""},
       answered,
       failed,
@@ -130,6 +130,7 @@ TEST(RecordCodec, EveryKindRoundTrips) {
       LogLine{"a1", "hello", "/tmp/spool"},
       degraded,
       RunEnd{false, "aborted", std::nullopt},
+      FaultSent{1, "insert", "loss", "db3", "a2", 3.5, false, "5%, in"},
   };
   for (const Record& r : all) {
     const Json line = Encode(r);
@@ -145,10 +146,12 @@ TEST(RecordCodec, EveryKindRoundTrips) {
   EXPECT_EQ(run_line["recovery"]["healthy_polls"], 2);
   EXPECT_FALSE(Encode(all[4]).contains("undo"));
   EXPECT_EQ(Encode(all[5])["undo"], true);
+  EXPECT_FALSE(Encode(all[4]).contains("detail"));
+  EXPECT_EQ(Encode(all.back())["detail"], "5%, in");
   EXPECT_FALSE(Encode(all[5]).contains("phase"));
   EXPECT_FALSE(Encode(all[8]).contains("detail"));
   EXPECT_EQ(Encode(all[8])["error"], "connection refused");
-  EXPECT_FALSE(Encode(all.back()).contains("degraded"));
+  EXPECT_FALSE(Encode(all[all.size() - 2]).contains("degraded"));
   EXPECT_EQ(Encode(all[13])["degraded"], "agent a2 lost");
 }
 

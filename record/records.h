@@ -75,6 +75,7 @@ struct FaultSent {
   std::string phase, action, node, agent;
   double requested_t = 0;
   bool undo = false;
+  std::string detail;  // a network fault's numbers: "5%", "20 ms", "in" ("": none)
 };
 
 // "fault_result"

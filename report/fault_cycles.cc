@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 namespace stampede::report {
 namespace {
@@ -50,13 +51,6 @@ std::string Time(double v, bool observed, bool next_fault) {
   return next_fault ? "not before the next fault" : "not within the run";
 }
 
-void AddNumbers(const FaultRecovery& f, FaultCycles* c) {
-  if (!f.ok) return;
-  c->took_effect++;
-  if (f.recovered_s < 0 && f.observed) c->not_recovered++;
-  if (f.healthy_s < 0 && f.probed) c->not_healthy++;
-}
-
 }  // namespace
 
 CycleStat CycleStat::Of(std::vector<double> values) {
@@ -73,11 +67,18 @@ CycleStat CycleStat::Of(std::vector<double> values) {
 
 std::vector<FaultCycles> GroupFaultCycles(const std::vector<FaultRecovery>& faults) {
   std::vector<FaultCycles> groups;
-  std::map<std::pair<std::string, std::string>, size_t> by_kind;
+  // The same action with other numbers (loss 5% and loss 20%) is another kind.
+  std::map<std::tuple<std::string, std::string, std::string>, size_t> by_kind;
   for (size_t i = 0; i < faults.size(); ++i) {
     const FaultRecovery& f = faults[i];
-    auto [it, added] = by_kind.try_emplace({f.action, f.node}, groups.size());
-    if (added) groups.push_back(FaultCycles{f.action, f.node, {}, 0, 0, 0, {}, {}, {}, {}, {}});
+    auto [it, added] = by_kind.try_emplace({f.action, f.detail, f.node}, groups.size());
+    if (added) {
+      FaultCycles c;
+      c.action = f.action;
+      c.detail = f.detail;
+      c.node = f.node;
+      groups.push_back(std::move(c));
+    }
     groups[it->second].faults.push_back(int(i));
   }
   std::vector<FaultCycles> out;
@@ -86,8 +87,10 @@ std::vector<FaultCycles> GroupFaultCycles(const std::vector<FaultRecovery>& faul
     std::vector<double> unavailable, recovered, healthy, gap, lowest;
     for (int i : c.faults) {
       const FaultRecovery& f = faults[size_t(i)];
-      AddNumbers(f, &c);
       if (!f.ok) continue;
+      c.took_effect++;
+      if (f.recovered_s < 0 && f.observed) c.not_recovered++;
+      if (f.healthy_s < 0 && f.probed) c.not_healthy++;
       if (f.observed) unavailable.push_back(f.unavailable_s);
       if (f.recovered_s >= 0) recovered.push_back(f.recovered_s);
       if (f.healthy_s >= 0) healthy.push_back(f.healthy_s);
@@ -106,6 +109,7 @@ std::vector<FaultCycles> GroupFaultCycles(const std::vector<FaultRecovery>& faul
 
 Json FaultCyclesToJson(const FaultCycles& c) {
   return {{"action", c.action},
+          {"detail", c.detail},
           {"node", c.node},
           {"count", c.faults.size()},
           {"faults", c.faults},
@@ -125,8 +129,9 @@ std::string RenderFaultCyclesMarkdown(const std::vector<FaultCycles>& cycles,
   std::ostringstream md;
   md << "\n## Repeated faults\n";
   for (const FaultCycles& c : cycles) {
-    md << "\n### " << c.action << " " << c.node << " x" << c.faults.size() << " (" << c.took_effect
-       << " took effect; not recovered: " << c.not_recovered << ", never healthy: " << c.not_healthy << ")\n\n"
+    md << "\n### " << c.action << " " << c.node << (c.detail.empty() ? "" : " (" + c.detail + ")") << " x"
+       << c.faults.size() << " (" << c.took_effect << " took effect; not recovered: " << c.not_recovered
+       << ", never healthy: " << c.not_healthy << ")\n\n"
        << "| measure | min | median | p90 | max | cycles |\n|---|---:|---:|---:|---:|---:|\n"
        << "| unavailability | " << StatCells(c.unavailable, Sec) << " |\n"
        << "| time to recovered throughput | " << StatCells(c.recovered, Sec) << " |\n"

@@ -23,6 +23,7 @@ struct CycleStat {
 
 struct FaultCycles {
   std::string action, node;
+  std::string detail;       // a network fault's numbers ("": none)
   std::vector<int> faults;  // the cycles: indices into the run's faults, in time order
   int took_effect = 0;      // cycles whose action took effect (the rest are not in the numbers)
   int not_recovered = 0;    // cycles whose throughput did not come back within their window
@@ -30,7 +31,7 @@ struct FaultCycles {
   CycleStat unavailable, recovered, healthy, gap, lowest;
 };
 
-// The groups of two or more faults with the same action and node, in order
+// The groups of two or more faults with the same action, numbers and node, in order
 // of their first fault.
 std::vector<FaultCycles> GroupFaultCycles(const std::vector<FaultRecovery>& faults);
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/histogram.h"
+#include "proto/fault_action.h"
 #include "record/record_codec.h"
 
 namespace stampede::report {
@@ -112,6 +113,7 @@ void RecoveryTracker::AddFault(const record::FaultSent& x) {
   f.r.action = x.action;
   f.r.node = x.node;
   f.r.agent = x.agent;
+  f.r.detail = x.detail;
   f.r.t = x.requested_t;
   faults_.push_back(std::move(f));
   auto done = results_.find(faults_.back().r.index);
@@ -305,7 +307,7 @@ FaultRecovery RecoveryTracker::Numbers(const Fault& f, size_t k) const {
   r.dip = r.baseline_ops_per_s > 0 && f.min_rate >= 0 ? f.min_rate / r.baseline_ops_per_s : -1;
   // A start or resume follows an outage: its "baseline" is the outage, and
   // a dip against it says nothing.
-  if (r.action == "start" || r.action == "resume") r.dip = -1;
+  if (IsRestoringAction(r.action)) r.dip = -1;
   r.healthy_s = f.saw_unhealthy ? f.after_unhealthy.healthy_s : f.any.healthy_s;
   Latencies during = f.during;
   for (const Latencies& h : f.held) during.Add(h);  // not recovered (yet)
@@ -346,6 +348,7 @@ Json RecoveryToJson(const FaultRecovery& f) {
           {"phase", f.phase},
           {"action", f.action},
           {"node", f.node},
+          {"detail", f.detail},
           {"agent", f.agent},
           {"ok", f.ok},
           {"message", f.message},
@@ -377,8 +380,9 @@ std::string RenderRecoveryMarkdown(const std::vector<FaultRecovery>& faults) {
   std::ostringstream md;
   md << "\n## Faults and recovery\n";
   for (const FaultRecovery& f : faults) {
-    md << "\n### " << f.action << " " << f.node << " at " << Fmt(f.t, " s") << " (phase " << f.phase << ", agent "
-       << f.agent << "): " << (f.ok ? "done" : "FAILED: " + f.message) << "\n\n";
+    md << "\n### " << f.action << " " << f.node << (f.detail.empty() ? "" : " (" + f.detail + ")") << " at "
+       << Fmt(f.t, " s") << " (phase " << f.phase << ", agent " << f.agent
+       << "): " << (f.ok ? "done" : "FAILED: " + f.message) << "\n\n";
     std::string errors;
     for (int i = 1; i < kNumOutcomes; ++i) {
       if (!f.outcomes[i]) continue;

@@ -32,6 +32,7 @@ struct LatencyWindow {
 struct FaultRecovery {
   int index = 0;
   std::string phase, action, node, agent, message;
+  std::string detail;                             // a network fault's numbers ("": none)
   bool ok = false;                                // the action took effect
   double t = -1;                                  // when (s since run start)
   double baseline_ops_per_s = 0;                  // successful ops/s before the fault

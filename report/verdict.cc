@@ -6,6 +6,7 @@
 #include <optional>
 #include <sstream>
 
+#include "proto/fault_action.h"
 #include "record/expectation.h"
 
 namespace stampede::report {
@@ -86,7 +87,7 @@ std::optional<Measure> MeasureFault(const FaultRecovery& f, const std::string& m
     return Measure{std::nullopt, "not measured (needs both recovered throughput and a healthy probe)"};
   }
   if (metric == "lowest_throughput") {
-    if (f.action == "start" || f.action == "resume") return std::nullopt;  // its baseline is the outage: no check
+    if (IsRestoringAction(f.action)) return std::nullopt;  // its baseline is the outage: no check
     if (f.dip >= 0) return Measure{f.dip, ""};
     return Measure{std::nullopt, "no baseline"};
   }

@@ -54,6 +54,10 @@ wsrep_provider_options="gmcast.listen_addr=tcp://$h:$((base + 100 + n));ist.recv
 wsrep_sst_method=rsync
 wsrep_sst_receive_address=$h:$((base + 300 + n))
 CNF
+  # node1 serves the state transfers when it can, so that a test cutting
+  # node2 off while node3 rejoins does not cut node3's donor (the trailing
+  # comma: any other node when node1 cannot).
+  [ "$n" = 1 ] || echo "wsrep_sst_donor=node1,"
 }
 
 sql() {  # N ARGS...

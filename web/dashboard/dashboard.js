@@ -54,7 +54,7 @@
             for (const f of view.faults || []) {
               if (f.t_s === null || f.t_s < 0) continue;
               const x = u.valToPos(f.t_s, "x", true);
-              const good = f.action === "start" || f.action === "resume";
+              const good = f.action === "start" || f.action === "resume" || f.action === "heal";
               ctx.strokeStyle = good ? "#3fb950" : "#f85149";
               ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
               ctx.lineWidth = 2 * devicePixelRatio;
@@ -171,8 +171,8 @@
         .map((w) => (w && w.count ? fmt(w.p99_us / 1000, 1) + " ms" : "n/a")).join(" / ")],
     ];
     let html = faults.map((f) => `<span class="fault-marker ${esc(f.action)}" data-action="${esc(f.action)}" data-node="${esc(f.node)}">` +
-      `${esc(f.action)} ${esc(f.node)} at ${fmt(f.t_s, 1)} s</span>`).join("");
-    html += "<table><tr><th></th>" + faults.map((f) => `<th>${esc(f.action)} ${esc(f.node)}</th>`).join("") + "</tr>";
+      `${esc(f.action)} ${esc(f.node)}${f.detail ? " (" + esc(f.detail) + ")" : ""} at ${fmt(f.t_s, 1)} s</span>`).join("");
+    html += "<table><tr><th></th>" + faults.map((f) => `<th>${esc(f.action)} ${esc(f.node)}${f.detail ? " (" + esc(f.detail) + ")" : ""}</th>`).join("") + "</tr>";
     for (const [label, fn] of rows) html += `<tr><td>${label}</td>` + faults.map((f) => `<td>${fn(f)}</td>`).join("") + "</tr>";
     $("faults").innerHTML = html + "</table>" + cyclesHtml();
   }
