@@ -232,16 +232,25 @@ void RecoveryTracker::ApplySecond(Fault* f, const Sec& s, double next) const {
 
 // Throughput against the baseline: the dip, and recovered once it holds
 // for hold_s. Latencies go to "during" until the held stretch that ends
-// in recovery begins, and to "after" from there.
+// in recovery begins, and to "after" from there. A fault whose effect
+// comes late (a partition the cluster notices after its node timeout) has
+// not recovered because the rate held before it dipped: the dip, when it
+// comes, takes that back.
 void RecoveryTracker::ApplyWindow(Fault* f, const Sec& s) const {
   const double dur = s.end - s.start;
   const double baseline = f->base_time > 0 ? f->base_ok / f->base_time : 0;
   const double target = opt_.recovered_fraction * baseline;
-  const bool was_recovered = f->r.recovered_s >= 0;
+  bool was_recovered = f->r.recovered_s >= 0;
   if (dur >= 0.5) {
     const double rate = double(s.ok) / dur;
     if (f->min_rate < 0 || rate < f->min_rate) f->min_rate = rate;
     if (rate < target) {
+      if (was_recovered && !f->dipped) {
+        f->r.recovered_s = -1;
+        f->during.Add(f->after);
+        f->after = Latencies();
+        was_recovered = false;
+      }
       f->dipped = true;
       f->held_from = -1;
     } else if (!was_recovered) {

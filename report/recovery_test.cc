@@ -150,6 +150,7 @@ std::vector<FaultRecovery> ReferenceRecovery(const std::vector<Json>& journal) {
         double rate = s.rate();
         if (min_rate < 0 || rate < min_rate) min_rate = rate;
         if (rate < target) {
+          if (f.recovered_s >= 0 && !dipped) f.recovered_s = -1;  // the effect came late
           dipped = true;
           held_from = -1;
         } else if (f.recovered_s < 0) {
@@ -220,6 +221,33 @@ TEST(RecoveryTest, NumbersFromAKillAndRecovery) {
   EXPECT_GT(f.during.count, 0u);
   std::string md = RenderRecoveryMarkdown(faults);
   EXPECT_NE(md.find("| unavailability (longest zero-success window) | 2.0 s |"), std::string::npos) << md;
+}
+
+// A partition that the cluster notices only after its node timeout: the
+// rate holds for longer than hold right after the fault, then drops. That
+// early stretch is not a recovery.
+TEST(RecoveryTest, AFaultWhoseEffectComesLateRecoversAfterItsDip) {
+  std::vector<Json> j = {
+      {{"type", "run"}, {"recovery", {{"baseline_s", 5.0}, {"recovered_fraction", 0.9}, {"hold_s", 2.0}}}}};
+  for (int t = 1; t <= 5; ++t) j.push_back(Line(t, 100, 0));
+  j.push_back({{"type", "fault"},
+               {"index", 0},
+               {"phase", "p"},
+               {"action", "partition"},
+               {"node", "db3"},
+               {"agent", "a"},
+               {"requested_t", 5.0}});
+  j.push_back({{"type", "fault_result"}, {"index", 0}, {"ok", true}, {"t", 5.0}, {"message", "partition db3"}});
+  for (int t = 6; t <= 8; ++t) j.push_back(Line(t, 100, 0));  // held for 3 s: not yet noticed
+  j.push_back(Line(9, 20, 80));                               // noticed: the dip
+  j.push_back(Line(10, 30, 70));
+  for (int t = 11; t <= 14; ++t) j.push_back(Line(t, 100, 0));
+  auto faults = ComputeRecovery(j);
+  ASSERT_EQ(faults.size(), 1u);
+  EXPECT_NEAR(faults[0].recovered_s, 10 - 5.0, 1e-9);  // held from t=10
+  EXPECT_NEAR(faults[0].dip, 0.2, 1e-9);
+  EXPECT_EQ(faults[0].during.count, 500u);  // (5,10]: the early seconds and the dip
+  EXPECT_EQ(faults[0].after.count, 400u);
 }
 
 // Journals in the order a coordinator writes them: fault and health lines

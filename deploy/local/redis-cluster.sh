@@ -7,17 +7,32 @@
 #   redis-cluster.sh start-node DIR PORT  # restart it (it rejoins as a replica)
 #   redis-cluster.sh masters DIR          # ports of the current masters
 #   redis-cluster.sh info DIR PORT        # CLUSTER INFO from PORT
+# As separate hosts: REDIS_HOSTS="10.1.0.4 ... 10.1.0.9" (six addresses) and
+# REDIS_NETNS="ns4 ... ns9" at start put node I on the Ith address, inside
+# the Ith network namespace (deploy/local/netns.sh); later commands find them
+# in DIR.
 set -euo pipefail
 cmd=${1:?start|stop|kill|start-node|masters|info}; dir=${2:?DIR}
+node_host() {  # PORT: its address (and namespace) from DIR
+  local i=$(($1 - $(cat "$dir/base"))) h n
+  if [ -s "$dir/hosts" ] && [ -n "$(cat "$dir/hosts")" ]; then
+    read -ra h <"$dir/hosts"; read -ra n <"$dir/netns"
+    echo "${h[$i]} ${n[$i]}"
+  else
+    echo 127.0.0.1
+  fi
+}
 cli() {  # PORT ARGS...
-  local p=$1; shift
-  redis-cli -p "$p" -a "$(cat "$dir/password")" --no-auth-warning "$@"
+  local p=$1 host ns; shift
+  read -r host ns <<<"$(node_host "$p")"
+  ${ns:+ip netns exec "$ns"} redis-cli -h "$host" -p "$p" -a "$(cat "$dir/password")" --no-auth-warning "$@"
 }
 start_node() {  # PORT
-  local p=$1 pw
+  local p=$1 pw host ns
   pw=$(cat "$dir/password")
+  read -r host ns <<<"$(node_host "$p")"
   mkdir -p "$dir/$p"
-  redis-server --port "$p" --bind 127.0.0.1 --dir "$dir/$p" --cluster-enabled yes \
+  ${ns:+ip netns exec "$ns"} redis-server --port "$p" --bind "$host" --dir "$dir/$p" --cluster-enabled yes \
     --cluster-config-file nodes.conf --cluster-node-timeout 3000 --appendonly no --save "" \
     --requirepass "$pw" --masterauth "$pw" --daemonize yes --pidfile "$dir/$p/redis.pid" \
     --logfile "$dir/$p/server.log"
@@ -28,8 +43,13 @@ case "$cmd" in
   start)
     base=${3:?BASE}; password=${4:?PASSWORD}
     mkdir -p "$dir"; echo "$password" >"$dir/password"; echo "$base" >"$dir/base"
+    echo "${REDIS_HOSTS:-}" >"$dir/hosts"; echo "${REDIS_NETNS:-}" >"$dir/netns"
     nodes=()
-    for i in 0 1 2 3 4 5; do start_node $((base + i)); nodes+=("127.0.0.1:$((base + i))"); done
+    for i in 0 1 2 3 4 5; do
+      start_node $((base + i))
+      read -r host _ <<<"$(node_host $((base + i)))"
+      nodes+=("$host:$((base + i))")
+    done
     cli "$base" --cluster create "${nodes[@]}" --cluster-replicas 1 --cluster-yes >"$dir/create.log" 2>&1
     # Ready once the cluster is ok everywhere and every replica's link is up
     # (a master killed before that would never fail over).
