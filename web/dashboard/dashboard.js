@@ -23,6 +23,10 @@
             const top = u.bbox.top, bottom = u.bbox.top + u.bbox.height;
             ctx.save();
             ctx.font = `${12 * devicePixelRatio}px system-ui, sans-serif`;
+            // Labels start just right of their line (uPlot leaves the
+            // context right-aligned from drawing its axes).
+            ctx.textAlign = "left";
+            ctx.textBaseline = "alphabetic";
             // Unhealthy stretches of the cluster's own health probe, shaded.
             const h = view.health || [];
             for (let i = 0; i < h.length; i++) {
@@ -51,16 +55,27 @@
               ctx.fillText(name, x + 4 * devicePixelRatio, bottom - 4 * devicePixelRatio);
               labelEnd = x + 4 * devicePixelRatio + w + 8 * devicePixelRatio;
             }
-            for (const f of view.faults || []) {
-              if (f.t_s === null || f.t_s < 0) continue;
+            // Fault labels go on the first of three rows where they do not
+            // overlap the one before; a fault that failed is grey.
+            const rowEnd = [-Infinity, -Infinity, -Infinity];
+            const byTime = (view.faults || []).filter((f) => f.t_s !== null && f.t_s >= 0).sort((a, b) => a.t_s - b.t_s);
+            for (const f of byTime) {
               const x = u.valToPos(f.t_s, "x", true);
               const good = f.action === "start" || f.action === "resume" || f.action === "heal";
-              ctx.strokeStyle = good ? "#3fb950" : "#f85149";
+              ctx.strokeStyle = f.ok === false ? "#8b98a5" : good ? "#3fb950" : "#f85149";
               ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
               ctx.lineWidth = 2 * devicePixelRatio;
               ctx.beginPath(); ctx.moveTo(x, top); ctx.lineTo(x, bottom); ctx.stroke();
               ctx.fillStyle = ctx.strokeStyle;
-              ctx.fillText(`${f.action} ${f.node}`, x + 4 * devicePixelRatio, top + 14 * devicePixelRatio);
+              const label = `${f.action} ${f.node}${f.ok === false ? " (failed)" : ""}`;
+              const w = ctx.measureText(label).width;
+              // Near the right edge, the label goes left of its line.
+              const lx = x + 4 * devicePixelRatio + w > u.bbox.left + u.bbox.width ? x - 4 * devicePixelRatio - w
+                : x + 4 * devicePixelRatio;
+              let row = rowEnd.findIndex((end) => lx > end);
+              if (row < 0) row = rowEnd.indexOf(Math.min(...rowEnd));
+              ctx.fillText(label, lx, top + (14 + 14 * row) * devicePixelRatio);
+              rowEnd[row] = lx + w + 6 * devicePixelRatio;
             }
             ctx.restore();
           },
@@ -170,11 +185,13 @@
       ["p99 before / during / after", (f) => [f.latency_before, f.latency_during, f.latency_after]
         .map((w) => (w && w.count ? fmt(w.p99_us / 1000, 1) + " ms" : "n/a")).join(" / ")],
     ];
-    let html = faults.map((f) => `<span class="fault-marker ${esc(f.action)}" data-action="${esc(f.action)}" data-node="${esc(f.node)}">` +
-      `${esc(f.action)} ${esc(f.node)}${f.detail ? " (" + esc(f.detail) + ")" : ""} at ${fmt(f.t_s, 1)} s</span>`).join("");
-    html += "<table><tr><th></th>" + faults.map((f) => `<th>${esc(f.action)} ${esc(f.node)}${f.detail ? " (" + esc(f.detail) + ")" : ""}</th>`).join("") + "</tr>";
+    const name = (f) => `${esc(f.action)} ${esc(f.node)}${f.detail ? " (" + esc(f.detail) + ")" : ""}`;
+    let html = faults.map((f) => `<span class="fault-marker ${esc(f.action)}${f.ok === false ? " failed" : ""}" ` +
+      `data-action="${esc(f.action)}" data-node="${esc(f.node)}" title="${esc(f.message || "")}">` +
+      `${name(f)} at ${fmt(f.t_s, 1)} s${f.ok === false ? ": failed" : ""}</span>`).join("");
+    html += '<div class="table-scroll"><table><tr><th></th>' + faults.map((f) => `<th>${name(f)}</th>`).join("") + "</tr>";
     for (const [label, fn] of rows) html += `<tr><td>${label}</td>` + faults.map((f) => `<td>${fn(f)}</td>`).join("") + "</tr>";
-    $("faults").innerHTML = html + "</table>" + cyclesHtml();
+    $("faults").innerHTML = html + "</table></div>" + cyclesHtml();
   }
 
   function signed(v) { return (v < 0 ? "-" : "+") + fmt(Math.abs(v), 1, " s"); }
@@ -196,7 +213,7 @@
       ["not recovered / never healthy", (g) => `${g.not_recovered} / ${g.not_healthy}`],
     ];
     let html = '<h3>Repeated faults</h3><table class="cycles"><tr><th></th>' +
-      groups.map((g) => `<th>${esc(g.action)} ${esc(g.node)} x${g.count}</th>`).join("") + "</tr>";
+      groups.map((g) => `<th>${esc(g.action)} ${esc(g.node)}${g.detail ? " (" + esc(g.detail) + ")" : ""} x${g.count}</th>`).join("") + "</tr>";
     for (const [label, fn] of rows) html += `<tr><td>${label}</td>` + groups.map((g) => `<td>${fn(g)}</td>`).join("") + "</tr>";
     return html + '</table><p class="muted">min / median / p90 / max over the cycles (how many had a value)</p>';
   }
