@@ -174,6 +174,7 @@ PhaseRunnerOptions AgentRun::RunnerOptions(uint32_t phase, uint32_t slot, uint32
   o.phase_index = phase;
   o.lead = lead;
   o.clock_offset_ns = [this] { return clock_->OffsetNs(); };
+  o.clock_uncertainty_ns = [this] { return clock_->UncertaintyNs(); };
   const std::string phase_name = phase < uint32_t(o.plan.phases_size()) ? o.plan.phases(int(phase)).name() : "";
   o.on_snapshot = [this, phase, phase_name](const v1::Snapshot& s) {
     if (metrics_) metrics_->OnSnapshot(phase_name, s);

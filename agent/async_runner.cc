@@ -264,7 +264,8 @@ drivers::Task<void> AsyncRunner::RunOps(Worker* w) {
     int op;
     uint32_t retries = 0;
     drivers::OpResult r = co_await ExecuteOp(w, &op, &retries);
-    w->stats->Record(op, r.outcome, static_cast<uint64_t>(MonoNowNs() - intended), retries);
+    const int64_t ended = MonoNowNs();
+    w->stats->Record(op, r.outcome, static_cast<uint64_t>(ended - intended), retries, ended);
     w->ops->Observe(op, r);
     if (r.outcome == Outcome::kOk) {
       w->failures = 0;

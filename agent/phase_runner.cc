@@ -169,6 +169,7 @@ void PhaseRunner::SetTimes(int64_t start_coord_ns, int64_t join_coord_ns) {
 
 void PhaseRunner::CollectUntil(int64_t start_coord_ns) {
   const int64_t offset = start_coord_ns - start_mono_ns_;
+  coord_offset_ns_ = offset;
   // A rejoining share's seconds are numbered from the phase start too.
   const uint32_t first_seq =
       join_mono_ns_ > start_mono_ns_ ? uint32_t((join_mono_ns_ - start_mono_ns_) / kNsPerSec) : 0;
@@ -272,8 +273,16 @@ void PhaseRunner::Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool f
   for (auto& o : acc_ops_) o = OpTotals{};
   for (auto& h : acc_latency_) h.Reset();
   for (auto& e : acc_endpoints_) e = EndpointTotals{};
-  for (auto& stats : stats_) stats->DrainInto(&acc_ops_, &acc_latency_, &acc_endpoints_);
+  OpTimes times;
+  for (auto& stats : stats_) stats->DrainInto(&acc_ops_, &acc_latency_, &acc_endpoints_, &times);
   v1::Snapshot snap;
+  // On the coordinator's clock, as the interval is.
+  auto coord = [this](int64_t mono) { return mono ? mono + coord_offset_ns_ : 0; };
+  snap.set_first_ok_ns(coord(times.first_ok));
+  snap.set_last_ok_ns(coord(times.last_ok));
+  snap.set_first_err_ns(coord(times.first_err));
+  snap.set_last_err_ns(coord(times.last_err));
+  if (options_.clock_uncertainty_ns) snap.set_clock_uncertainty_ns(options_.clock_uncertainty_ns());
   snap.set_run_id(options_.run_id);
   snap.set_agent(options_.agent_name);
   snap.set_phase_index(options_.phase_index);

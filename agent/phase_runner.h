@@ -66,8 +66,9 @@ struct PhaseRunnerOptions {
   std::string engine = "async";
   // Event loops of the async engine; 0: one per core.
   int threads = 0;
-  // Coordinator clock minus local monotonic clock.
+  // Coordinator clock minus local monotonic clock, and its uncertainty.
   std::function<int64_t()> clock_offset_ns;
+  std::function<int64_t()> clock_uncertainty_ns;
   // Called from the collector thread, once a second and once at the end.
   std::function<void(const v1::Snapshot&)> on_snapshot;
   // Called (from any thread) with a line worth telling the coordinator.
@@ -195,6 +196,7 @@ class PhaseRunner {
   std::vector<OpTotals> acc_ops_;
   std::vector<Histogram> acc_latency_;
   std::vector<EndpointTotals> acc_endpoints_;
+  int64_t coord_offset_ns_ = 0;  // coordinator clock minus start_mono_ns_'s clock, for the collector
   int64_t last_cpu_ns_ = 0;
 };
 

@@ -135,7 +135,8 @@ void ThreadRunner::RunOps(Worker* w, drivers::Driver* driver) {
     int op;
     uint32_t retries = 0;
     drivers::OpResult r = ExecuteOp(w, driver, &op, &retries, &error);
-    w->stats->Record(op, r.outcome, static_cast<uint64_t>(MonoNowNs() - intended), retries);
+    const int64_t ended = MonoNowNs();
+    w->stats->Record(op, r.outcome, static_cast<uint64_t>(ended - intended), retries, ended);
     w->ops->Observe(op, r);
     if (r.outcome == Outcome::kOk) {
       w->failures = 0;

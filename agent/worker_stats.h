@@ -5,6 +5,7 @@
 
 #include <array>
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -33,6 +34,18 @@ struct OpTotals {
   uint64_t retries = 0;
   uint64_t missed = 0;
 };
+// When, within one collection interval, operations first and last ended
+// ok and in error (monotonic ns, 0: none): what the sub-second recovery
+// numbers are made of (report/recovery.h).
+struct OpTimes {
+  int64_t first_ok = 0, last_ok = 0, first_err = 0, last_err = 0;
+  void Merge(int64_t first, int64_t last, bool ok) {
+    int64_t& f = ok ? first_ok : first_err;
+    int64_t& l = ok ? last_ok : last_err;
+    if (first && (!f || first < f)) f = first;
+    if (last > l) l = last;
+  }
+};
 struct EndpointTotals {
   uint64_t lost = 0;
   uint64_t reconnects = 0;
@@ -52,12 +65,16 @@ class WorkerStats {
     }
   }
 
-  // Worker thread only.
-  void Record(int op, Outcome outcome, uint64_t latency_ns, uint32_t retries) {
+  // Worker thread only; now_ns: when the operation ended (monotonic).
+  void Record(int op, Outcome outcome, uint64_t latency_ns, uint32_t retries, int64_t now_ns) {
     OpCounters& c = *ops_[op];
     c.outcomes[static_cast<int>(outcome)].fetch_add(1, std::memory_order_relaxed);
     if (retries) c.retries.fetch_add(retries, std::memory_order_relaxed);
     c.latency.Record(latency_ns);
+    const bool ok = outcome == Outcome::kOk;
+    std::atomic<int64_t>& first = ok ? first_ok_ : first_err_;
+    if (!first.load(std::memory_order_relaxed)) first.store(now_ns, std::memory_order_relaxed);
+    (ok ? last_ok_ : last_err_).store(now_ns, std::memory_order_relaxed);
   }
   // Worker thread only: n operations of kind op were due but not started.
   void Miss(int op, uint64_t n = 1) { ops_[op]->missed.fetch_add(n, std::memory_order_relaxed); }
@@ -65,7 +82,12 @@ class WorkerStats {
   EndpointCounters& endpoint(size_t i) { return *endpoints_[i]; }
 
   // Collector thread only: moves counts into the accumulators.
-  void DrainInto(std::vector<OpTotals>* ops, std::vector<Histogram>* latency, std::vector<EndpointTotals>* endpoints) {
+  void DrainInto(std::vector<OpTotals>* ops, std::vector<Histogram>* latency, std::vector<EndpointTotals>* endpoints,
+                 OpTimes* times) {
+    times->Merge(first_ok_.exchange(0, std::memory_order_relaxed), last_ok_.exchange(0, std::memory_order_relaxed),
+                 true);
+    times->Merge(first_err_.exchange(0, std::memory_order_relaxed), last_err_.exchange(0, std::memory_order_relaxed),
+                 false);
     for (size_t i = 0; i < ops_.size(); ++i) {
       for (int o = 0; o < kNumOutcomes; ++o) (*ops)[i].outcomes[o] += Take(ops_[i]->outcomes[o]);
       (*ops)[i].retries += Take(ops_[i]->retries);
@@ -82,6 +104,7 @@ class WorkerStats {
  private:
   std::vector<std::unique_ptr<OpCounters>> ops_;
   std::vector<std::unique_ptr<EndpointCounters>> endpoints_;
+  std::atomic<int64_t> first_ok_{0}, last_ok_{0}, first_err_{0}, last_err_{0};
 };
 
 }  // namespace stampede::agent

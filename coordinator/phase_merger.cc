@@ -23,6 +23,14 @@ void PhaseMerger::Merge(const v1::Snapshot& s, Pending* p) {
   p->active_workers += s.active_workers();
   uint64_t& agent_ops = p->agent_ops[s.agent()];
   p->agent_cpu_ns[s.agent()] += s.cpu_ns();
+  auto earliest = [](int64_t* at, int64_t v) {
+    if (v > 0 && (*at == 0 || v < *at)) *at = v;
+  };
+  earliest(&p->first_ok_ns, s.first_ok_ns());
+  earliest(&p->first_err_ns, s.first_err_ns());
+  p->last_ok_ns = std::max(p->last_ok_ns, s.last_ok_ns());
+  p->last_err_ns = std::max(p->last_err_ns, s.last_err_ns());
+  p->clock_uncertainty_ns = std::max(p->clock_uncertainty_ns, s.clock_uncertainty_ns());
   for (const v1::OpStats& o : s.ops()) {
     Op& op = p->ops[o.op()];
     for (int i = 0; i < o.outcomes_size() && i < kNumOutcomes; ++i) {
@@ -119,6 +127,12 @@ record::Second PhaseMerger::ToSecond(uint32_t seq, Pending* p, bool late) const 
   s.from.assign(p->agents.begin(), p->agents.end());
   for (const auto& [agent, ns] : p->agent_cpu_ns) s.agent_cpu_s[agent] = double(ns) / 1e9;
   for (const auto& [name, e] : p->endpoints) s.endpoints[name] = {e.lost, e.reconnects, e.connect_failures};
+  auto at = [this](int64_t ns) { return ns > 0 ? double(ns - run_start_ns_) / 1e9 : -1.0; };
+  s.first_ok_t = at(p->first_ok_ns);
+  s.last_ok_t = at(p->last_ok_ns);
+  s.first_err_t = at(p->first_err_ns);
+  s.last_err_t = at(p->last_err_ns);
+  s.clock_uncertainty_s = double(p->clock_uncertainty_ns) / 1e9;
   s.late = late;
   return s;
 }

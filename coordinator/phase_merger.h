@@ -62,6 +62,9 @@ class PhaseMerger {
     std::map<std::string, uint64_t> agent_ops;  // operations per agent
     std::map<std::string, uint64_t> agent_cpu_ns;
     std::map<std::string, Endpoint> endpoints;
+    // Coordinator clock, 0: none (v1::Snapshot).
+    int64_t first_ok_ns = 0, last_ok_ns = 0, first_err_ns = 0, last_err_ns = 0;
+    int64_t clock_uncertainty_ns = 0;
   };
   void Merge(const v1::Snapshot& s, Pending* p);
   record::Second ToSecond(uint32_t seq, Pending* p, bool late) const;

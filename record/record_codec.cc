@@ -127,6 +127,15 @@ Json EncodeSecond(const Second& s) {
   };
   if (s.late) line["late"] = true;
   if (!s.from_spool.empty()) line["from_spool"] = s.from_spool;
+  // Sub-second times: only when there were any.
+  const std::pair<const char*, double> times[] = {{"first_ok_t", s.first_ok_t},
+                                                  {"last_ok_t", s.last_ok_t},
+                                                  {"first_err_t", s.first_err_t},
+                                                  {"last_err_t", s.last_err_t}};
+  for (const auto& [key, v] : times) {
+    if (v >= 0) line[key] = v;
+  }
+  if (s.clock_uncertainty_s > 0) line["clock_uncertainty_s"] = s.clock_uncertainty_s;
   if (!s.endpoints.empty()) {
     Json eps = Json::object();
     for (const auto& [name, e] : s.endpoints) {
@@ -151,6 +160,11 @@ Second DecodeSecond(const Json& line) {
   s.active_workers = GetU32(line, "active_workers");
   s.late = GetBool(line, "late");
   s.from_spool = GetString(line, "from_spool");
+  s.first_ok_t = GetDouble(line, "first_ok_t", -1);
+  s.last_ok_t = GetDouble(line, "last_ok_t", -1);
+  s.first_err_t = GetDouble(line, "first_err_t", -1);
+  s.last_err_t = GetDouble(line, "last_err_t", -1);
+  s.clock_uncertainty_s = std::max(0.0, GetDouble(line, "clock_uncertainty_s", 0));
   DecodeMap(line, "ops", &s.ops, [](const Json& j, OpSecond* op) { DecodeOp(j, op); });
   DecodeMap(line, "agent_ops", &s.agent_ops, [](const Json& j, uint64_t* v) { *v = AsU64(j); });
   DecodeMap(line, "agent_cpu_s", &s.agent_cpu_s, [](const Json& j, double* v) {

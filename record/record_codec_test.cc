@@ -96,6 +96,25 @@ TEST(RecordCodec, WrongTypesAndRangesReadAsDefaultsWithoutThrowing) {
 
 // Every kind: encoded, written as text, read back and encoded again gives
 // the same line; and the line is the one the journal always had.
+TEST(RecordCodec, SubSecondTimesRoundTripAndAreLeftOutWhenNone) {
+  Second s = Sample();
+  EXPECT_FALSE(Encode(s).contains("first_ok_t"));
+  s.first_ok_t = 1.001;
+  s.last_ok_t = 1.999;
+  s.first_err_t = 1.5;
+  s.last_err_t = 1.6;
+  s.clock_uncertainty_s = 0.0003;
+  const auto back = Decode(Json::parse(Encode(s).dump()));
+  ASSERT_TRUE(back.has_value());
+  const Second& b = std::get<Second>(*back);
+  EXPECT_EQ(b.first_ok_t, 1.001);
+  EXPECT_EQ(b.last_ok_t, 1.999);
+  EXPECT_EQ(b.first_err_t, 1.5);
+  EXPECT_EQ(b.last_err_t, 1.6);
+  EXPECT_EQ(b.clock_uncertainty_s, 0.0003);
+  EXPECT_EQ(std::get<Second>(*Decode(Encode(Sample()))).first_ok_t, -1);
+}
+
 TEST(RecordCodec, EveryKindRoundTrips) {
   RunStart run;
   run.run_id = "r1";

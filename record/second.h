@@ -48,6 +48,12 @@ struct Second {
   std::vector<std::string> from;              // the agents whose snapshot `seq` it holds
   std::map<std::string, double> agent_cpu_s;  // CPU each agent's process used
   std::map<std::string, EndpointSecond> endpoints;
+  // When operations first and last ended ok and in error within the second
+  // (s since the run started, -1: none; each from some agent's clock mapped
+  // to the coordinator's, within clock_uncertainty_s, the largest of the
+  // agents' offset uncertainties): sub-second recovery numbers.
+  double first_ok_t = -1, last_ok_t = -1, first_err_t = -1, last_err_t = -1;
+  double clock_uncertainty_s = 0;
   bool late = false;       // a snapshot that came after its second was written
   std::string from_spool;  // merged by `stampede report --spool` from this spool file
 

@@ -24,6 +24,14 @@ std::string Fmt(double v, const char* unit) {
   return buf;
 }
 
+// Seconds to the ms when they were measured so.
+std::string Exact(double v, bool sub_second) {
+  if (v < 0 || !sub_second) return Fmt(v, " s");
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.3f s", v);
+  return buf;
+}
+
 std::string Signed(double v) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%+.1f s", v);
@@ -140,6 +148,11 @@ void RecoveryTracker::AddSecond(const record::Second& second) {
   s.ok = s.outcomes[0];
   for (int i = 1; i < kNumOutcomes; ++i) s.errors += s.outcomes[size_t(i)];
   for (const auto& [name, op] : second.ops) s.latency.Add(Latencies::Of(op.latency));
+  s.first_ok = second.first_ok_t;
+  s.last_ok = second.last_ok_t;
+  s.first_err = second.first_err_t;
+  s.last_err = second.last_err_t;
+  s.uncertainty = second.clock_uncertainty_s;
   // A result that does not come within kResultWaitS (its agent lost; it
   // is journalled when the run ends) no longer holds the numbers back.
   for (Fault& f : faults_) {
@@ -218,8 +231,12 @@ void RecoveryTracker::ApplySecond(Fault* f, const Sec& s, double next) const {
     f->base_time += dur;
   }
   if (s.end > t - opt_.baseline_s && s.start < t) f->before.Add(s.latency);
-  if (s.end <= t || s.start >= next) return;
+  if (s.end <= t || s.start >= next) {
+    if (s.end <= t && s.last_ok >= 0) f->prev_ok = s.last_ok;
+    return;
+  }
   f->r.observed = true;
+  ApplyTimes(f, s);
   for (int i = 0; i < kNumOutcomes; ++i) f->r.outcomes[size_t(i)] += s.outcomes[size_t(i)];
   if (s.errors > 0) {
     if (f->first_err < 0) f->first_err = s.start;
@@ -228,6 +245,25 @@ void RecoveryTracker::ApplySecond(Fault* f, const Sec& s, double next) const {
   f->run_zero = s.ok == 0 ? f->run_zero + dur : 0;
   f->r.unavailable_s = std::max(f->r.unavailable_s, f->run_zero);
   ApplyWindow(f, s);
+}
+
+// When operations ended: the longest stretch without an ok after the fault
+// (from the last ok before it, or the fault, to the next ok: a stretch that
+// crosses a second's boundary; one within a second is not seen), and the
+// first and last error after it.
+void RecoveryTracker::ApplyTimes(Fault* f, const Sec& s) {
+  const double t = f->r.t;
+  if ((s.ok && s.first_ok < 0) || (s.errors && s.first_err < 0)) f->exact = false;  // an older agent or journal
+  f->uncertainty = std::max(f->uncertainty, s.uncertainty);
+  if (s.ok && s.first_ok >= 0) {
+    const double from = std::max(f->prev_ok, t);
+    if (s.first_ok > from) f->gap = std::max(f->gap, s.first_ok - from);
+    f->prev_ok = s.last_ok;
+  }
+  if (s.errors && s.last_err >= t) {
+    if (f->exact_first_err < 0) f->exact_first_err = std::max(s.first_err, t);
+    f->exact_last_err = s.last_err;
+  }
 }
 
 // Throughput against the baseline: the dip, and recovered once it holds
@@ -313,6 +349,17 @@ FaultRecovery RecoveryTracker::Numbers(const Fault& f, size_t k) const {
   r.before = Window(f.before);
   r.first_failure_s = f.first_err < 0 ? -1 : std::max(0.0, f.first_err - r.t);
   r.error_window_s = f.first_err < 0 ? 0 : f.last_err - f.first_err;
+  r.sub_second = f.exact && f.r.observed;
+  if (r.sub_second) {
+    // Whole seconds without an ok still count (an outage to the window's end
+    // has no next ok to measure to).
+    r.unavailable_s = std::max(f.r.unavailable_s, f.gap);
+    if (f.exact_first_err >= 0) {
+      r.first_failure_s = f.exact_first_err - r.t;
+      r.error_window_s = f.exact_last_err - f.exact_first_err;
+    }
+    r.clock_uncertainty_s = f.uncertainty;
+  }
   r.dip = r.baseline_ops_per_s > 0 && f.min_rate >= 0 ? f.min_rate / r.baseline_ops_per_s : -1;
   // A start or resume follows an outage: its "baseline" is the outage, and
   // a dip against it says nothing.
@@ -366,6 +413,8 @@ Json RecoveryToJson(const FaultRecovery& f) {
           {"time_to_first_failure_s", num(f.first_failure_s)},
           {"unavailability_s", f.unavailable_s},
           {"error_window_s", f.error_window_s},
+          {"sub_second", f.sub_second},
+          {"clock_uncertainty_s", f.sub_second ? Json(f.clock_uncertainty_s) : Json(nullptr)},
           {"ok_after", f.outcomes[0]},
           {"errors", errors},
           {"throughput_dip", num(f.dip)},
@@ -401,9 +450,9 @@ std::string RenderRecoveryMarkdown(const std::vector<FaultRecovery>& faults) {
     if (f.dip >= 0) std::snprintf(dip, sizeof(dip), "%.0f%%", f.dip * 100);
     md << "| measure | value |\n|---|---:|\n"
        << "| baseline (ok ops/s before) | " << Fmt(f.baseline_ops_per_s, "") << " |\n"
-       << "| time to first failed op | " << Fmt(f.first_failure_s, " s") << " |\n"
-       << "| unavailability (longest zero-success window) | " << Fmt(f.unavailable_s, " s") << " |\n"
-       << "| first-to-last error window | " << Fmt(f.error_window_s, " s") << " |\n"
+       << "| time to first failed op | " << Exact(f.first_failure_s, f.sub_second) << " |\n"
+       << "| unavailability (longest zero-success window) | " << Exact(f.unavailable_s, f.sub_second) << " |\n"
+       << "| first-to-last error window | " << Exact(f.error_window_s, f.sub_second) << " |\n"
        << "| errors after the fault | " << (errors.empty() ? "0" : errors) << " |\n"
        << "| lowest throughput, % of baseline (lowest 1 s ok ops/s / baseline; 0% = no op succeeded) | " << dip
        << " |\n"
@@ -414,6 +463,13 @@ std::string RenderRecoveryMarkdown(const std::vector<FaultRecovery>& faults) {
        << "| p99 / max before | " << Lat(f.before) << " |\n"
        << "| p99 / max during | " << Lat(f.during) << " |\n"
        << "| p99 / max after | " << Lat(f.after) << " |\n";
+    if (f.sub_second) {
+      char unc[64];
+      std::snprintf(unc, sizeof(unc), "%.1f ms", f.clock_uncertainty_s * 1000);
+      md << "\nThe first three from when operations ended, to the ms, on the coordinator's clock (agents' clock "
+            "offsets within "
+         << unc << ").\n";
+    }
   }
   return md.str();
 }

@@ -49,6 +49,11 @@ struct FaultRecovery {
   bool observed = false;    // any second after the fault was journalled
   bool next_fault = false;  // a later fault ended the window first
   LatencyWindow before, during, after;
+  // Unavailability, time to first failure and error window come from when
+  // operations ended (to the ms, on the coordinator's clock) rather than
+  // whole seconds, within this uncertainty of the agents' clock offsets.
+  bool sub_second = false;
+  double clock_uncertainty_s = 0;
 
   // How long after the database's own recovery (health probe healthy) the
   // clients' throughput came back: recovered_s - healthy_s, when both were
@@ -88,6 +93,7 @@ class RecoveryTracker {
  private:
   struct Sec {
     double start = 0, end = 0;
+    double first_ok = -1, last_ok = -1, first_err = -1, last_err = -1, uncertainty = 0;  // record::Second
     uint64_t ok = 0, errors = 0;
     std::array<uint64_t, kNumOutcomes> outcomes{};
     Latencies latency;
@@ -108,6 +114,10 @@ class RecoveryTracker {
     bool resolved = false;  // its result came (or the run ended without one)
     double base_ok = 0, base_time = 0;
     double run_zero = 0, first_err = -1, last_err = -1, min_rate = -1, held_from = -1;
+    // Sub-second: the last ok seen so far, the longest gap between oks
+    // after the fault, the first and last error after it (-1: none).
+    double prev_ok = -1, gap = -1, exact_first_err = -1, exact_last_err = -1, uncertainty = 0;
+    bool exact = true;  // every second in the window had its times
     bool dipped = false, saw_unhealthy = false;
     Streak any;                     // the first healthy run after the fault
     Streak after_unhealthy{false};  // the first after an unhealthy poll
@@ -126,6 +136,7 @@ class RecoveryTracker {
   void Process(const Poll& p);
   void ApplySecond(Fault* f, const Sec& s, double next) const;
   void ApplyWindow(Fault* f, const Sec& s) const;
+  static void ApplyTimes(Fault* f, const Sec& s);
   void ApplyPoll(Fault* f, const Poll& p, double next) const;
   void Resolve(Fault* f, const Done* done);
   bool Holding() const;

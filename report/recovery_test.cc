@@ -223,6 +223,52 @@ TEST(RecoveryTest, NumbersFromAKillAndRecovery) {
   EXPECT_NE(md.find("| unavailability (longest zero-success window) | 2.0 s |"), std::string::npos) << md;
 }
 
+// With when operations ended (agents send it): a pause from 5.3 s to
+// 7.8 s is 2.5 s of unavailability, not the one whole second with no ok.
+TEST(RecoveryTest, SubSecondTimesGiveTheOutageToTheMillisecond) {
+  std::vector<Json> j = {
+      {{"type", "run"}, {"recovery", {{"baseline_s", 5.0}, {"recovered_fraction", 0.9}, {"hold_s", 2.0}}}}};
+  auto timed = [](int t, uint64_t ok, uint64_t errors, double first_ok, double last_ok, double first_err = -1,
+                  double last_err = -1) {
+    Json l = Line(t, ok, errors);
+    if (first_ok >= 0) l["first_ok_t"] = first_ok, l["last_ok_t"] = last_ok;
+    if (first_err >= 0) l["first_err_t"] = first_err, l["last_err_t"] = last_err;
+    l["clock_uncertainty_s"] = 0.0004;
+    return l;
+  };
+  for (int t = 1; t <= 5; ++t) j.push_back(timed(t, 100, 0, t - 0.995, t - 0.005));
+  j.push_back({{"type", "fault"},
+               {"index", 0},
+               {"phase", "p"},
+               {"action", "pause"},
+               {"node", "db3"},
+               {"agent", "a"},
+               {"requested_t", 5.2}});
+  j.push_back({{"type", "fault_result"}, {"index", 0}, {"ok", true}, {"t", 5.2}, {"message", "pause db3"}});
+  j.push_back(timed(6, 30, 0, 5.005, 5.3));
+  j.push_back(timed(7, 0, 5, -1, -1, 6.25, 6.9));
+  j.push_back(timed(8, 40, 0, 7.8, 7.995));
+  for (int t = 9; t <= 12; ++t) j.push_back(timed(t, 100, 0, t - 0.995, t - 0.005));
+  auto faults = ComputeRecovery(j);
+  ASSERT_EQ(faults.size(), 1u);
+  const FaultRecovery& f = faults[0];
+  EXPECT_TRUE(f.sub_second);
+  EXPECT_NEAR(f.unavailable_s, 2.5, 1e-9);
+  EXPECT_NEAR(f.first_failure_s, 1.05, 1e-9);
+  EXPECT_NEAR(f.error_window_s, 0.65, 1e-9);
+  EXPECT_NEAR(f.clock_uncertainty_s, 0.0004, 1e-12);
+  const std::string md = RenderRecoveryMarkdown(faults);
+  EXPECT_NE(md.find("| unavailability (longest zero-success window) | 2.500 s |"), std::string::npos) << md;
+  EXPECT_NE(md.find("agents' clock offsets within 0.4 ms"), std::string::npos) << md;
+  // A journal without the times (an older agent): whole seconds, as before.
+  for (Json& l : j) {
+    for (const char* k : {"first_ok_t", "last_ok_t", "first_err_t", "last_err_t"}) l.erase(k);
+  }
+  faults = ComputeRecovery(j);
+  EXPECT_FALSE(faults[0].sub_second);
+  EXPECT_NEAR(faults[0].unavailable_s, 1.0, 1e-9);
+}
+
 // A partition that the cluster notices only after its node timeout: the
 // rate holds for longer than hold right after the fault, then drops. That
 // early stretch is not a recovery.

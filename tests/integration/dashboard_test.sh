@@ -142,6 +142,14 @@ faults=$(query 'sum(stampede_fault_events_total)' | jq -r '.data.result[0].value
 th=$(jq '.faults[0].time_to_healthy_s' "$s")
 awk -v h="$th" 'BEGIN { exit !(h > 0 && h < 30) }' || fail "time to healthy after the pause: $th"
 expect_eq "$faults" 2 "Prometheus stampede_fault_events_total"
+# Unavailability to the ms: from when operations ended, Redis answered no
+# one from the pause until the resume.
+paused=$(jq '.faults[1].t_s - .faults[0].t_s' "$s")
+unavail=$(jq '.faults[0].unavailability_s' "$s")
+expect_eq "$(jq '.faults[0].sub_second' "$s")" true "unavailability measured to the ms"
+awk -v u="$unavail" -v p="$paused" 'BEGIN { d = u - p; if (d < 0) d = -d; exit !(d <= 0.1) }' ||
+  fail "unavailability $unavail s for a pause of $paused s"
+[ "$(jq '.faults[0].clock_uncertainty_s' "$s")" != null ] || fail "no clock uncertainty with the sub-second numbers"
 # report.html: self-contained (no external script or style) and drawn
 # offline by the same page.
 [ -s "$dir/report.html" ] || fail "no report.html"
@@ -153,4 +161,5 @@ grep -q 'data-action="pause" data-node="redis1"' "$TMP/report-dom.html" || fail 
 grep -q "name: dashboard" "$TMP/report-dom.html" || fail "report.html does not show the plan"
 "${chrome[@]}" --screenshot="$ARTIFACTS/report.png" --window-size=1600,2600 "file://$dir/report.html" >>"$TMP/chrome.log" 2>&1 || true
 stop_daemon "$COORD_PID" coordinator
+pass "pause of $(printf %.3f "$paused") s: unavailability $(printf %.3f "$unavail") s"
 pass "dashboard: 4 charts, 2 agents, pause/resume markers, screenshot $ARTIFACTS/dashboard.png; Prometheus: sum(stampede_ops_total) = $scraped vs $total in summary.json, $buckets bucket series, p99 over 1m = $p99 s"

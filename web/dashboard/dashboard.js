@@ -174,9 +174,10 @@
       ["at", (f) => fmt(f.t_s, 1, " s")],
       ["took effect", (f) => (f.ok ? "yes" : "no " + esc(f.message || ""))],
       ["baseline ops/s", (f) => fmt(f.baseline_ops_per_s, 0)],
-      ["time to first failed op", (f) => fmt(f.time_to_first_failure_s, 1, " s")],
-      ["unavailability", (f) => fmt(f.unavailability_s, 1, " s")],
-      ["first-to-last error", (f) => fmt(f.error_window_s, 1, " s")],
+      // To the ms when measured from when operations ended (sub_second).
+      ["time to first failed op", (f) => fmt(f.time_to_first_failure_s, f.sub_second ? 3 : 1, " s")],
+      ["unavailability", (f) => fmt(f.unavailability_s, f.sub_second ? 3 : 1, " s")],
+      ["first-to-last error", (f) => fmt(f.error_window_s, f.sub_second ? 3 : 1, " s")],
       ["errors", (f) => Object.entries(f.errors || {}).filter(([, v]) => v).map(([k, v]) => `${k} ${v}`).join(", ") || "0"],
       ["lowest throughput, % of baseline", (f) => (f.throughput_dip === null ? "n/a" : Math.round(f.throughput_dip * 100) + "%")],
       ["time to recovered", (f) => recovered(f.time_to_recovered_s, f.recovered, f)],
