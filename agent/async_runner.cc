@@ -19,7 +19,8 @@ constexpr int64_t kStageTickNs = 20 * kNsPerMs;     // ramp granularity for wait
 constexpr int64_t kWatchdogTickNs = 10 * kNsPerMs;  // op_timeout's granularity
 
 std::chrono::steady_clock::time_point AtMono(int64_t mono_ns) {
-  return std::chrono::steady_clock::time_point(std::chrono::nanoseconds(mono_ns));
+  if (mono_ns == INT64_MAX) return std::chrono::steady_clock::time_point::max();
+  return std::chrono::steady_clock::time_point(std::chrono::nanoseconds(SteadyNsOfMono(mono_ns)));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <map>
 
 #include "agent/agent.h"
 #include "cli/commands.h"
@@ -11,6 +12,8 @@
 #include "cli/local_state.h"
 #include "cli/signals.h"
 #include "cli/tls_options.h"
+#include "common/clock.h"
+#include "common/duration.h"
 #include "common/log.h"
 #include "common/strings.h"
 #include "coordinator/coordinator.h"
@@ -125,12 +128,43 @@ std::string DescribeAgent(const agent::AgentOptions& options) {
   return out + "; spool " + options.config.spool_dir;
 }
 
+// --label KEY=VALUE, each.
+Status ParseLabels(const std::vector<std::string>& labels, std::map<std::string, std::string>* out) {
+  for (const std::string& l : labels) {
+    auto eq = l.find('=');
+    if (eq == std::string::npos) return Status::Error("--label expects KEY=VALUE, found '" + l + "'");
+    (*out)[l.substr(0, eq)] = l.substr(eq + 1);
+  }
+  return Status::Ok();
+}
+
+// --test-clock-skew [-]DURATION and --test-clock-drift-ppm N: this process's
+// monotonic clock made to differ from the host's (common/clock.h), for
+// tests of agents whose clocks differ. Before any thread starts.
+Status ApplyTestClock(std::string skew, int64_t drift_ppm) {
+  if (drift_ppm < -100000 || drift_ppm > 100000) {
+    return Status::Error("--test-clock-drift-ppm: expected -100000 .. 100000, found " + std::to_string(drift_ppm));
+  }
+  int64_t offset = 0;
+  if (!skew.empty()) {
+    const bool negative = skew[0] == '-';
+    auto d = ParseDurationNs(negative ? skew.substr(1) : skew);
+    if (!d.ok() || *d > 3600 * kNsPerSec) {
+      return Status::Error("--test-clock-skew: expected a duration up to 1h like 3s or -3s, found '" + skew + "'");
+    }
+    offset = negative ? -*d : *d;
+  }
+  g_clock_skew = ClockSkew{offset, drift_ppm, SteadyNowNs()};
+  return Status::Ok();
+}
+
 }  // namespace
 
 int AgentCommand(const Args& args) {
   agent::AgentOptions options;
   std::vector<std::string> labels;
-  std::string config, http, spool;
+  std::string config, http, spool, skew;
+  int64_t drift_ppm = 0;
   TlsOptions tls;
   po::options_description desc("agent options");
   desc.add_options()("config", po::value(&config),
@@ -148,7 +182,10 @@ int AgentCommand(const Args& args) {
       "engine", po::value(&options.engine.engine)->default_value("async"),
       "async (event loops; threads for drivers without an asynchronous form) or threads (one per worker)")(
       "threads", po::value(&options.engine.threads)->default_value(0),
-      "event loops of the async engine (0: one per core)");
+      "event loops of the async engine (0: one per core)")(
+      "test-clock-skew", po::value(&skew), "for tests: run this agent's clock ahead (3s) or behind (-3s)")(
+      "test-clock-drift-ppm", po::value(&drift_ppm)->default_value(0),
+      "for tests: make this agent's clock drift by N parts per million (1000: 1 ms a second)");
   tls.AddTo(&desc);
   po::variables_map vm;
   const std::string usage = "usage: stampede agent --coordinator HOST:PORT [--name NAME]";
@@ -161,13 +198,11 @@ int AgentCommand(const Args& args) {
     std::cerr << "stampede: " << e.message() << "\n";
     return kExitBadInput;
   }
-  for (const std::string& l : labels) {
-    auto eq = l.find('=');
-    if (eq == std::string::npos) {
-      std::cerr << "stampede: --label expects KEY=VALUE, found '" << l << "'\n";
+  for (Status s : {ParseLabels(labels, &options.labels), ApplyTestClock(skew, drift_ppm)}) {
+    if (!s.ok()) {
+      std::cerr << "stampede: " << s.message() << "\n";
       return kExitBadInput;
     }
-    options.labels[l.substr(0, eq)] = l.substr(eq + 1);
   }
   options.unreachable_hint = TlsConnectHint(tls);
   auto creds = tls.ChannelCredentials(options.coordinator);

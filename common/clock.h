@@ -9,9 +9,37 @@
 
 namespace stampede {
 
-inline int64_t MonoNowNs() {
+// A process's monotonic clock made to differ, as real hosts' clocks do: an
+// offset and a drift (parts per million) from the steady clock. Set once at
+// start, before any thread (`stampede agent --test-clock-skew
+// --test-clock-drift-ppm`, for tests of agents whose clocks differ); zero
+// otherwise.
+struct ClockSkew {
+  int64_t offset_ns = 0;
+  int64_t drift_ppm = 0;
+  int64_t base_ns = 0;  // the steady time the drift starts from
+};
+inline ClockSkew g_clock_skew;
+
+inline int64_t SteadyNowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
+}
+
+// The process's monotonic time: the steady clock, skewed if set so.
+inline int64_t MonoNowNs() {
+  const int64_t raw = SteadyNowNs();
+  const ClockSkew& k = g_clock_skew;
+  if (k.offset_ns == 0 && k.drift_ppm == 0) return raw;
+  return raw + k.offset_ns + int64_t(double(raw - k.base_ns) * double(k.drift_ppm) / 1e6);
+}
+
+// The steady time at which MonoNowNs() reads mono_ns (for timers on the
+// steady clock).
+inline int64_t SteadyNsOfMono(int64_t mono_ns) {
+  const ClockSkew& k = g_clock_skew;
+  if (k.offset_ns == 0 && k.drift_ppm == 0) return mono_ns;
+  return k.base_ns + int64_t(double(mono_ns - k.offset_ns - k.base_ns) * 1e6 / (1e6 + double(k.drift_ppm)));
 }
 
 inline int64_t WallNowNs() {
