@@ -7,8 +7,9 @@
 //       process: {...}                     # optional: a node may have only network faults
 //       network:
 //         peers: [10.0.0.4, 10.0.0.5]      # the other cluster nodes: what partition cuts off
-//         ports: [3306, 4567, 4568, 4444]  # optional: only traffic to or from these ports
-//                                          #   (the database's), so the agent's own link stays
+//         ports: [3306, 4567, 4568, 4444]  # optional: only traffic to or from these ports (the
+//                                          #   cluster's: the node's own and those of its peers it
+//                                          #   connects to), so the agent's own link stays
 //         interface: eth0                  # optional: blackhole and loss only on it; delay needs it
 //
 //   partition  drops packets between this host and the peers (direction in:

@@ -290,9 +290,14 @@ void RecoveryTracker::ApplyWindow(Fault* f, const Sec& s) const {
       f->dipped = true;
       f->held_from = -1;
     } else if (!was_recovered) {
-      if (f->held_from < 0) f->held_from = s.start;
+      if (f->held_from < 0) {
+        f->held_from = s.start;
+        f->held_first_ok = s.first_ok;
+      }
       if (s.end - f->held_from >= opt_.hold_s - 1e-6) {
-        f->r.recovered_s = f->dipped ? std::max(0.0, f->held_from - f->r.t) : 0;
+        // From its first ok when known: not before the outage ended.
+        const double from = std::max(f->held_from, f->held_first_ok);
+        f->r.recovered_s = f->dipped ? std::max(0.0, from - f->r.t) : 0;
       }
     }
   }

@@ -117,7 +117,8 @@ class RecoveryTracker {
     // Sub-second: the last ok seen so far, the longest gap between oks
     // after the fault, the first and last error after it (-1: none).
     double prev_ok = -1, gap = -1, exact_first_err = -1, exact_last_err = -1, uncertainty = 0;
-    bool exact = true;  // every second in the window had its times
+    double held_first_ok = -1;  // the first ok in the held stretch's first second
+    bool exact = true;          // every second in the window had its times
     bool dipped = false, saw_unhealthy = false;
     Streak any;                     // the first healthy run after the fault
     Streak after_unhealthy{false};  // the first after an unhealthy poll

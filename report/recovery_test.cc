@@ -254,6 +254,7 @@ TEST(RecoveryTest, SubSecondTimesGiveTheOutageToTheMillisecond) {
   const FaultRecovery& f = faults[0];
   EXPECT_TRUE(f.sub_second);
   EXPECT_NEAR(f.unavailable_s, 2.5, 1e-9);
+  EXPECT_NEAR(f.recovered_s, 8.005 - 5.2, 1e-9);  // held from the second (8,9], from its first ok
   EXPECT_NEAR(f.first_failure_s, 1.05, 1e-9);
   EXPECT_NEAR(f.error_window_s, 0.65, 1e-9);
   EXPECT_NEAR(f.clock_uncertainty_s, 0.0004, 1e-12);

@@ -7,7 +7,7 @@
 # name and a submitter holding an agent's certificate are refused. The plan
 # kills node3 at insert+2s and starts it at insert+10s; while node3 rejoins
 # (from node1, deploy/local/galera.sh) it cuts node2 off from the other two
-# nodes with nftables (partition) and heals it, then leaves a packet loss on
+# nodes with nftables (partition) for 8 s and heals it, then leaves a packet loss on
 # node1 and a delay on node3 for the end of the run to undo.
 source "$(dirname "$0")/../lib.sh"
 source "$ROOT/deploy/local/netns.sh"
@@ -94,10 +94,10 @@ phases:
 faults:
   - {at: insert+2s, action: kill, node: node3}
   - {at: insert+10s, action: start, node: node3}
-  - {at: insert+14s, action: partition, node: node2}
-  - {at: insert+19s, action: heal, node: node2}
-  - {at: insert+20s, action: loss, node: node1, loss: 5%}
-  - {at: insert+20500ms, action: delay, node: node3, delay: 20ms}
+  - {at: insert+13s, action: partition, node: node2}
+  - {at: insert+21s, action: heal, node: node2}
+  - {at: insert+22s, action: loss, node: node1, loss: 5%}
+  - {at: insert+22500ms, action: delay, node: node3, delay: 20ms}
 YAML
 log2_before=$(wc -l <"$GA_DIR/node2/server.log")
 on_host 1 "$STAMPEDE" run "$TMP/plan.yaml" --coordinator "$coord" "${tls_submitter[@]}" --token-file none \
