@@ -1,5 +1,6 @@
 #include "agent/agent_run.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -210,10 +211,21 @@ void AgentRun::CleanupMain() {
   Event(s.ok() ? v1::Event::CLEANUP_DONE : v1::Event::ERROR, index, s.message());
 }
 
-// Before any connection: may a plan make this agent do this, and is the
-// target's password here? Says why not (ERROR) if not.
+// Before any connection: may a plan make this agent do this, can it do the
+// plan's faults on its nodes, and is the target's password here? Says why
+// not (ERROR) if not.
 bool AgentRun::Admit(PhaseRunnerOptions* o) {
-  if (Status allowed = config_->allow.Check(o->plan); !allowed.ok()) {
+  Status allowed = config_->allow.Check(o->plan);
+  const std::vector<std::string> mine = config_->faults.nodes();
+  for (int i = 0; i < o->plan.faults_size() && allowed.ok(); ++i) {
+    const v1::Fault& f = o->plan.faults(i);
+    if (std::find(mine.begin(), mine.end(), f.node()) == mine.end()) continue;
+    if (Status s = config_->faults.Check(f.action(), f.node()); !s.ok()) {
+      allowed = Status::Error("faults[" + std::to_string(i) + "] (" + f.action() + " " + f.node() +
+                              ") cannot be done by agent " + name_ + ": " + s.message());
+    }
+  }
+  if (!allowed.ok()) {
     SLOG(kError) << allowed.message();
     Event(v1::Event::ERROR, o->phase_index, allowed.message());
     return false;

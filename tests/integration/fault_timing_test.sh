@@ -102,3 +102,22 @@ expect_eq "$rc" 4 "stampede report's exit code for the same run"
 "$STAMPEDE" report "$TMP/met" >/dev/null || fail "stampede report of the met run exited $?"
 sed -n '/## Verdict/,/^## /p' "$TMP/unmet/report.md" | head -n 10
 pass "expectations: met -> exit 0, 'p50 < 1ns' unmet -> exit 4 with its measured value"
+
+# A fault the owning agent cannot do (a partition of a node whose config
+# declares no network:) ends the run before any phase starts, saying which.
+cat >"$TMP/cannot.yaml" <<YAML
+name: cannot
+$(target_yaml redis)
+phases:
+  - {name: p, workload: kv, workers: 1, duration: 2s, params: {keys: 100}}
+faults:
+  - {at: p+1s, action: partition, node: fake}
+YAML
+rc=0
+"$STAMPEDE" run "$TMP/cannot.yaml" --agent-config "$TMP/agent.yaml" --results "$TMP/cannot" >"$TMP/cannot.out" \
+  2>"$TMP/cannot.err" || rc=$?
+[ "$rc" -ne 0 ] || fail "a run with a fault its agent cannot do exited 0"
+grep -q "faults\[0\] (partition fake) cannot be done by agent .*: node 'fake' declares no network: in this agent's config" \
+  "$TMP/cannot.err" || fail "stderr: $(tail -n 3 "$TMP/cannot.err")"
+expect_eq "$(jq '[.phases[].ops[]?.count] | add // 0' "$TMP/cannot/summary.json")" 0 "operations run"
+pass "a partition of a node without network: in its agent's config: exit $rc before any operation"
