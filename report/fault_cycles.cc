@@ -23,12 +23,6 @@ std::string Sec(double v) {
   return buf;
 }
 
-std::string Signed(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%+.1f s", v);
-  return buf;
-}
-
 std::string Pct(double v) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%.0f%%", v * 100);
@@ -48,7 +42,7 @@ Json StatJson(const CycleStat& s) {
 std::string Time(double v, bool observed, bool next_fault) {
   if (v >= 0) return Sec(v);
   if (!observed) return "n/a";
-  return next_fault ? "not before the next fault" : "not within the run";
+  return NotRecovered(next_fault);
 }
 
 }  // namespace
@@ -136,7 +130,7 @@ std::string RenderFaultCyclesMarkdown(const std::vector<FaultCycles>& cycles,
        << "| unavailability | " << StatCells(c.unavailable, Sec) << " |\n"
        << "| time to recovered throughput | " << StatCells(c.recovered, Sec) << " |\n"
        << "| time to healthy (health probe) | " << StatCells(c.healthy, Sec) << " |\n"
-       << "| clients behind the database (recovered - healthy) | " << StatCells(c.gap, Signed) << " |\n"
+       << "| clients behind the database (recovered - healthy) | " << StatCells(c.gap, SignedSeconds) << " |\n"
        << "| lowest throughput, % of baseline | " << StatCells(c.lowest, Pct) << " |\n"
        << "\n| cycle | at | unavailability | recovered | healthy | clients behind | lowest throughput |\n"
        << "|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -150,7 +144,7 @@ std::string RenderFaultCyclesMarkdown(const std::vector<FaultCycles>& cycles,
       }
       md << (f.observed ? Sec(f.unavailable_s) : "n/a") << " | " << Time(f.recovered_s, f.observed, f.next_fault)
          << " | " << (f.probed ? Time(f.healthy_s, true, false) : "n/a (no probe)") << " | "
-         << (f.HasGap() ? Signed(f.Gap()) : "n/a") << " | " << (f.dip >= 0 ? Pct(f.dip) : "n/a") << " |\n";
+         << (f.HasGap() ? SignedSeconds(f.Gap()) : "n/a") << " | " << (f.dip >= 0 ? Pct(f.dip) : "n/a") << " |\n";
     }
   }
   return md.str();

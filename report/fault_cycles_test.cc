@@ -67,7 +67,8 @@ TEST(FaultCyclesTest, RepeatedFaultsOfOneKindOnOneNodeAreOneDistribution) {
   const std::string md = RenderFaultCyclesMarkdown(cycles, faults);
   EXPECT_NE(md.find("### kill db3 x3 (3 took effect; not recovered: 1, never healthy: 1)"), std::string::npos) << md;
   EXPECT_NE(md.find("| unavailability | 4.0 s | 5.0 s | 6.0 s | 6.0 s | 3 |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| 3 | 50.0 s | 6.0 s | not within the run | not within the run | n/a | 0% |"), std::string::npos)
+  EXPECT_NE(md.find("| 3 | 50.0 s | 6.0 s | not recovered within the run | not recovered within the run | n/a | 0% |"),
+            std::string::npos)
       << md;
 }
 

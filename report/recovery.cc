@@ -32,19 +32,13 @@ std::string Exact(double v, bool sub_second) {
   return buf;
 }
 
-std::string Signed(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%+.1f s", v);
-  return buf;
-}
-
 // A recovery time: n/a when nothing was observed after the fault, "not
 // recovered" when the run went on without it happening (until its end or
 // the next fault).
 std::string Recovered(double v, bool observed, bool next_fault) {
   if (v >= 0) return Fmt(v, " s");
   if (!observed) return "n/a";
-  return next_fault ? "not recovered before the next fault" : "not recovered within the run";
+  return NotRecovered(next_fault);
 }
 
 std::string Lat(const LatencyWindow& w) {
@@ -390,6 +384,16 @@ std::vector<FaultRecovery> RecoveryTracker::Result() const {
   return out;
 }
 
+std::string NotRecovered(bool next_fault) {
+  return next_fault ? "not recovered before the next fault" : "not recovered within the run";
+}
+
+std::string SignedSeconds(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%+.1f s", v);
+  return buf;
+}
+
 std::vector<FaultRecovery> ComputeRecovery(const std::vector<Json>& journal) {
   RecoveryTracker tracker;
   for (const Json& line : journal) {
@@ -464,7 +468,8 @@ std::string RenderRecoveryMarkdown(const std::vector<FaultRecovery>& faults) {
        << "| time to recovered throughput | " << Recovered(f.recovered_s, f.observed, f.next_fault) << " |\n"
        << "| time to healthy (health probe) | "
        << (f.probed ? Recovered(f.healthy_s, true, false) : std::string("n/a (no probe)")) << " |\n"
-       << "| clients behind the database (recovered - healthy) | " << (f.HasGap() ? Signed(f.Gap()) : "n/a") << " |\n"
+       << "| clients behind the database (recovered - healthy) | " << (f.HasGap() ? SignedSeconds(f.Gap()) : "n/a")
+       << " |\n"
        << "| p99 / max before | " << Lat(f.before) << " |\n"
        << "| p99 / max during | " << Lat(f.during) << " |\n"
        << "| p99 / max after | " << Lat(f.after) << " |\n";

@@ -154,6 +154,12 @@ class RecoveryTracker {
   std::deque<std::variant<Sec, Poll>> waiting_;  // while a fault waits for its result
 };
 
+// Words shared by the report's tables and the verdict: what a recovery that
+// never came is called (until the next fault, or the end of the run), and
+// seconds with their sign ("+1.5 s").
+std::string NotRecovered(bool next_fault);
+std::string SignedSeconds(double v);
+
 std::vector<FaultRecovery> ComputeRecovery(const std::vector<Json>& journal);
 Json RecoveryToJson(const FaultRecovery& r);
 std::string RenderRecoveryMarkdown(const std::vector<FaultRecovery>& faults);

@@ -74,8 +74,7 @@ Measure Time(double v, bool watched, const std::string& never, const std::string
 
 std::optional<Measure> MeasureFault(const FaultRecovery& f, const std::string& metric) {
   if (!f.ok) return Measure{std::nullopt, "the fault did not take effect: " + f.message};
-  const std::string not_recovered =
-      f.next_fault ? "not recovered before the next fault" : "not recovered within the run";
+  const std::string not_recovered = NotRecovered(f.next_fault);
   if (metric == "unavailability")
     return Time(f.observed ? f.unavailable_s : -1, false, "", "nothing observed after it");
   if (metric == "time_to_first_failure") return Time(f.first_failure_s, f.observed, "no failed op", "nothing observed");

@@ -23,12 +23,19 @@ on_exit "kill -9 $!"
 wait_for_line "$TMP/agent-db3.log" "connected to coordinator"
 start_agent client-1
 
-plan() {  # NODE
+# The target both plans run against.
+galera_target() {
   cat <<YAML
-name: galera-node-kill
 target: {driver: mysql, flavor: galera, endpoints: [$GA_ENDPOINTS], user: stampede,
          password_env: STAMPEDE_PASSWORD, database: bench, op_timeout: 3s, connect_timeout: 2s,
          health: {kind: galera, nodes: 3, consecutive: 2}}
+YAML
+}
+
+plan() {  # NODE
+  cat <<YAML
+name: galera-node-kill
+$(galera_target)
 agents: {min: 2, wait: 20s}
 recovery: {baseline: 3s, recovered_fraction: 0.9, hold: 2s}
 phases:
@@ -89,9 +96,7 @@ pass "galera node3 killed and restarted from the plan: $ok ok, $rows rows, unava
 # three starts) into one distribution, with a row per cycle.
 cat >"$TMP/cycles.yaml" <<YAML
 name: galera-kill-cycles
-target: {driver: mysql, flavor: galera, endpoints: [$GA_ENDPOINTS], user: stampede,
-         password_env: STAMPEDE_PASSWORD, database: bench, op_timeout: 3s, connect_timeout: 2s,
-         health: {kind: galera, nodes: 3, consecutive: 2}}
+$(galera_target)
 agents: {min: 2, wait: 20s}
 recovery: {baseline: 3s, recovered_fraction: 0.8, hold: 2s}
 phases:
