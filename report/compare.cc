@@ -36,11 +36,18 @@ std::string Esc(const std::string& s) {
   return out;
 }
 
+// A network fault's numbers, " (5%)", so loss 5% and loss 20% are two rows.
+std::string Detail(const Json& fault) {
+  const std::string d =
+      fault.contains("detail") && fault["detail"].is_string() ? fault["detail"].get<std::string>() : "";
+  return d.empty() ? "" : " (" + d + ")";
+}
+
 // Repeated faults: each distribution's median, p90 and max.
 void PutCycles(const Json& summary, const std::function<void(const std::string&, double, bool)>& put) {
   for (const Json& g : summary.value("fault_cycles", Json::array())) {
-    const std::string name =
-        g.value("action", "") + " " + g.value("node", "") + " x" + std::to_string(g.value("count", 0)) + " ";
+    const std::string name = g.value("action", "") + " " + g.value("node", "") + Detail(g) + " x" +
+                             std::to_string(g.value("count", 0)) + " ";
     put(name + "not recovered", g.value("not_recovered", 0.0), false);
     for (const auto& [key, label] : {std::pair<const char*, const char*>{"unavailability_s", "unavailability"},
                                      {"time_to_recovered_s", "to recovered"},
@@ -95,7 +102,8 @@ Comparison Compare(const std::vector<Json>& summaries) {
     }
     int k = 0;
     for (const Json& f : s.value("faults", Json::array())) {
-      const std::string name = "fault " + std::to_string(k++) + " " + f.value("action", "") + " " + f.value("node", "");
+      const std::string name =
+          "fault " + std::to_string(k++) + " " + f.value("action", "") + " " + f.value("node", "") + Detail(f);
       auto num = [&](const char* key, const std::string& label, bool higher, double scale = 1) {
         if (f.contains(key) && f[key].is_number()) put(i, name + " " + label, f[key].get<double>() * scale, higher);
       };
