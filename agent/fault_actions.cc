@@ -12,7 +12,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <thread>
 
 #include "agent/config_yaml.h"
@@ -66,19 +65,32 @@ Status Signal(const NodeActions& n, int sig) {
   return Status::Ok();
 }
 
+// The last line a command wrote to stderr (the anonymous file `fd`).
+std::string LastLine(int fd) {
+  const off_t size = lseek(fd, 0, SEEK_END);
+  if (size <= 0) return "";
+  char buf[4096];
+  const off_t from = size > off_t(sizeof buf) ? size - off_t(sizeof buf) : 0;
+  const ssize_t n = pread(fd, buf, size_t(size - from), from);
+  std::string said(buf, size_t(std::max<ssize_t>(0, n)));
+  while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
+  const size_t nl = said.rfind('\n');
+  return nl == std::string::npos ? said : said.substr(nl + 1);
+}
+
 }  // namespace
 
 Status FaultActions::Exec(const std::vector<std::string>& argv) const {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  // Its stderr comes back to say why it failed (the last line of it).
-  int err[2];
-  if (pipe2(err, O_CLOEXEC) != 0) return Status::Error(std::string("pipe: ") + std::strerror(errno));
-  fcntl(err[0], F_SETFL, O_NONBLOCK);
+  // Its stderr goes to an anonymous file, to say why it failed (its last
+  // line). Not a pipe: a server a start command leaves running may write to
+  // it long after this agent has stopped reading (SIGPIPE would kill it).
+  const int err = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
   posix_spawn_file_actions_t files;
   posix_spawn_file_actions_init(&files);
-  posix_spawn_file_actions_adddup2(&files, err[1], 2);
+  if (err >= 0) posix_spawn_file_actions_adddup2(&files, err, 2);
   // Its own process group, so a command cut off by the timeout goes with
   // everything it started.
   posix_spawnattr_t attr;
@@ -89,28 +101,17 @@ Status FaultActions::Exec(const std::vector<std::string>& argv) const {
   int rc = posix_spawnp(&pid, args[0], &files, &attr, args.data(), environ);
   posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&files);
-  close(err[1]);
   if (rc != 0) {
-    close(err[0]);
+    if (err >= 0) close(err);
     return Status::Error(argv[0] + ": " + std::strerror(rc));
   }
-  std::string said;
-  auto drain = [&] {
-    char buf[512];
-    for (ssize_t n; (n = read(err[0], buf, sizeof buf)) > 0;) said.append(buf, size_t(n));
-    if (said.size() > 4096) said.erase(0, said.size() - 4096);
-  };
-  Status s = Wait(pid, argv, drain);
-  drain();
-  close(err[0]);
-  if (s.ok()) return s;
-  while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
-  const size_t nl = said.rfind('\n');
-  if (nl != std::string::npos) said.erase(0, nl + 1);
+  Status s = Wait(pid, argv);
+  const std::string said = !s.ok() && err >= 0 ? LastLine(err) : "";
+  if (err >= 0) close(err);
   return said.empty() ? s : Status::Error(s.message() + ": " + said);
 }
 
-Status FaultActions::Wait(pid_t pid, const std::vector<std::string>& argv, const std::function<void()>& drain) const {
+Status FaultActions::Wait(pid_t pid, const std::vector<std::string>& argv) const {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms_);
   int status = 0;
   while (true) {
@@ -124,7 +125,6 @@ Status FaultActions::Wait(pid_t pid, const std::vector<std::string>& argv, const
       return Status::Error(Join(argv, " ") + ": cut off after " + std::to_string(timeout_ms_ / 1000) +
                            " s (fault_timeout in the agent config)");
     }
-    drain();
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return Status::Ok();

@@ -21,7 +21,6 @@
 
 #include <sys/types.h>
 
-#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -70,7 +69,7 @@ class FaultActions {
   // Runs argv (never a shell) up to the timeout; a failure ends with the
   // last line the command wrote to stderr.
   Status Exec(const std::vector<std::string>& argv) const;
-  Status Wait(pid_t pid, const std::vector<std::string>& argv, const std::function<void()>& drain) const;
+  Status Wait(pid_t pid, const std::vector<std::string>& argv) const;
   Status RunProcess(const std::string& action, const NodeActions& n) const;
 
   std::map<std::string, NodeActions> nodes_;

@@ -43,6 +43,23 @@ TEST(FaultActionsTest, AFailedCommandSaysWhyInItsLastLineOfStderr) {
   EXPECT_EQ(s.message().substr(s.message().size() - suffix.size()), suffix) << s.message();
 }
 
+// A start command may leave a server running that writes to the stderr it
+// inherited long after the command returned: that must not kill it.
+TEST(FaultActionsTest, AServerAStartCommandLeavesBehindMayStillWriteToStderr) {
+  char dir[] = "/tmp/stampede-fa-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string mark = std::string(dir) + "/alive";
+  auto fa = Parse("nodes:\n  db1: {command: {start: [sh, -c, '(sleep 0.3; echo late >&2; echo late >&2; touch " + mark +
+                      ") & exit 0']}}\n",
+                  "agent.yaml");
+  ASSERT_TRUE(fa.ok()) << fa.status().message();
+  ASSERT_TRUE(fa->Run("start", "db1").ok());
+  for (int i = 0; i < 100 && access(mark.c_str(), F_OK) != 0; ++i) usleep(20000);
+  EXPECT_EQ(access(mark.c_str(), F_OK), 0) << "the background child died writing to stderr";
+  unlink(mark.c_str());
+  rmdir(dir);
+}
+
 TEST(FaultActionsTest, ShellStringsAreRejected) {
   auto fa = Parse("nodes:\n  db1: {command: {kill: \"pkill mysqld\"}}\n", "agent.yaml");
   ASSERT_FALSE(fa.ok());
