@@ -84,16 +84,19 @@ class WorkerStats {
   // Collector thread only: moves counts into the accumulators.
   void DrainInto(std::vector<OpTotals>* ops, std::vector<Histogram>* latency, std::vector<EndpointTotals>* endpoints,
                  OpTimes* times) {
-    times->Merge(first_ok_.exchange(0, std::memory_order_relaxed), last_ok_.exchange(0, std::memory_order_relaxed),
-                 true);
-    times->Merge(first_err_.exchange(0, std::memory_order_relaxed), last_err_.exchange(0, std::memory_order_relaxed),
-                 false);
     for (size_t i = 0; i < ops_.size(); ++i) {
       for (int o = 0; o < kNumOutcomes; ++o) (*ops)[i].outcomes[o] += Take(ops_[i]->outcomes[o]);
       (*ops)[i].retries += Take(ops_[i]->retries);
       (*ops)[i].missed += Take(ops_[i]->missed);
       ops_[i]->latency.DrainInto(&(*latency)[i]);
     }
+    // Counts first, then times (see Record): every counted operation's time
+    // is visible here.
+    std::atomic_thread_fence(std::memory_order_acquire);
+    times->Merge(first_ok_.exchange(0, std::memory_order_relaxed), last_ok_.exchange(0, std::memory_order_relaxed),
+                 true);
+    times->Merge(first_err_.exchange(0, std::memory_order_relaxed), last_err_.exchange(0, std::memory_order_relaxed),
+                 false);
     for (size_t i = 0; i < endpoints_.size(); ++i) {
       (*endpoints)[i].lost += Take(endpoints_[i]->lost);
       (*endpoints)[i].reconnects += Take(endpoints_[i]->reconnects);

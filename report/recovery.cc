@@ -226,7 +226,7 @@ void RecoveryTracker::ApplySecond(Fault* f, const Sec& s, double next) const {
   }
   if (s.end > t - opt_.baseline_s && s.start < t) f->before.Add(s.latency);
   if (s.end <= t || s.start >= next) {
-    if (s.end <= t && s.last_ok >= 0) f->prev_ok = s.last_ok;
+    if (s.end <= t && s.ok) f->prev_ok = s.last_ok >= 0 ? s.last_ok : s.end;
     return;
   }
   f->r.observed = true;
@@ -245,18 +245,23 @@ void RecoveryTracker::ApplySecond(Fault* f, const Sec& s, double next) const {
 // (from the last ok before it, or the fault, to the next ok: a stretch that
 // crosses a second's boundary; one within a second is not seen), and the
 // first and last error after it.
+//
+// A second without its times (an older agent's, or an operation counted in
+// one interval whose time went to the next) stands for its whole interval:
+// no gap is invented inside it.
 void RecoveryTracker::ApplyTimes(Fault* f, const Sec& s) {
   const double t = f->r.t;
-  if ((s.ok && s.first_ok < 0) || (s.errors && s.first_err < 0)) f->exact = false;  // an older agent or journal
+  if (s.first_ok >= 0 || s.first_err >= 0) f->timed = true;
   f->uncertainty = std::max(f->uncertainty, s.uncertainty);
-  if (s.ok && s.first_ok >= 0) {
-    const double from = std::max(f->prev_ok, t);
-    if (s.first_ok > from) f->gap = std::max(f->gap, s.first_ok - from);
-    f->prev_ok = s.last_ok;
+  if (s.ok) {
+    const double first = s.first_ok >= 0 ? s.first_ok : s.start;
+    if (first > std::max(f->prev_ok, t)) f->gap = std::max(f->gap, first - std::max(f->prev_ok, t));
+    f->prev_ok = s.last_ok >= 0 ? s.last_ok : s.end;
   }
-  if (s.errors && s.last_err >= t) {
-    if (f->exact_first_err < 0) f->exact_first_err = std::max(s.first_err, t);
-    f->exact_last_err = s.last_err;
+  const double last_err = s.last_err >= 0 ? s.last_err : s.end;
+  if (s.errors && last_err >= t) {
+    if (f->exact_first_err < 0) f->exact_first_err = std::max(s.first_err >= 0 ? s.first_err : s.start, t);
+    f->exact_last_err = last_err;
   }
 }
 
@@ -348,7 +353,7 @@ FaultRecovery RecoveryTracker::Numbers(const Fault& f, size_t k) const {
   r.before = Window(f.before);
   r.first_failure_s = f.first_err < 0 ? -1 : std::max(0.0, f.first_err - r.t);
   r.error_window_s = f.first_err < 0 ? 0 : f.last_err - f.first_err;
-  r.sub_second = f.exact && f.r.observed;
+  r.sub_second = f.timed && f.r.observed;
   if (r.sub_second) {
     // Whole seconds without an ok still count (an outage to the window's end
     // has no next ok to measure to).

@@ -118,7 +118,7 @@ class RecoveryTracker {
     // after the fault, the first and last error after it (-1: none).
     double prev_ok = -1, gap = -1, exact_first_err = -1, exact_last_err = -1, uncertainty = 0;
     double held_first_ok = -1;  // the first ok in the held stretch's first second
-    bool exact = true;          // every second in the window had its times
+    bool timed = false;         // a second in the window had its times (not an older agent's journal)
     bool dipped = false, saw_unhealthy = false;
     Streak any;                     // the first healthy run after the fault
     Streak after_unhealthy{false};  // the first after an unhealthy poll

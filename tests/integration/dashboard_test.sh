@@ -65,7 +65,7 @@ phases:
   - name: steady
     workload: kv
     workers: 16
-    duration: 14s
+    duration: 18s
     rate: 1200
     params: {keys: 10000, distribution: zipfian, read: 0.8}
 faults:
@@ -74,12 +74,15 @@ faults:
 YAML
 "$STAMPEDE" run "$TMP/plan.yaml" --coordinator "127.0.0.1:$COORD_PORT" >"$TMP/run.out" 2>"$TMP/run.err" &
 run_pid=$!
-# Open the page once the resume has happened (about 11 s in).
+# Open the page once the resume has happened (about 11 s in), with 11 s of
+# the phase left: Chromium takes up to its 5 s virtual-time budget and more
+# to start on a loaded machine, and the page must still show the run
+# running (with 14 s and a 2 s wait it once did not).
 for _ in $(seq 1 200); do
   curl -sf "${COORD_HTTP}api/runs/current" | jq -e '[.faults[] | select(.action == "resume")] | length == 1' >/dev/null 2>&1 && break
   sleep 0.1
 done
-sleep 2
+sleep 1
 chrome=(chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars --window-size=1600,1300
         --virtual-time-budget=5000 --user-data-dir="$TMP/chrome")
 "${chrome[@]}" --dump-dom "$COORD_HTTP" >"$TMP/dom.html" 2>"$TMP/chrome.log" || fail "chromium --dump-dom failed"
