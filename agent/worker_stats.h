@@ -67,14 +67,17 @@ class WorkerStats {
 
   // Worker thread only; now_ns: when the operation ended (monotonic).
   void Record(int op, Outcome outcome, uint64_t latency_ns, uint32_t retries, int64_t now_ns) {
-    OpCounters& c = *ops_[op];
-    c.outcomes[static_cast<int>(outcome)].fetch_add(1, std::memory_order_relaxed);
-    if (retries) c.retries.fetch_add(retries, std::memory_order_relaxed);
-    c.latency.Record(latency_ns);
+    // The time before the count (released with it), and the collector takes
+    // counts before times: an operation counted in an interval has its time
+    // there too.
     const bool ok = outcome == Outcome::kOk;
     std::atomic<int64_t>& first = ok ? first_ok_ : first_err_;
     if (!first.load(std::memory_order_relaxed)) first.store(now_ns, std::memory_order_relaxed);
     (ok ? last_ok_ : last_err_).store(now_ns, std::memory_order_relaxed);
+    OpCounters& c = *ops_[op];
+    c.outcomes[static_cast<int>(outcome)].fetch_add(1, std::memory_order_release);
+    if (retries) c.retries.fetch_add(retries, std::memory_order_relaxed);
+    c.latency.Record(latency_ns);
   }
   // Worker thread only: n operations of kind op were due but not started.
   void Miss(int op, uint64_t n = 1) { ops_[op]->missed.fetch_add(n, std::memory_order_relaxed); }
