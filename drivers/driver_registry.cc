@@ -8,6 +8,7 @@
 #include "drivers/postgres_async_driver.h"
 #include "drivers/postgres_driver.h"
 #include "drivers/redis_async_driver.h"
+#include "drivers/redis_cluster_async_driver.h"
 #include "drivers/redis_cluster_driver.h"
 #include "drivers/redis_driver.h"
 
@@ -41,9 +42,10 @@ const std::vector<DriverInfo>& Drivers() {
          return flavor == "redis-cluster" ? std::unique_ptr<Driver>(new RedisClusterDriver())
                                           : std::unique_ptr<Driver>(new RedisDriver());
        },
-       {"redis"},
-       [](const std::string&, const boost::asio::any_io_executor& ex) {
-         return std::unique_ptr<AsyncDriver>(new RedisAsyncDriver(ex));
+       {"redis", "redis-cluster"},
+       [](const std::string& flavor, const boost::asio::any_io_executor& ex) {
+         return flavor == "redis-cluster" ? std::unique_ptr<AsyncDriver>(new RedisClusterAsyncDriver(ex))
+                                          : std::unique_ptr<AsyncDriver>(new RedisAsyncDriver(ex));
        }},
   };
   return kDrivers;

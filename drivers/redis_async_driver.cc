@@ -10,6 +10,7 @@
 #include <boost/asio/write.hpp>
 #include <charconv>
 #include <chrono>
+#include <memory>
 
 #include "common/strings.h"
 #include "drivers/redis_errors.h"
@@ -144,8 +145,7 @@ Task<Status> RedisAsyncDriver::Connect(const ConnectOptions& o) {
 }
 
 Task<bool> RedisAsyncDriver::Words(const std::vector<std::string>& words, std::string* error) {
-  for (size_t i = 0; i < words.size() && i < args_.size(); ++i) args_[i] = words[i];
-  OpResult r = co_await Command(int(std::min(words.size(), args_.size())), false, error);
+  OpResult r = co_await Send(words, int(std::min(words.size(), RedisCommands::kMaxWords)), false, error);
   co_return r.outcome == Outcome::kOk;
 }
 
@@ -153,17 +153,17 @@ Task<Status> RedisAsyncDriver::Prepare(const std::vector<StatementSpec>& stateme
   co_return commands_.Compile(statements);
 }
 
-Task<OpResult> RedisAsyncDriver::Command(int argc, bool write, std::string* error) {
-  OpResult result;
+Task<bool> RedisAsyncDriver::Exchange(const std::vector<std::string>& args, int argc, bool write, redisReader* reader,
+                                      void** reply, OpResult* lost, std::string* error) {
   if (!connected_) {
-    result.outcome = Outcome::kUnavailable;
+    lost->outcome = Outcome::kUnavailable;
     *error = endpoint_ + ": not connected";
-    co_return result;
+    co_return false;
   }
   out_.clear();
   AppendNumber(&out_, '*', size_t(argc));
   for (int i = 0; i < argc; ++i) {
-    const std::string& a = args_[size_t(i)];
+    const std::string& a = args[size_t(i)];
     AppendNumber(&out_, '$', a.size());
     out_.append(a);
     out_.append("\r\n", 2);
@@ -171,16 +171,31 @@ Task<OpResult> RedisAsyncDriver::Command(int argc, bool write, std::string* erro
   boost::system::error_code ec;
   co_await asio::async_write(socket_, asio::buffer(out_), asio::redirect_error(asio::use_awaitable, ec));
   // Nothing (complete) reached the server.
-  if (ec || aborted_) co_return Lost(false, ec.message(), error);
+  if (ec || aborted_) {
+    *lost = Lost(false, ec.message(), error);
+    co_return false;
+  }
+  *reply = nullptr;
+  while (true) {
+    if (redisReaderGetReply(reader, reply) != REDIS_OK) {
+      *lost = Lost(write, reader->errstr, error);
+      co_return false;
+    }
+    if (*reply) co_return true;
+    const size_t n = co_await socket_.async_read_some(asio::buffer(in_), asio::redirect_error(asio::use_awaitable, ec));
+    if (ec || aborted_) {
+      *lost = Lost(write, ec.message(), error);
+      co_return false;
+    }
+    redisReaderFeed(reader, in_.data(), n);
+  }
+}
+
+Task<OpResult> RedisAsyncDriver::Send(const std::vector<std::string>& args, int argc, bool write, std::string* error) {
+  OpResult result;
   reply_.type = 0;
   void* reply = nullptr;
-  while (true) {
-    if (redisReaderGetReply(reader_, &reply) != REDIS_OK) co_return Lost(write, reader_->errstr, error);
-    if (reply) break;
-    const size_t n = co_await socket_.async_read_some(asio::buffer(in_), asio::redirect_error(asio::use_awaitable, ec));
-    if (ec || aborted_) co_return Lost(write, ec.message(), error);
-    redisReaderFeed(reader_, in_.data(), n);
-  }
+  if (!co_await Exchange(args, argc, write, reader_, &reply, &result, error)) co_return result;
   switch (reply_.type) {
     case REDIS_REPLY_ERROR:
       result.outcome = ClassifyRedisError(reply_.error);
@@ -203,13 +218,30 @@ Task<OpResult> RedisAsyncDriver::Command(int argc, bool write, std::string* erro
 
 Task<OpResult> RedisAsyncDriver::Execute(const OpRequest& req, std::string* error) {
   const int argc = commands_.Render(req, &args_);
-  co_return co_await Command(argc, commands_.write(req.stmt), error);
+  co_return co_await Send(args_, argc, commands_.write(req.stmt), error);
 }
 
 Task<OpResult> RedisAsyncDriver::Control(std::string_view statement, bool write, std::string* error) {
   const std::vector<std::string> words = SplitWords(statement);
-  for (size_t i = 0; i < words.size() && i < args_.size(); ++i) args_[i] = words[i];
-  co_return co_await Command(int(std::min(words.size(), args_.size())), write, error);
+  co_return co_await Send(words, int(std::min(words.size(), RedisCommands::kMaxWords)), write, error);
+}
+
+std::string_view RedisAsyncDriver::reply_error() const {
+  return reply_.type == REDIS_REPLY_ERROR ? std::string_view(reply_.error) : std::string_view();
+}
+
+Task<StatusOr<std::vector<SlotRange>>> RedisAsyncDriver::ClusterSlots() {
+  // A reader of its own that builds the whole reply; the summary reader has
+  // nothing buffered between commands.
+  std::unique_ptr<redisReader, void (*)(redisReader*)> reader(redisReaderCreate(), redisReaderFree);
+  const std::vector<std::string> words = {"CLUSTER", "SLOTS"};
+  void* reply = nullptr;
+  OpResult lost;
+  std::string error;
+  if (!co_await Exchange(words, 2, false, reader.get(), &reply, &lost, &error)) co_return Status::Error(error);
+  StatusOr<std::vector<SlotRange>> ranges = ParseClusterSlots(static_cast<redisReply*>(reply), endpoint_);
+  freeReplyObject(reply);
+  co_return ranges;
 }
 
 }  // namespace stampede::drivers

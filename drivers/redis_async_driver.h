@@ -2,8 +2,8 @@
 // across operations and written; replies are read into another and parsed by
 // hiredis's reader with reply functions that keep only what is needed
 // (type, integer, element count, error text), so no reply object is
-// allocated. One node (flavor redis); the cluster flavor stays on the
-// threaded driver for now.
+// allocated. One node (flavor redis); drivers/redis_cluster_async_driver.h
+// routes over several of them (flavor redis-cluster).
 #ifndef STAMPEDE_DRIVERS_REDIS_ASYNC_DRIVER_H_
 #define STAMPEDE_DRIVERS_REDIS_ASYNC_DRIVER_H_
 
@@ -14,6 +14,7 @@
 
 #include "drivers/async_driver.h"
 #include "drivers/redis_command.h"
+#include "drivers/redis_slots.h"
 
 struct redisReader;
 
@@ -40,11 +41,22 @@ class RedisAsyncDriver : public AsyncDriver {
   void Abort() override;
   void Close() override;
 
+  // Sends args[0..argc) as one command and reads the reply. On an error
+  // reply, *error gets "endpoint: reply" and reply_error() the bare reply.
+  Task<OpResult> Send(const std::vector<std::string>& args, int argc, bool write, std::string* error);
+  // The last reply's error text; empty unless it was an error.
+  std::string_view reply_error() const;
+  // CLUSTER SLOTS, read into a whole reply (not a summary).
+  Task<StatusOr<std::vector<SlotRange>>> ClusterSlots();
+  const std::string& endpoint() const { return endpoint_; }
+
  private:
   // Sends words (AUTH, SELECT) and reads the reply; false unless ok.
   Task<bool> Words(const std::vector<std::string>& words, std::string* error);
-  // Sends args_[0..argc) and reads the reply.
-  Task<OpResult> Command(int argc, bool write, std::string* error);
+  // Writes args[0..argc) and reads one reply with reader into *reply; false
+  // (and *lost filled) if the connection was lost.
+  Task<bool> Exchange(const std::vector<std::string>& args, int argc, bool write, redisReader* reader, void** reply,
+                      OpResult* lost, std::string* error);
   OpResult Lost(bool write, const std::string& why, std::string* error);
 
   boost::asio::ip::tcp::socket socket_;

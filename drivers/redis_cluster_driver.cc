@@ -1,8 +1,5 @@
 #include "drivers/redis_cluster_driver.h"
 
-#include <charconv>
-#include <set>
-
 #include "common/strings.h"
 
 namespace stampede::drivers {
@@ -10,33 +7,11 @@ namespace {
 
 constexpr int kMaxRedirects = 5;
 
-bool HasNoKey(const std::vector<std::string>& words) {
-  static const std::set<std::string> kKeyless = {"EVAL",   "EVALSHA",  "FLUSHDB", "FLUSHALL",
-                                                 "SCRIPT", "FUNCTION", "CONFIG",  "PING"};
-  std::string cmd = words[0];
-  for (char& c : cmd) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return words.size() < 2 || kKeyless.count(cmd) > 0;
-}
-
 }  // namespace
 
-RedisClusterDriver::RedisClusterDriver() : slot_node_(kSlots, -1), args_(RedisCommands::kMaxWords) {}
+RedisClusterDriver::RedisClusterDriver() : args_(RedisCommands::kMaxWords) {}
 
 RedisClusterDriver::~RedisClusterDriver() { Close(); }
-
-bool RedisClusterDriver::ParseRedirect(std::string_view reply, std::string* kind, int* slot, std::string* endpoint) {
-  std::vector<std::string> words = SplitWords(reply);
-  if (words.size() != 3 || (words[0] != "MOVED" && words[0] != "ASK")) return false;
-  int s = 0;
-  auto [p, ec] = std::from_chars(words[1].data(), words[1].data() + words[1].size(), s);
-  if (ec != std::errc() || s < 0 || s >= kSlots) return false;
-  *kind = words[0];
-  *slot = s;
-  *endpoint = words[2];
-  // A node that does not know its own address announces ":port".
-  if (!endpoint->empty() && endpoint->front() == ':') *endpoint = "127.0.0.1" + *endpoint;
-  return true;
-}
 
 Status RedisClusterDriver::Connect(const ConnectOptions& options) {
   base_ = options;
@@ -70,7 +45,7 @@ RedisDriver* RedisClusterDriver::Node(const std::string& endpoint, std::string* 
 Status RedisClusterDriver::LoadMap() {
   // Ask the nodes we know, seeds first, until one answers with full coverage.
   std::vector<std::string> candidates = seeds_;
-  for (const auto& n : node_names_) candidates.push_back(n);
+  for (const auto& n : map_.nodes()) candidates.push_back(n);
   Status last = Status::Error("no node to ask for the slot map");
   for (const std::string& ep : candidates) {
     std::string error;
@@ -84,21 +59,7 @@ Status RedisClusterDriver::LoadMap() {
       last = ranges.status();
       continue;
     }
-    std::vector<int> slots(kSlots, -1);
-    std::vector<std::string> names;
-    for (const SlotRange& r : *ranges) {
-      int idx = -1;
-      for (size_t i = 0; i < names.size(); ++i) {
-        if (names[i] == r.master) idx = static_cast<int>(i);
-      }
-      if (idx < 0) {
-        names.push_back(r.master);
-        idx = static_cast<int>(names.size()) - 1;
-      }
-      for (int s = std::max(0, r.first); s <= r.last && s < kSlots; ++s) slots[s] = idx;
-    }
-    slot_node_ = std::move(slots);
-    node_names_ = std::move(names);
+    map_.Assign(*ranges);
     map_loaded_ = true;
     map_stale_ = false;
     return Status::Ok();
@@ -113,7 +74,7 @@ Status RedisClusterDriver::Prepare(const std::vector<StatementSpec>& statements)
 
 OpResult RedisClusterDriver::Execute(const OpRequest& req, std::string* error) {
   int argc = commands_.Render(req, &args_);
-  if (commands_.scalar(req.stmt) && HasNoKey(std::vector<std::string>(args_.begin(), args_.begin() + argc))) {
+  if (commands_.scalar(req.stmt) && HasNoKey(args_, argc)) {
     return SumOverMasters(argc, error);
   }
   return Route(argc, commands_.write(req.stmt), error);
@@ -128,7 +89,7 @@ OpResult RedisClusterDriver::SumOverMasters(int argc, std::string* error) {
     }
   }
   OpResult total;
-  for (const std::string& master : std::set<std::string>(node_names_.begin(), node_names_.end())) {
+  for (const std::string& master : map_.nodes()) {
     RedisDriver* node = Node(master, error);
     if (!node) {
       map_stale_ = true;
@@ -154,13 +115,13 @@ OpResult RedisClusterDriver::Route(int argc, bool write, std::string* error) {
     }
   }
   const int slot = argc > 1 ? RedisKeySlot(args_[1]) : 0;
-  int idx = slot_node_[slot];
+  const int idx = map_.NodeOf(slot);
   if (idx < 0) {
     map_stale_ = true;
     *error = "slot " + std::to_string(slot) + " is not served (CLUSTERDOWN)";
     return OpResult{Outcome::kUnavailable, 0};
   }
-  std::string target = node_names_[idx];
+  std::string target = map_.nodes()[size_t(idx)];
   bool asking = false;
   OpResult r;
   for (int hop = 0; hop <= kMaxRedirects; ++hop) {
@@ -181,24 +142,11 @@ OpResult RedisClusterDriver::Route(int argc, bool write, std::string* error) {
       return r;
     }
     if (r.outcome == Outcome::kOk || reply_error_.empty()) return r;
-    std::string kind, ep;
-    int moved_slot = 0;
-    if (ParseRedirect(reply_error_, &kind, &moved_slot, &ep)) {
-      if (kind == "MOVED") {
-        int i = -1;
-        for (size_t k = 0; k < node_names_.size(); ++k) {
-          if (node_names_[k] == ep) i = static_cast<int>(k);
-        }
-        if (i < 0) {
-          node_names_.push_back(ep);
-          i = static_cast<int>(node_names_.size()) - 1;
-        }
-        slot_node_[moved_slot] = i;
-        asking = false;
-      } else {
-        asking = true;
-      }
-      target = ep;
+    Redirect redirect;
+    if (ParseRedirect(reply_error_, &redirect)) {
+      if (!redirect.ask) map_.Moved(redirect.slot, redirect.endpoint);
+      asking = redirect.ask;
+      target = redirect.endpoint;
       continue;
     }
     if (reply_error_.rfind("TRYAGAIN", 0) == 0 || reply_error_.rfind("CLUSTERDOWN", 0) == 0) {
@@ -218,13 +166,13 @@ Status RedisClusterDriver::ExecuteOnce(std::string_view statement) {
     Status s = LoadMap();
     if (!s.ok()) return s;
   }
-  if (!HasNoKey(words)) {
+  if (!HasNoKey(words, int(words.size()))) {
     for (size_t i = 0; i < words.size(); ++i) args_[i] = words[i];
     std::string error;
     OpResult r = Route(static_cast<int>(words.size()), true, &error);
     return r.outcome == Outcome::kOk ? Status::Ok() : Status::Error(error);
   }
-  for (const std::string& master : std::set<std::string>(node_names_.begin(), node_names_.end())) {
+  for (const std::string& master : map_.nodes()) {
     std::string error;
     RedisDriver* node = Node(master, &error);
     if (!node) return Status::Error(error);

@@ -1,8 +1,10 @@
-// Redis Cluster driver (flavor redis-cluster): routes each command by its
+// Redis Cluster driver (flavor redis-cluster) on blocking connections, for
+// one-off statements and the threaded engine: routes each command by its
 // key's hash slot using the map from CLUSTER SLOTS, follows MOVED (updating
 // the map) and ASK (ASKING, once), and reloads the map after a node is lost,
 // TRYAGAIN or CLUSTERDOWN. One worker owns the driver and its connections
-// (at most one per node it has talked to).
+// (at most one per node it has talked to). The asynchronous engine's twin is
+// drivers/redis_cluster_async_driver.h.
 //
 // The key is the command's second word, as for GET/SET/DEL and the
 // commands the built-in workloads issue.
@@ -15,13 +17,12 @@
 #include <vector>
 
 #include "drivers/redis_driver.h"
+#include "drivers/redis_slots.h"
 
 namespace stampede::drivers {
 
 class RedisClusterDriver : public Driver {
  public:
-  static constexpr int kSlots = 16384;
-
   RedisClusterDriver();
   ~RedisClusterDriver() override;
 
@@ -36,9 +37,6 @@ class RedisClusterDriver : public Driver {
   bool connected() const override { return map_loaded_; }
   void Close() override;
 
-  // "MOVED 3999 127.0.0.1:6381" -> slot 3999, endpoint. False if not MOVED/ASK.
-  static bool ParseRedirect(std::string_view reply, std::string* kind, int* slot, std::string* endpoint);
-
  private:
   RedisDriver* Node(const std::string& endpoint, std::string* error);
   Status LoadMap();
@@ -49,8 +47,7 @@ class RedisClusterDriver : public Driver {
   ConnectOptions base_;  // credentials and timeouts; host/port per node
   std::vector<std::string> seeds_;
   std::map<std::string, std::unique_ptr<RedisDriver>> nodes_;
-  std::vector<int> slot_node_;  // slot -> index into node_names_
-  std::vector<std::string> node_names_;
+  SlotMap map_;
   bool map_loaded_ = false;
   bool map_stale_ = false;
   RedisCommands commands_;

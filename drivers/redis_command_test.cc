@@ -2,11 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
-#include "drivers/redis_cluster_driver.h"
-
 namespace stampede::drivers {
 namespace {
 
@@ -31,20 +26,6 @@ TEST(RedisCommandsTest, RendersWords) {
   EXPECT_EQ(args[1], "t:42");
   EXPECT_EQ(args[2], "v");
   EXPECT_TRUE(c.write(0));
-}
-
-TEST(RedisClusterDriverTest, ParsesRedirects) {
-  std::string kind, ep;
-  int slot;
-  ASSERT_TRUE(RedisClusterDriver::ParseRedirect("MOVED 3999 127.0.0.1:6381", &kind, &slot, &ep));
-  EXPECT_EQ(kind, "MOVED");
-  EXPECT_EQ(slot, 3999);
-  EXPECT_EQ(ep, "127.0.0.1:6381");
-  ASSERT_TRUE(RedisClusterDriver::ParseRedirect("ASK 3999 :6381", &kind, &slot, &ep));
-  EXPECT_EQ(kind, "ASK");
-  EXPECT_EQ(ep, "127.0.0.1:6381");
-  EXPECT_FALSE(RedisClusterDriver::ParseRedirect("CLUSTERDOWN The cluster is down", &kind, &slot, &ep));
-  EXPECT_FALSE(RedisClusterDriver::ParseRedirect("MOVED 99999 h:1", &kind, &slot, &ep));
 }
 
 }  // namespace

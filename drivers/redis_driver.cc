@@ -113,29 +113,8 @@ StatusOr<std::vector<SlotRange>> RedisDriver::ClusterSlots() {
     Close();
     return Status::Error(endpoint_ + ": connection lost: " + msg);
   }
-  std::vector<SlotRange> ranges;
-  Status status;
-  if (reply->type != REDIS_REPLY_ARRAY) {
-    status =
-        Status::Error(endpoint_ + ": CLUSTER SLOTS: " +
-                      (reply->type == REDIS_REPLY_ERROR ? std::string(reply->str, reply->len) : "unexpected reply"));
-  } else {
-    for (size_t i = 0; i < reply->elements; ++i) {
-      redisReply* r = reply->element[i];
-      if (r->type != REDIS_REPLY_ARRAY || r->elements < 3) continue;
-      redisReply* m = r->element[2];
-      if (m->type != REDIS_REPLY_ARRAY || m->elements < 2) continue;
-      SlotRange range;
-      range.first = static_cast<int>(r->element[0]->integer);
-      range.last = static_cast<int>(r->element[1]->integer);
-      std::string host(m->element[0]->str, m->element[0]->len);
-      if (host.empty()) host = endpoint_.substr(0, endpoint_.rfind(':'));
-      range.master = host + ":" + std::to_string(m->element[1]->integer);
-      ranges.push_back(std::move(range));
-    }
-  }
+  StatusOr<std::vector<SlotRange>> ranges = ParseClusterSlots(reply, endpoint_);
   freeReplyObject(reply);
-  if (!status.ok()) return status;
   return ranges;
 }
 

@@ -7,17 +7,11 @@
 
 #include "drivers/driver.h"
 #include "drivers/redis_command.h"
+#include "drivers/redis_slots.h"
 
 struct redisContext;
 
 namespace stampede::drivers {
-
-// A slot range of CLUSTER SLOTS and the endpoint of its master.
-struct SlotRange {
-  int first = 0;
-  int last = 0;
-  std::string master;  // host:port
-};
 
 class RedisDriver : public Driver {
  public:

@@ -1,0 +1,95 @@
+#include "drivers/redis_slots.h"
+
+#include <gtest/gtest.h>
+#include <hiredis/hiredis.h>
+
+#include <string>
+
+namespace stampede::drivers {
+namespace {
+
+TEST(RedisSlotsTest, ParsesRedirects) {
+  Redirect r;
+  ASSERT_TRUE(ParseRedirect("MOVED 3999 127.0.0.1:6381", &r));
+  EXPECT_FALSE(r.ask);
+  EXPECT_EQ(r.slot, 3999);
+  EXPECT_EQ(r.endpoint, "127.0.0.1:6381");
+  ASSERT_TRUE(ParseRedirect("ASK 3999 :6381", &r));
+  EXPECT_TRUE(r.ask);
+  EXPECT_EQ(r.endpoint, "127.0.0.1:6381");
+  EXPECT_FALSE(ParseRedirect("CLUSTERDOWN The cluster is down", &r));
+  EXPECT_FALSE(ParseRedirect("MOVED 99999 h:1", &r));
+  EXPECT_FALSE(ParseRedirect("MOVED 12x h:1", &r));
+  EXPECT_FALSE(ParseRedirect("MOVED 1", &r));
+}
+
+TEST(RedisSlotsTest, MapFollowsRangesAndMoves) {
+  SlotMap map;
+  EXPECT_EQ(map.NodeOf(0), -1);
+  map.Assign({{0, 5460, "a:1"}, {5461, 10922, "b:2"}, {10923, 16383, "c:3"}, {16000, 16383, "a:1"}});
+  ASSERT_EQ(map.nodes().size(), 3u);
+  EXPECT_EQ(map.nodes()[size_t(map.NodeOf(0))], "a:1");
+  EXPECT_EQ(map.nodes()[size_t(map.NodeOf(5461))], "b:2");
+  EXPECT_EQ(map.nodes()[size_t(map.NodeOf(15999))], "c:3");
+  EXPECT_EQ(map.nodes()[size_t(map.NodeOf(16383))], "a:1");
+  // A MOVED to a node the map did not name adds it; to a known one reuses it.
+  const int d = map.Moved(7, "d:4");
+  EXPECT_EQ(map.nodes().size(), 4u);
+  EXPECT_EQ(map.NodeOf(7), d);
+  EXPECT_EQ(map.Moved(8, "b:2"), map.NodeOf(5461));
+  // A new map forgets the old: a slot no range covers is not served.
+  map.Assign({{0, 100, "b:2"}});
+  EXPECT_EQ(map.nodes().size(), 1u);
+  EXPECT_EQ(map.NodeOf(7), 0);
+  EXPECT_EQ(map.NodeOf(101), -1);
+}
+
+// The recorded reply's shape (tests/fixtures/recorded/redis_cluster_slots.txt:
+// master and replica with id and hostname metadata), one master announcing
+// no host, as a node that does not know its own address does.
+TEST(RedisSlotsTest, ReadsClusterSlotsReplies) {
+  const std::string resp =
+      "*2\r\n"
+      "*4\r\n:0\r\n:5460\r\n"
+      "*4\r\n$9\r\n127.0.0.1\r\n:30001\r\n$4\r\nid-1\r\n*2\r\n$8\r\nhostname\r\n$6\r\nhost-1\r\n"
+      "*4\r\n$9\r\n127.0.0.1\r\n:30004\r\n$4\r\nid-4\r\n*2\r\n$8\r\nhostname\r\n$6\r\nhost-2\r\n"
+      "*3\r\n:5461\r\n:16383\r\n*3\r\n$0\r\n\r\n:30002\r\n$4\r\nid-2\r\n";
+  redisReader* reader = redisReaderCreate();
+  ASSERT_EQ(redisReaderFeed(reader, resp.data(), resp.size()), REDIS_OK);
+  void* reply = nullptr;
+  ASSERT_EQ(redisReaderGetReply(reader, &reply), REDIS_OK);
+  ASSERT_NE(reply, nullptr);
+  auto ranges = ParseClusterSlots(static_cast<redisReply*>(reply), "10.0.0.9:30003");
+  freeReplyObject(reply);
+  redisReaderFree(reader);
+  ASSERT_TRUE(ranges.ok()) << ranges.status().message();
+  ASSERT_EQ(ranges->size(), 2u);
+  EXPECT_EQ((*ranges)[0].master, "127.0.0.1:30001");
+  EXPECT_EQ((*ranges)[0].last, 5460);
+  EXPECT_EQ((*ranges)[1].master, "10.0.0.9:30002");
+  EXPECT_EQ((*ranges)[1].first, 5461);
+}
+
+TEST(RedisSlotsTest, AnErrorReplyNamesTheNode) {
+  redisReply reply{};
+  std::string text = "ERR This instance has cluster support disabled";
+  reply.type = REDIS_REPLY_ERROR;
+  reply.str = text.data();
+  reply.len = text.size();
+  auto ranges = ParseClusterSlots(&reply, "127.0.0.1:6379");
+  ASSERT_FALSE(ranges.ok());
+  EXPECT_EQ(ranges.status().message(), "127.0.0.1:6379: CLUSTER SLOTS: " + text);
+}
+
+TEST(RedisSlotsTest, KeylessCommandsGoToEveryMaster) {
+  std::vector<std::string> words = {"flushdb", "", ""};
+  EXPECT_TRUE(HasNoKey(words, 1));
+  words = {"EVAL", "return 1", "0"};
+  EXPECT_TRUE(HasNoKey(words, 3));
+  words = {"GET", "k", ""};
+  EXPECT_FALSE(HasNoKey(words, 2));
+  EXPECT_TRUE(HasNoKey(words, 1));
+}
+
+}  // namespace
+}  // namespace stampede::drivers
