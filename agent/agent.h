@@ -44,8 +44,7 @@ struct AgentOptions {
   // This agent's own /metrics (stampede agent --http), fed from its
   // snapshots; owned by the caller. Null: none.
   metrics::MetricsExporter* metrics = nullptr;
-  // How it runs its workers: event loops ("async", `threads` of them, 0: one
-  // per core) or a thread per worker ("threads").
+  // How many event loops run its workers (0: one per core).
   EngineOptions engine;
 };
 

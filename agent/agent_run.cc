@@ -170,7 +170,6 @@ PhaseRunnerOptions AgentRun::RunnerOptions(uint32_t phase, uint32_t slot, uint32
   }
   if (slots && weights.size() == slots) o.weights = weights;
   o.agent_name = source.empty() ? name_ : name_ + "+" + source;
-  o.engine = engine_.engine;
   o.threads = engine_.threads;
   o.phase_index = phase;
   o.lead = lead;
@@ -268,8 +267,7 @@ void AgentRun::PhaseMain(v1::PreparePhase prepare) {
   }
   char took[32];
   std::snprintf(took, sizeof(took), "%.2fs", double(MonoNowNs() - prepare_ns) / 1e9);
-  SLOG(kInfo) << "phase " << index << ": " << runner->workers() << " workers connected in " << took << " (engine "
-              << runner->engine() << ")";
+  SLOG(kInfo) << "phase " << index << ": " << runner->workers() << " workers connected in " << took;
   Event(v1::Event::PHASE_READY, index, "", runner->owed_ops());
   {
     MutexLock lock(mu_);

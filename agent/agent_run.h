@@ -39,15 +39,11 @@
 
 namespace stampede::agent {
 
-// How the agent runs its workers (PhaseRunnerOptions::engine, threads).
+// How the agent runs its workers: event loops (PhaseRunnerOptions::threads).
 struct EngineOptions {
-  std::string engine = "async";
   int threads = 0;
 };
 inline Status CheckEngine(const EngineOptions& e) {
-  if (e.engine != "async" && e.engine != "threads") {
-    return Status::Error("--engine: expected async or threads, found '" + e.engine + "'");
-  }
   if (e.threads < 0 || e.threads > 256) {
     return Status::Error("--threads: expected 0 (one per core) to 256, found " + std::to_string(e.threads));
   }

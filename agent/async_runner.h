@@ -32,7 +32,6 @@ class AsyncRunner : public PhaseRunner {
   Status Prepare() override;
   void Run(int64_t start_coord_ns, int64_t join_coord_ns = 0) override;
   void Cancel() override;
-  const char* engine() const override { return "async"; }
 
  private:
   template <typename T>

@@ -7,7 +7,6 @@
 
 #include "agent/async_runner.h"
 #include "agent/one_off_statements.h"
-#include "agent/thread_runner.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "proto/histogram_codec.h"
@@ -56,11 +55,7 @@ WorkerShare ShareOf(uint32_t total, uint32_t agent_index, uint32_t agent_count, 
 }
 
 std::unique_ptr<PhaseRunner> PhaseRunner::Create(PhaseRunnerOptions options) {
-  const drivers::DriverInfo* info = drivers::FindDriver(options.plan.target().driver());
-  if (options.engine != "threads" && info && info->HasAsync(options.plan.target().flavor())) {
-    return std::make_unique<AsyncRunner>(std::move(options));
-  }
-  return std::make_unique<ThreadRunner>(std::move(options));
+  return std::make_unique<AsyncRunner>(std::move(options));
 }
 
 PhaseRunner::PhaseRunner(PhaseRunnerOptions options)

@@ -1,15 +1,12 @@
 // Runs this agent's share of one phase: closed or open loop, deadline and
 // op-count stop, cancellation, and a per-second snapshot of what was
-// measured. Two engines implement it (PhaseRunner::Create picks):
+// measured. agent/async_runner implements it: a few event loops
+// (Boost.Asio, one per core by default), each worker a coroutine on one of
+// them, its connection driven by socket readiness (drivers/async_driver.h).
+// (A thread-per-worker engine ran beside it until 2026-12; see
+// docs/design-notes.md.)
 //
-// - agent/async_runner: a few event loops (Boost.Asio, one per core by
-//   default), each worker a coroutine on one of them, its connection driven
-//   by socket readiness (drivers/async_driver.h). The default, for every
-//   driver that has an asynchronous form.
-// - agent/thread_runner: one thread and one blocking connection per worker,
-//   for the drivers that have no asynchronous form yet (Redis Cluster).
-//
-// Both own looping, rate, deadlines, retries, reconnects and counting; the
+// The runner owns looping, rate, deadlines, retries, reconnects and counting; the
 // workload only produces operations and the driver only executes them. A
 // worker that loses its connection reconnects to the next endpoint that
 // answers (exponential back-off with jitter between rounds). Deadlines are
@@ -61,10 +58,7 @@ struct PhaseRunnerOptions {
   // Runs the setup before the phase (and the previous phase's cleanup).
   bool lead = false;
   std::string password;  // resolved from the agent's own environment
-  // "async" (the default; threads for a driver without an asynchronous
-  // form) or "threads".
-  std::string engine = "async";
-  // Event loops of the async engine; 0: one per core.
+  // Event loops; 0: one per core.
   int threads = 0;
   // Coordinator clock minus local monotonic clock, and its uncertainty.
   std::function<int64_t()> clock_offset_ns;
@@ -85,13 +79,14 @@ struct WorkerShare {
 WorkerShare ShareOf(uint32_t total, uint32_t agent_index, uint32_t agent_count,
                     const std::vector<uint32_t>& weights = {});
 
-// What every worker has, whichever engine runs it. Its fields belong to the
-// thread running the worker; stats are drained by the collector.
+// What every worker has (agent/async_runner's Worker adds its event loop's
+// parts). Its fields belong to the loop's thread; stats are drained by the
+// collector.
 struct WorkerState {
   uint32_t global = 0;
   int endpoint = 0;  // index into target.endpoints
-  // Where it records: its own (threads), or its event loop's, shared with
-  // the loop's other workers (one writer thread either way).
+  // Where it records: its event loop's, shared with the loop's other
+  // workers (one writer thread).
   WorkerStats* stats = nullptr;
   std::unique_ptr<WorkerSchedule> schedule;
   std::unique_ptr<workloads::WorkerOps> ops;
@@ -104,8 +99,7 @@ struct WorkerState {
 
 class PhaseRunner {
  public:
-  // The engine for this phase: asynchronous when options.engine allows and
-  // the target's driver has an asynchronous form, else threads.
+  // The runner for this phase.
   static std::unique_ptr<PhaseRunner> Create(PhaseRunnerOptions options);
   virtual ~PhaseRunner() = default;
 
@@ -124,8 +118,6 @@ class PhaseRunner {
   int64_t owed_ops() const { return owed_ops_; }
   // After Run(): the phase's timeout ended it with operations still owed.
   bool timed_out() const { return timed_out_.load(); }
-  // "async" or "threads".
-  virtual const char* engine() const = 0;
   // This agent's workers in the phase (after Prepare).
   uint32_t workers() const { return share_.count; }
 

@@ -179,10 +179,8 @@ int AgentCommand(const Args& args) {
       "capacity", po::value(&options.capacity)->default_value(0),
       "this agent's weight when a plan splits workers by capacity (agents.split: capacity)")(
       "http", po::value(&http), "serve this agent's own /metrics on HOST:PORT (default: none)")(
-      "engine", po::value(&options.engine.engine)->default_value("async"),
-      "async (event loops; threads for drivers without an asynchronous form) or threads (one per worker)")(
       "threads", po::value(&options.engine.threads)->default_value(0),
-      "event loops of the async engine (0: one per core)")(
+      "event loops that run the workers (0: one per core)")(
       "test-clock-skew", po::value(&skew), "for tests: run this agent's clock ahead (3s) or behind (-3s)")(
       "test-clock-drift-ppm", po::value(&drift_ppm)->default_value(0),
       "for tests: make this agent's clock drift by N parts per million (1000: 1 ms a second)");

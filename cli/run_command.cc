@@ -255,8 +255,6 @@ void AddRunFlags(RunFlags* f, po::options_description* desc) {
       "http", po::value(&f->http)->default_value("127.0.0.1:0"),
       "embedded coordinator: dashboard and /metrics on HOST:PORT (port 0: any free port; off: none)")(
       "pushgateway", po::value(&f->pushgateway), "also push metrics to this Pushgateway (http://HOST:PORT)")(
-      "engine", po::value(&f->engine.engine)->default_value("async"),
-      "local agents: async (event loops) or threads (one per worker)")(
       "threads", po::value(&f->engine.threads)->default_value(0), "local agents: event loops (0: one per core)")(
       "follow-for", po::value(&f->follow_for)->default_value(f->follow_for),
       "with --coordinator: how long to wait for a lost coordinator to come back and follow the run again")(

@@ -1,9 +1,11 @@
-// The Driver interface: connect, execute one prepared operation, close.
+// What every driver shares: connection options, the statements a workload
+// prepares, an operation's request and result, and the blocking Driver for
+// one-off statements (workers drive drivers/async_driver.h).
 //
-// A Driver owns one connection and belongs to one worker thread: it is
-// created, used and destroyed on that thread, and is not thread-safe.
-// Drivers never throw; every library error is translated (in one function
-// per driver) into an Outcome. Fault actions are not a driver's business.
+// A driver owns its connections and is used by one thread (or event loop)
+// at a time; not thread-safe. Drivers never throw; every library error is
+// translated (in one function per driver) into an Outcome. Fault actions
+// are not a driver's business.
 #ifndef STAMPEDE_DRIVERS_DRIVER_H_
 #define STAMPEDE_DRIVERS_DRIVER_H_
 
@@ -26,8 +28,8 @@ struct ConnectOptions {
   std::string database;
   std::string flavor;
   int connect_timeout_ms = 5000;
-  // Per-operation timeout; 0: none. Drivers that can enforce it natively do
-  // (socket timeouts); others expose socket_fd() for the runner's watchdog.
+  // Per-operation timeout; 0: none. The blocking drivers set it as their
+  // socket timeouts; the runner cuts a worker's operation itself.
   int op_timeout_ms = 0;
 
   std::string Endpoint() const { return host + ":" + std::to_string(port); }
@@ -74,6 +76,9 @@ struct OpResult {
   int64_t value = 0;  // scalar statements: the integer returned
 };
 
+// A blocking connection for what is not measured: setup and cleanup
+// statements (agent/one_off_statements) and health probes. Workers use the
+// asynchronous form (drivers/async_driver.h).
 class Driver {
  public:
   virtual ~Driver() = default;
@@ -81,35 +86,11 @@ class Driver {
   // Opens the connection. The error names the endpoint and the cause in one
   // line ("127.0.0.1:5432: password authentication failed for user ...").
   virtual Status Connect(const ConnectOptions& options) = 0;
-  // Prepares statements; index in the vector is the statement id for
-  // OpRequest::stmt. Called after each (re)connect by the runner.
-  virtual Status Prepare(const std::vector<StatementSpec>& statements) = 0;
-  // Executes one prepared statement. On a non-ok outcome *error receives the
-  // server's or library's message.
-  virtual OpResult Execute(const OpRequest& request, std::string* error) = 0;
   // Runs a one-off statement (setup DDL), unmeasured. Redis: command words.
   virtual Status ExecuteOnce(std::string_view statement) = 0;
   // False once the connection is known to be lost.
   virtual bool connected() const = 0;
-  // The connection's socket, for the runner's watchdog, which shuts it down
-  // when an operation overruns op_timeout_ms, passes the phase's hard stop,
-  // or the phase is aborted; -1 if the driver cannot say (or is not
-  // connected): then only its own timeouts bound an operation.
-  virtual int socket_fd() const { return -1; }
   virtual void Close() = 0;
-};
-
-// Optional: drivers whose connections can hold a transaction. The runner
-// drives it (BEGIN, the prepared statements through Execute, COMMIT or
-// ROLLBACK, CockroachDB's restart savepoint) and decides its retries
-// (agent/retry_policy.h), as with AsyncDriver::Control; nothing here loops.
-class TransactionalDriver {
- public:
-  virtual ~TransactionalDriver() = default;
-  // One statement of the transaction protocol, unprepared. write: it may
-  // commit (COMMIT, RELEASE SAVEPOINT), so a connection lost during it is
-  // ambiguous; otherwise unavailable.
-  virtual OpResult Control(std::string_view statement, bool write, std::string* error) = 0;
 };
 
 }  // namespace stampede::drivers

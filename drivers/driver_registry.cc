@@ -1,6 +1,5 @@
 #include "drivers/driver_registry.h"
 
-#include <algorithm>
 #include <set>
 
 #include "drivers/mysql_async_driver.h"
@@ -21,7 +20,6 @@ const std::vector<DriverInfo>& Drivers() {
        Dialect::kPostgres,
        {"postgres", "cockroachdb", "yugabytedb"},
        [](const std::string&) { return std::unique_ptr<Driver>(new PostgresDriver()); },
-       {"postgres", "cockroachdb", "yugabytedb"},
        [](const std::string&, const boost::asio::any_io_executor& ex) {
          return std::unique_ptr<AsyncDriver>(new PostgresAsyncDriver(ex));
        }},
@@ -30,7 +28,6 @@ const std::vector<DriverInfo>& Drivers() {
        Dialect::kMysql,
        {"mysql", "mariadb", "galera", "tidb"},
        [](const std::string&) { return std::unique_ptr<Driver>(new MysqlDriver()); },
-       {"mysql", "mariadb", "galera", "tidb"},
        [](const std::string&, const boost::asio::any_io_executor& ex) {
          return std::unique_ptr<AsyncDriver>(new MysqlAsyncDriver(ex));
        }},
@@ -42,17 +39,12 @@ const std::vector<DriverInfo>& Drivers() {
          return flavor == "redis-cluster" ? std::unique_ptr<Driver>(new RedisClusterDriver())
                                           : std::unique_ptr<Driver>(new RedisDriver());
        },
-       {"redis", "redis-cluster"},
        [](const std::string& flavor, const boost::asio::any_io_executor& ex) {
          return flavor == "redis-cluster" ? std::unique_ptr<AsyncDriver>(new RedisClusterAsyncDriver(ex))
                                           : std::unique_ptr<AsyncDriver>(new RedisAsyncDriver(ex));
        }},
   };
   return kDrivers;
-}
-
-bool DriverInfo::HasAsync(const std::string& flavor) const {
-  return async_factory && std::find(async_flavors.begin(), async_flavors.end(), flavor) != async_flavors.end();
 }
 
 const DriverInfo* FindDriver(const std::string& name) {

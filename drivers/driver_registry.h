@@ -1,4 +1,4 @@
-// The one list of drivers: {name, description, dialect, flavors, factory}.
+// The one list of drivers: {name, description, dialect, flavors, factories}.
 #ifndef STAMPEDE_DRIVERS_DRIVER_REGISTRY_H_
 #define STAMPEDE_DRIVERS_DRIVER_REGISTRY_H_
 
@@ -21,14 +21,12 @@ struct DriverInfo {
   std::string description;
   Dialect dialect;
   std::vector<std::string> flavors;  // first is the default
+  // A blocking connection, for one-off statements (setup, cleanup) and
+  // health probes.
   std::function<std::unique_ptr<Driver>(const std::string& flavor)> factory;
-  // The asynchronous form, on an event loop (agent/async_runner), for the
-  // flavors listed in async_flavors; none if empty.
-  std::vector<std::string> async_flavors;
+  // A worker's connection, on an event loop (agent/async_runner).
   std::function<std::unique_ptr<AsyncDriver>(const std::string& flavor, const boost::asio::any_io_executor&)>
       async_factory;
-
-  bool HasAsync(const std::string& flavor) const;
 };
 
 const std::vector<DriverInfo>& Drivers();

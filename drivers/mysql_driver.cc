@@ -3,15 +3,12 @@
 #include <cppconn/connection.h>
 #include <cppconn/driver.h>
 #include <cppconn/exception.h>
-#include <cppconn/prepared_statement.h>
-#include <cppconn/resultset.h>
 #include <cppconn/statement.h>
 #include <mysql_driver.h>
 
 #include <mutex>
 
 #include "drivers/mysql_errors.h"
-#include "drivers/statement_template.h"
 
 namespace stampede::drivers {
 namespace {
@@ -64,94 +61,6 @@ Status MysqlDriver::Connect(const ConnectOptions& options) {
   return Status::Ok();
 }
 
-Status MysqlDriver::Prepare(const std::vector<StatementSpec>& statements) {
-  if (!conn_) return Status::Error(endpoint_ + ": not connected");
-  prepared_.clear();
-  for (const StatementSpec& spec : statements) {
-    Prepared p;
-    auto text = ToQuestionMarks(spec.text, kMaxParams, &p.order);
-    if (!text.ok()) return text.status();
-    try {
-      p.stmt.reset(conn_->prepareStatement(*text));
-    } catch (const sql::SQLException& e) {
-      return Status::Error(endpoint_ + ": preparing statement: " + Describe(e));
-    }
-    p.write = spec.write;
-    p.scalar = spec.scalar;
-    prepared_.push_back(std::move(p));
-  }
-  return Status::Ok();
-}
-
-OpResult MysqlDriver::Execute(const OpRequest& req, std::string* error) {
-  OpResult result;
-  if (!conn_) {
-    result.outcome = Outcome::kUnavailable;
-    *error = endpoint_ + ": not connected";
-    return result;
-  }
-  Prepared& p = prepared_[req.stmt];
-  try {
-    result.rows = Call(req, &result.value);
-  } catch (const sql::SQLException& e) {
-    int code = e.getErrorCode();
-    result.outcome = ClassifyMysqlError(code, p.write);
-    *error = endpoint_ + ": " + Describe(e);
-    // 1047, 1180: this Galera node is not in the primary component;
-    // another endpoint may be.
-    if (IsMysqlConnectionError(code) || code == 1047 || code == 1180) Close();
-  } catch (const std::exception& e) {
-    result.outcome = Outcome::kFatal;
-    *error = endpoint_ + ": " + e.what();
-  }
-  return result;
-}
-
-int64_t MysqlDriver::Call(const OpRequest& req, int64_t* value) {
-  Prepared& p = prepared_[req.stmt];
-  for (size_t i = 0; i < p.order.size(); ++i) {
-    const Param& v = req.params[p.order[i]];
-    if (v.is_int) {
-      p.stmt->setInt64(static_cast<unsigned>(i + 1), v.i);
-    } else {
-      p.stmt->setString(static_cast<unsigned>(i + 1), sql::SQLString(v.s.data(), v.s.size()));
-    }
-  }
-  // The legacy connector does not implement getUpdateCount() for prepared
-  // statements, so the statement's kind picks the call.
-  if (p.write) return p.stmt->executeUpdate();
-  std::unique_ptr<sql::ResultSet> rs(p.stmt->executeQuery());
-  int64_t rows = 0;
-  while (rs->next()) {
-    if (rows++ == 0 && p.scalar && value) *value = rs->getInt64(1);
-  }
-  return rows;
-}
-
-OpResult MysqlDriver::Control(std::string_view statement, bool write, std::string* error) {
-  OpResult result;
-  if (!conn_) {
-    result.outcome = Outcome::kUnavailable;
-    *error = endpoint_ + ": not connected";
-    return result;
-  }
-  // On the session, like the prepared statements (autocommit stays on:
-  // BEGIN opens a transaction until COMMIT or ROLLBACK).
-  try {
-    if (!control_) control_.reset(conn_->createStatement());
-    control_->execute(sql::SQLString(statement.data(), statement.size()));
-  } catch (const sql::SQLException& e) {
-    const int code = e.getErrorCode();
-    result.outcome = ClassifyMysqlError(code, write);
-    *error = endpoint_ + ": " + Describe(e) + " (at " + std::string(statement) + ")";
-    if (IsMysqlConnectionError(code) || code == 1047 || code == 1180) Close();
-  } catch (const std::exception& e) {
-    result.outcome = Outcome::kFatal;
-    *error = endpoint_ + ": " + e.what();
-  }
-  return result;
-}
-
 Status MysqlDriver::ExecuteOnce(std::string_view statement) {
   if (!conn_) return Status::Error(endpoint_ + ": not connected");
   try {
@@ -167,8 +76,6 @@ Status MysqlDriver::ExecuteOnce(std::string_view statement) {
 bool MysqlDriver::connected() const { return conn_ != nullptr; }
 
 void MysqlDriver::Close() {
-  prepared_.clear();
-  control_.reset();
   if (!conn_) return;
   try {
     conn_->close();

@@ -68,44 +68,6 @@ Status RedisClusterDriver::LoadMap() {
   return last;
 }
 
-Status RedisClusterDriver::Prepare(const std::vector<StatementSpec>& statements) {
-  return commands_.Compile(statements);
-}
-
-OpResult RedisClusterDriver::Execute(const OpRequest& req, std::string* error) {
-  int argc = commands_.Render(req, &args_);
-  if (commands_.scalar(req.stmt) && HasNoKey(args_, argc)) {
-    return SumOverMasters(argc, error);
-  }
-  return Route(argc, commands_.write(req.stmt), error);
-}
-
-OpResult RedisClusterDriver::SumOverMasters(int argc, std::string* error) {
-  if (map_stale_ || !map_loaded_) {
-    Status s = LoadMap();
-    if (!s.ok()) {
-      *error = "slot map: " + s.message();
-      return OpResult{Outcome::kUnavailable, 0};
-    }
-  }
-  OpResult total;
-  for (const std::string& master : map_.nodes()) {
-    RedisDriver* node = Node(master, error);
-    if (!node) {
-      map_stale_ = true;
-      return OpResult{Outcome::kUnavailable, 0};
-    }
-    OpResult r = node->SendArgs(args_, argc, false, error);
-    if (r.outcome != Outcome::kOk) {
-      if (!node->connected()) map_stale_ = true;
-      return r;
-    }
-    total.value += r.value;
-    total.rows += r.rows;
-  }
-  return total;
-}
-
 OpResult RedisClusterDriver::Route(int argc, bool write, std::string* error) {
   if (map_stale_ || !map_loaded_) {
     Status s = LoadMap();

@@ -17,8 +17,7 @@ timeval ToTimeval(int ms) {
 
 }  // namespace
 
-RedisDriver::RedisDriver()
-    : args_(RedisCommands::kMaxWords), argv_(RedisCommands::kMaxWords), argvlen_(RedisCommands::kMaxWords) {}
+RedisDriver::RedisDriver() : argv_(RedisCommands::kMaxWords), argvlen_(RedisCommands::kMaxWords) {}
 
 RedisDriver::~RedisDriver() { Close(); }
 
@@ -51,17 +50,6 @@ Status RedisDriver::Connect(const ConnectOptions& options) {
   }
   if (!s.ok()) Close();
   return s;
-}
-
-Status RedisDriver::Prepare(const std::vector<StatementSpec>& statements) { return commands_.Compile(statements); }
-
-OpResult RedisDriver::Execute(const OpRequest& req, std::string* error) {
-  if (!ctx_) {
-    *error = endpoint_ + ": not connected";
-    return OpResult{Outcome::kUnavailable, 0};
-  }
-  int argc = commands_.Render(req, &args_);
-  return SendArgs(args_, argc, commands_.write(req.stmt), error);
 }
 
 OpResult RedisDriver::SendArgs(const std::vector<std::string>& args, int argc, bool write, std::string* error,
@@ -131,8 +119,6 @@ Status RedisDriver::ExecuteOnce(std::string_view statement) {
 }
 
 bool RedisDriver::connected() const { return ctx_ != nullptr; }
-
-int RedisDriver::socket_fd() const { return ctx_ ? ctx_->fd : -1; }
 
 void RedisDriver::Close() {
   if (ctx_) redisFree(ctx_);

@@ -1,4 +1,6 @@
-// Redis driver on hiredis: one connection to one node (flavor redis).
+// Redis blocking connection on hiredis to one node, for one-off statements
+// and health probes (and under drivers/redis_cluster_driver.h); workers use
+// drivers/redis_async_driver.h.
 #ifndef STAMPEDE_DRIVERS_REDIS_DRIVER_H_
 #define STAMPEDE_DRIVERS_REDIS_DRIVER_H_
 
@@ -19,13 +21,8 @@ class RedisDriver : public Driver {
   ~RedisDriver() override;
 
   Status Connect(const ConnectOptions& options) override;
-  Status Prepare(const std::vector<StatementSpec>& statements) override;
-  OpResult Execute(const OpRequest& request, std::string* error) override;
   Status ExecuteOnce(std::string_view statement) override;
   bool connected() const override;
-  // For the runner's watchdog (a hard stop, an abort); hiredis enforces
-  // op_timeout itself too.
-  int socket_fd() const override;
   void Close() override;
 
   // Sends args[0..argc) as one command. On an error reply, *error gets
@@ -38,8 +35,6 @@ class RedisDriver : public Driver {
  private:
   redisContext* ctx_ = nullptr;
   std::string endpoint_;
-  RedisCommands commands_;
-  std::vector<std::string> args_;  // rendered words, reused
   std::vector<const char*> argv_;
   std::vector<size_t> argvlen_;
 };

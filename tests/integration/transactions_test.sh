@@ -4,8 +4,8 @@
 # cockroach_restart; on a retryable error ROLLBACK TO SAVEPOINT and run the
 # statements again; RELEASE; COMMIT) runs against a real server: contended
 # updates in random order deadlock (40P01), and rolling back to the
-# savepoint releases the locks so the retry can succeed; again on the
-# threaded engine; a transaction blocked on a lock is cut off by op_timeout.
+# savepoint releases the locks so the retry can succeed; a transaction
+# blocked on a lock is cut off by op_timeout.
 # Then on MariaDB.
 source "$(dirname "$0")/../lib.sh"
 start_postgres
@@ -35,22 +35,8 @@ fatal=$(jq '.phases[1].ops[] | select(.name=="txn") | .errors.fatal' "$s")
 expect_eq "$fatal" 0 "fatal errors in the contended phase"
 pass "postgres (cockroachdb protocol): 400 txns = 2000 rows; contended: $cok committed after $retries retries"
 
-# The same contended phase on the threaded engine: transactions are driven
-# by the runner there too (agent/retry_policy.h), not by a loop in the driver.
-"$STAMPEDE" run "$TMP/pg.yaml" --engine threads --results "$TMP/pg-threads" >"$TMP/pg-threads.out" \
-  2>"$TMP/pg-threads.err" || fail "postgres run (--engine threads) exited $?"
-s=$TMP/pg-threads/summary.json
-expect_eq "$(jq '.phases[0].ops[] | select(.name=="txn") | .ok' "$s")" 400 "committed insert transactions (threads)"
-expect_eq "$(db_count postgres tx | tr -d ' ')" 2000 "rows after the load phase again (threads)"
-tretries=$(jq '.phases[1].ops[] | select(.name=="txn") | .retries' "$s")
-tok=$(jq '.phases[1].ops[] | select(.name=="txn") | .ok' "$s")
-[ "$tretries" -gt 0 ] || fail "no deadlock was retried (threads)"
-[ "$tok" -gt 0 ] || fail "no contended transaction committed (threads)"
-expect_eq "$(jq '.phases[1].ops[] | select(.name=="txn") | .errors.fatal' "$s")" 0 "fatal errors (threads)"
-pass "postgres, --engine threads: 400 txns = 2000 rows; contended: $tok committed after $tretries retries"
-
 # A transaction blocked on a row lock for longer than op_timeout is cut off
-# and counted as a timeout (unavailable), on both engines: another session
+# and counted as a timeout (unavailable): another session
 # holds every row of tx FOR UPDATE while a 2 s phase updates them, and is
 # cancelled only after the run (a fixed hold once ran out while a TSan build
 # was still starting its phase, and a transaction committed).
@@ -62,33 +48,31 @@ phases:
   - {name: blocked, workload: crud, workers: 2, duration: 2s,
      params: {insert: 0, update: 1, keys: 10, txn: 2, table: tx}}
 YAML
-for engine in async threads; do
-  printf 'BEGIN;\nSELECT id FROM tx FOR UPDATE;\nSELECT pg_sleep(120);\nCOMMIT;\n' |
-    PGPASSWORD=$STAMPEDE_PASSWORD psql -h 127.0.0.1 -p "$PG_PORT" -U stampede -d bench -q \
-      >/dev/null 2>"$TMP/holder-$engine.err" &
-  holder=$!
-  held=0
-  for _ in $(seq 100); do
-    held=$(db_sql postgres "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(120)%'")
-    [ "$held" = 1 ] && break
-    sleep 0.05
-  done
-  [ "$held" = 1 ] || fail "the lock holder's session did not start"
-  "$STAMPEDE" run "$TMP/lock.yaml" --engine "$engine" --results "$TMP/lock-$engine" >"$TMP/lock-$engine.out" \
-    2>"$TMP/lock-$engine.err" || fail "locked run ($engine) exited $?"
-  cancelled=$(db_sql postgres "SELECT count(*) FROM pg_stat_activity
-    WHERE query LIKE 'SELECT pg_sleep(120)%' AND pg_cancel_backend(pid)")
-  expect_eq "$cancelled" 1 "lock holder still holding when the run ended ($engine)"
-  wait "$holder" || fail "the lock holder's session failed"
-  s=$TMP/lock-$engine/summary.json
-  lok=$(jq '.phases[0].ops[] | select(.name=="txn") | .ok' "$s")
-  cut=$(jq '.phases[0].ops[] | select(.name=="txn") | .errors.unavailable' "$s")
-  expect_eq "$lok" 0 "transactions committed while every row was locked ($engine)"
-  [ "$cut" -ge 2 ] || fail "expected every blocked transaction cut off by op_timeout ($engine), got $cut"
-  grep -q "timed out after 300 ms (op_timeout)" "$TMP/lock-$engine/report.md" ||
-    fail "the report does not say a transaction timed out ($engine)"
-  pass "postgres, $engine: transactions blocked on a row lock cut off by op_timeout 300ms: $cut unavailable, 0 ok"
+printf 'BEGIN;\nSELECT id FROM tx FOR UPDATE;\nSELECT pg_sleep(120);\nCOMMIT;\n' |
+  PGPASSWORD=$STAMPEDE_PASSWORD psql -h 127.0.0.1 -p "$PG_PORT" -U stampede -d bench -q \
+    >/dev/null 2>"$TMP/holder.err" &
+holder=$!
+held=0
+for _ in $(seq 100); do
+  held=$(db_sql postgres "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(120)%'")
+  [ "$held" = 1 ] && break
+  sleep 0.05
 done
+[ "$held" = 1 ] || fail "the lock holder's session did not start"
+"$STAMPEDE" run "$TMP/lock.yaml" --results "$TMP/lock" >"$TMP/lock.out" \
+  2>"$TMP/lock.err" || fail "locked run exited $?"
+cancelled=$(db_sql postgres "SELECT count(*) FROM pg_stat_activity
+  WHERE query LIKE 'SELECT pg_sleep(120)%' AND pg_cancel_backend(pid)")
+expect_eq "$cancelled" 1 "lock holder still holding when the run ended"
+wait "$holder" || fail "the lock holder's session failed"
+s=$TMP/lock/summary.json
+lok=$(jq '.phases[0].ops[] | select(.name=="txn") | .ok' "$s")
+cut=$(jq '.phases[0].ops[] | select(.name=="txn") | .errors.unavailable' "$s")
+expect_eq "$lok" 0 "transactions committed while every row was locked"
+[ "$cut" -ge 2 ] || fail "expected every blocked transaction cut off by op_timeout, got $cut"
+grep -q "timed out after 300 ms (op_timeout)" "$TMP/lock/report.md" ||
+  fail "the report does not say a transaction timed out"
+pass "postgres: transactions blocked on a row lock cut off by op_timeout 300ms: $cut unavailable, 0 ok"
 
 start_mariadb
 cat >"$TMP/my.yaml" <<YAML
