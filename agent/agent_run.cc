@@ -47,7 +47,8 @@ void AgentRun::Record(uint32_t phase, const v1::AgentMessage& m) {
   outbox_->Push(m);
 }
 
-void AgentRun::Event(v1::Event::Kind kind, uint32_t phase, const std::string& message, int64_t owed, bool timed_out) {
+void AgentRun::Event(v1::Event::Kind kind, uint32_t phase, const std::string& message, int64_t owed, bool timed_out,
+                     const v1::WritesCheck* writes) {
   v1::AgentMessage m;
   auto* e = m.mutable_event();
   e->set_kind(kind);
@@ -60,6 +61,7 @@ void AgentRun::Event(v1::Event::Kind kind, uint32_t phase, const std::string& me
   e->set_message(message);
   e->set_owed_ops(owed);
   e->set_timed_out(timed_out);
+  if (writes) *e->mutable_writes() = *writes;
   Record(phase, m);
 }
 
@@ -283,6 +285,12 @@ void AgentRun::PhaseMain(v1::PreparePhase prepare) {
     phase->running = false;
   }
   Event(v1::Event::PHASE_DONE, index, "", -1, runner->timed_out());
+  if (runner->check_writes()) {
+    const v1::WritesCheck check = runner->CheckWrites(PhaseRunner::kWritesCheckBudgetNs);
+    SLOG(kInfo) << "phase " << index << ": writes checked: " << check.acked() << " acknowledged, " << check.lost()
+                << " lost, " << check.unchecked() << " unchecked";
+    Event(v1::Event::WRITES_CHECKED, index, "", -1, false, &check);
+  }
 }
 
 void AgentRun::OnAdopt(const v1::AdoptShare& adopt) {

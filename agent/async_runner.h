@@ -32,6 +32,7 @@ class AsyncRunner : public PhaseRunner {
   Status Prepare() override;
   void Run(int64_t start_coord_ns, int64_t join_coord_ns = 0) override;
   void Cancel() override;
+  v1::WritesCheck CheckWrites(int64_t budget_ns) override;
 
  private:
   template <typename T>
@@ -61,6 +62,15 @@ class AsyncRunner : public PhaseRunner {
     std::vector<int64_t> cut_at;
     std::atomic<int> running{0};  // workers not yet finished
   };
+  // What one worker's read-back found (agent/writes_check.cc).
+  struct WorkerCheck {
+    uint64_t acked = 0, lost = 0, ambiguous = 0, ambiguous_found = 0, unchecked = 0;
+    std::vector<int64_t> lost_ids;
+    std::string why_unchecked;  // the first read that could not be done
+  };
+  enum class Found { kYes, kNo, kUnknown };
+  Task<void> CheckWorker(Worker* w, WorkerCheck* check);
+  Task<Found> ReadBack(Worker* w, int64_t id);
   Task<void> WorkerMain(Worker* w);
   Task<Status> ConnectFirst(Worker* w);
   Task<void> RunOps(Worker* w);

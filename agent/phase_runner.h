@@ -113,6 +113,14 @@ class PhaseRunner {
   virtual void Run(int64_t start_coord_ns, int64_t join_coord_ns = 0) = 0;
   // Aborts: nothing more is started or counted. Any thread, any time.
   virtual void Cancel() = 0;
+  // After Run() (check_writes): reads back every insert the workers'
+  // operations acknowledged or left ambiguous, within budget_ns
+  // (agent/writes_check.cc). Cancel() ends it early.
+  virtual v1::WritesCheck CheckWrites(int64_t budget_ns) = 0;
+  // The phase asks for CheckWrites, and was not aborted.
+  bool check_writes() const { return phase_.check_writes() && !Aborted(); }
+  // How long CheckWrites may take (docs/plan.md).
+  static constexpr int64_t kWritesCheckBudgetNs = 60 * kNsPerSec;
   // Operations this agent's share owes over the phase (after Prepare); -1
   // when the phase has no schedule (closed loop with a duration).
   int64_t owed_ops() const { return owed_ops_; }

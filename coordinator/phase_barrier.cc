@@ -16,6 +16,8 @@ void PhaseBarrier::Done(uint32_t phase, const std::string& agent, int64_t time_n
   m.timed_out |= timed_out;
 }
 
+void PhaseBarrier::Checked(uint32_t phase, const std::string& agent) { marks_[{phase, agent}].checked = true; }
+
 const PhaseBarrier::Marks* PhaseBarrier::Find(uint32_t phase, const std::string& agent) const {
   auto it = marks_.find({phase, agent});
   return it == marks_.end() ? nullptr : &it->second;
@@ -23,7 +25,16 @@ const PhaseBarrier::Marks* PhaseBarrier::Find(uint32_t phase, const std::string&
 
 bool PhaseBarrier::Has(Mark mark, uint32_t phase, const std::string& agent) const {
   const Marks* m = Find(phase, agent);
-  return m != nullptr && (mark == Mark::kReady ? m->ready_ns : m->done_ns) != 0;
+  if (m == nullptr) return false;
+  switch (mark) {
+    case Mark::kReady:
+      return m->ready_ns != 0;
+    case Mark::kDone:
+      return m->done_ns != 0;
+    case Mark::kChecked:
+      return m->checked;
+  }
+  return false;
 }
 
 bool PhaseBarrier::All(Mark mark, uint32_t phase, const std::vector<std::string>& agents) const {

@@ -17,8 +17,9 @@ namespace stampede::coordinator {
 class PhaseBarrier {
  public:
   enum class Mark {
-    kReady,  // connections open, setup done (PHASE_READY)
-    kDone,   // the share ran (PHASE_DONE), or the cleanup did (CLEANUP_DONE)
+    kReady,    // connections open, setup done (PHASE_READY)
+    kDone,     // the share ran (PHASE_DONE), or the cleanup did (CLEANUP_DONE)
+    kChecked,  // its writes were read back (WRITES_CHECKED; check_writes)
   };
   struct End {
     int64_t last_done_ns = 0;  // 0: no agent is done
@@ -29,6 +30,7 @@ class PhaseBarrier {
   // the mark is still set. owed: -1 when the share has no schedule.
   void Ready(uint32_t phase, const std::string& agent, int64_t time_ns, int64_t owed);
   void Done(uint32_t phase, const std::string& agent, int64_t time_ns, bool timed_out);
+  void Checked(uint32_t phase, const std::string& agent);
 
   bool Has(Mark mark, uint32_t phase, const std::string& agent) const;
   bool All(Mark mark, uint32_t phase, const std::vector<std::string>& agents) const;
@@ -42,6 +44,7 @@ class PhaseBarrier {
     int64_t ready_ns = 0, done_ns = 0;
     int64_t owed = -1;
     bool timed_out = false;
+    bool checked = false;
   };
   const Marks* Find(uint32_t phase, const std::string& agent) const;
 

@@ -270,7 +270,8 @@ void RunController::SendAssignment(const std::string& name) {
   Send(name, m);
 }
 
-RunController::Wait RunController::WaitFor(Mark mark, uint32_t p, const std::vector<std::string>& names) {
+RunController::Wait RunController::WaitFor(Mark mark, uint32_t p, const std::vector<std::string>& names,
+                                           int64_t until_ns) {
   int64_t next_flush = MonoNowNs();
   while (true) {
     bool phase_running;
@@ -280,6 +281,7 @@ RunController::Wait RunController::WaitFor(Mark mark, uint32_t p, const std::vec
       if (error_) return Wait::kError;
       const bool all = barrier_.All(mark, p, AwaitedLocked(names));
       if (all) return Wait::kDone;
+      if (until_ns && MonoNowNs() >= until_ns) return Wait::kTimedOut;
       if (run_deadline_ns_ && MonoNowNs() >= run_deadline_ns_) {
         error_ = "the run timed out after " + FormatDurationNs(int64_t(options_.plan.timeout_ms()) * kNsPerMs) +
                  " (its timeout) in phase " + options_.plan.phases(std::max(0, phase_)).name() +
@@ -442,6 +444,14 @@ void RunController::OnEvent(const std::string& agent, const v1::Event& event) {
                     << event.message();
       } else if (!error_) {
         error_ = "agent " + agent + ": " + event.message();
+      }
+      break;
+    }
+    case v1::Event::WRITES_CHECKED: {
+      MutexLock lock(mu_);
+      if (phase_ == int(event.phase_index())) {
+        writes_[agent] = event.writes();
+        barrier_.Checked(event.phase_index(), agent);
       }
       break;
     }

@@ -98,7 +98,7 @@ class RunController : public SessionListener {
     bool joining = false;                   // preparing to join the phase in progress
   };
   using Mark = PhaseBarrier::Mark;
-  enum class Wait { kDone, kError, kCancelled };
+  enum class Wait { kDone, kError, kCancelled, kTimedOut };
 
   Status Begin();
   Status Resume(int* first_phase, bool* in_progress);
@@ -116,12 +116,15 @@ class RunController : public SessionListener {
   Status PreparePhase(int p);
   void StartPhase(int p);
   Status EndPhase(int p, Wait w);
+  // check_writes: waits for every agent's read-back and emits their sum.
+  Status CheckWrites(int p);
   Status RunFinalCleanup();
   // Waits until every agent in `names` that is still active has the mark
   // for phase p (all active agents if names is empty). Runs the run's
   // housekeeping in between: due faults, journal flushes, rejoining agents,
   // the run's timeout.
-  Wait WaitFor(Mark mark, uint32_t p, const std::vector<std::string>& names);
+  // until_ns (monotonic, 0: none): kTimedOut once it has passed.
+  Wait WaitFor(Mark mark, uint32_t p, const std::vector<std::string>& names, int64_t until_ns = 0);
   // The agents of `names` (all if empty) that the barrier waits for: those
   // active in the phase.
   std::vector<std::string> AwaitedLocked(const std::vector<std::string>& names) const
@@ -184,9 +187,10 @@ class RunController : public SessionListener {
   bool phase_running_ ABSL_GUARDED_BY(mu_) = false;                         // started
   int64_t phase_start_ns_ ABSL_GUARDED_BY(mu_) = 0;
   int64_t phase_owed_ ABSL_GUARDED_BY(mu_) = -1;
-  std::map<std::string, std::string> adopted_ ABSL_GUARDED_BY(mu_);  // lost -> adopter
-  std::vector<std::string> redistribute_ ABSL_GUARDED_BY(mu_);       // lost, to hand over
-  std::map<std::string, uint32_t> slots_ ABSL_GUARDED_BY(mu_);       // this phase's
+  std::map<std::string, v1::WritesCheck> writes_ ABSL_GUARDED_BY(mu_);  // this phase's, by agent
+  std::map<std::string, std::string> adopted_ ABSL_GUARDED_BY(mu_);     // lost -> adopter
+  std::vector<std::string> redistribute_ ABSL_GUARDED_BY(mu_);          // lost, to hand over
+  std::map<std::string, uint32_t> slots_ ABSL_GUARDED_BY(mu_);          // this phase's
   uint32_t slot_count_ ABSL_GUARDED_BY(mu_) = 0;
   std::vector<uint32_t> slot_weights_ ABSL_GUARDED_BY(mu_);  // by slot (agents.split: capacity); empty: even
   std::vector<record::Second> lines_ ABSL_GUARDED_BY(mu_);   // late seconds, to journal

@@ -12,6 +12,11 @@ namespace {
 constexpr int64_t kStartLeadNs = 500 * kNsPerMs;
 constexpr int64_t kGraceNs = 2 * kNsPerSec;
 constexpr int64_t kStopWaitNs = 10 * kNsPerSec;
+// Agents bound their read-back (agent::PhaseRunner::kWritesCheckBudgetNs,
+// 60 s); this bounds the wait for their answers.
+constexpr int64_t kWritesWaitNs = 90 * kNsPerSec;
+constexpr size_t kMaxLostIds = 20;
+constexpr uint64_t kMaxCount = 1'000'000'000'000'000;  // an agent's numbers, capped
 
 }  // namespace
 
@@ -19,7 +24,49 @@ Status RunController::RunPhase(int p) {
   Status s = PreparePhase(p);
   if (!s.ok()) return s;
   StartPhase(p);
-  return EndPhase(p, WaitFor(Mark::kDone, uint32_t(p), {}));
+  s = EndPhase(p, WaitFor(Mark::kDone, uint32_t(p), {}));
+  if (s.ok() && options_.plan.phases(p).check_writes()) s = CheckWrites(p);
+  return s;
+}
+
+Status RunController::CheckWrites(int p) {
+  const v1::Phase& phase = options_.plan.phases(p);
+  Log("phase " + phase.name() + ": reading back its writes");
+  const Wait w = WaitFor(Mark::kChecked, uint32_t(p), {}, MonoNowNs() + kWritesWaitNs);
+  record::WritesChecked line;
+  line.phase = phase.name();
+  line.index = uint32_t(p);
+  {
+    MutexLock lock(mu_);
+    for (const std::string& agent : AwaitedLocked({})) {
+      auto it = writes_.find(agent);
+      if (it == writes_.end()) {
+        line.agents_missing.push_back(agent);
+        continue;
+      }
+      const v1::WritesCheck& c = it->second;
+      line.supported &= c.supported();
+      line.acked += std::min(c.acked(), kMaxCount);
+      line.lost += std::min(c.lost(), kMaxCount);
+      line.ambiguous += std::min(c.ambiguous(), kMaxCount);
+      line.ambiguous_found += std::min(c.ambiguous_found(), kMaxCount);
+      line.unchecked += std::min(c.unchecked(), kMaxCount);
+      for (int64_t id : c.lost_ids()) {
+        if (line.lost_ids.size() < kMaxLostIds) line.lost_ids.push_back(id);
+      }
+      if (line.note.empty() && !c.note().empty()) line.note = agent + ": " + c.note().substr(0, 300);
+    }
+    writes_.clear();
+  }
+  Emit(line);
+  if (w == Wait::kDone || w == Wait::kTimedOut) return Status::Ok();
+  v1::CoordinatorMessage stop;
+  stop.mutable_stop()->set_run_id(run_id_);
+  stop.mutable_stop()->set_abort(true);
+  stop.mutable_stop()->set_reason(w == Wait::kCancelled ? "aborted by user" : "run aborted");
+  SendToActive(stop);
+  MutexLock lock(mu_);
+  return Status::Error(error_.value_or("aborted by user"));
 }
 
 // The phase's shares go to the agents present now; the lead (the first of

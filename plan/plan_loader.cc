@@ -298,7 +298,7 @@ class Loader : public YamlReader {
     }
     CheckKeys(p, at,
               {"name", "workload", "workers", "duration", "ops", "rate", "params", "stages", "think_time", "arrival",
-               "setup", "cleanup", "custom", "timeout"});
+               "setup", "cleanup", "custom", "timeout", "check_writes"});
     v1::Phase* phase = result_.plan.add_phases();
     phase->set_name(RequiredString(p, "name", at + ".name"));
     if (!phase->name().empty()) {
@@ -366,6 +366,7 @@ class Loader : public YamlReader {
         phase->set_arrival(a);
       }
     }
+    if (p["check_writes"]) phase->set_check_writes(Bool(p["check_writes"], at + ".check_writes"));
     if (p["timeout"]) {
       phase->set_timeout_ms(uint64_t(DurationMs(p["timeout"], at + ".timeout")));
       if (phase->duration_ms() > 0) {
@@ -489,6 +490,9 @@ class Loader : public YamlReader {
       std::map<std::string, std::string> values(phase->params().begin(), phase->params().end());
       auto w = info->factory(ctx, workloads::Params(info->param_specs(), values));
       if (!w.ok()) Error(params ? params : p, at + ".params", w.status().message());
+      drivers::OpRequest probe;
+      const std::string why = w.ok() && phase->check_writes() ? (*w)->ReadBack(0, &probe) : "";
+      if (!why.empty()) Error(p["check_writes"], at + ".check_writes", "cannot be checked: " + why);
     }
   }
 

@@ -176,6 +176,25 @@ TEST(PlanLoaderTest, WorkloadCombinationChecked) {
   EXPECT_NE(e[0].find("at least one of insert"), std::string::npos);
 }
 
+TEST(PlanLoaderTest, CheckWritesOnlyWhereTheWritesCanBeReadBack) {
+  const std::string head = "name: x\ntarget: {driver: redis, endpoints: ['h:1']}\nphases:\n";
+  auto good = LoadPlanText(head + "  - {name: a, workload: crud, workers: 1, ops: 1, check_writes: true}\n", "p.yaml");
+  ASSERT_TRUE(good.errors.empty()) << good.errors[0];
+  EXPECT_TRUE(good.plan.phases(0).check_writes());
+  auto again = LoadPlanText(PlanToYaml(good.plan), "again.yaml");
+  ASSERT_TRUE(again.errors.empty());
+  EXPECT_TRUE(again.plan.phases(0).check_writes());
+  auto e = Errors(head +
+                  "  - {name: a, workload: crud, workers: 1, ops: 1, check_writes: true,\n"
+                  "     params: {delete: 1}}\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0],
+            "p.yaml:4:65: phases[0].check_writes: cannot be checked: crud: its deletes remove acknowledged inserts");
+  e = Errors(head + "  - {name: a, workload: kv, workers: 1, ops: 1, check_writes: yes please}\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("phases[0].check_writes: expected true or false"), std::string::npos) << e[0];
+}
+
 constexpr char kCustom[] = R"yaml(name: c
 target: {driver: mysql, flavor: mariadb, endpoints: [127.0.0.1:3306]}
 setup:

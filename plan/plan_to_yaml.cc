@@ -136,6 +136,7 @@ void EmitPhase(YAML::Emitter& out, const v1::Phase& p) {
     out << YAML::Key << "think_time" << YAML::Value << FormatDurationNs(int64_t(p.think_time_ms()) * 1000000);
   }
   if (!p.arrival().empty()) out << YAML::Key << "arrival" << YAML::Value << p.arrival();
+  if (p.check_writes()) out << YAML::Key << "check_writes" << YAML::Value << true;
   EmitStatements(out, "setup", p.setup());
   EmitStatements(out, "cleanup", p.cleanup());
   if (p.custom().ops_size() > 0) EmitCustom(out, p.custom());

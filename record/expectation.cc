@@ -26,6 +26,9 @@ constexpr MetricInfo kPhaseMetrics[] = {
     {"errors.fatal", MetricUnit::kCount},
     {"retries", MetricUnit::kCount},
     {"missed", MetricUnit::kCount},
+    {"acked_writes", MetricUnit::kCount},
+    {"lost_writes", MetricUnit::kCount},
+    {"unchecked_writes", MetricUnit::kCount},
 };
 
 constexpr MetricInfo kFaultMetrics[] = {

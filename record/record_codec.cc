@@ -302,6 +302,38 @@ PhaseEnd DecodePhaseEnd(const Json& line) {
   return p;
 }
 
+Json EncodeWrites(const WritesChecked& w) {
+  Json j = {{"type", "writes"},         {"phase", w.phase},
+            {"index", w.index},         {"supported", w.supported},
+            {"acked", w.acked},         {"lost", w.lost},
+            {"ambiguous", w.ambiguous}, {"ambiguous_found", w.ambiguous_found},
+            {"unchecked", w.unchecked}, {"lost_ids", w.lost_ids}};
+  if (!w.note.empty()) j["note"] = w.note;
+  if (!w.agents_missing.empty()) j["agents_missing"] = w.agents_missing;
+  return j;
+}
+
+WritesChecked DecodeWrites(const Json& line) {
+  WritesChecked w;
+  w.phase = GetString(line, "phase");
+  w.index = GetU32(line, "index");
+  w.supported = Field(line, "supported") ? GetBool(line, "supported") : true;
+  w.acked = GetU64(line, "acked");
+  w.lost = GetU64(line, "lost");
+  w.ambiguous = GetU64(line, "ambiguous");
+  w.ambiguous_found = GetU64(line, "ambiguous_found");
+  w.unchecked = GetU64(line, "unchecked");
+  const Json* ids = Field(line, "lost_ids");
+  if (ids && ids->is_array()) {
+    for (const Json& id : *ids) {
+      if (id.is_number_integer() && w.lost_ids.size() < 1000) w.lost_ids.push_back(id.get<int64_t>());
+    }
+  }
+  w.note = GetString(line, "note");
+  w.agents_missing = Strings(line, "agents_missing");
+  return w;
+}
+
 Json EncodeFault(const FaultSent& f) {
   Json j = {{"type", "fault"}, {"index", f.index}, {"action", f.action},
             {"node", f.node},  {"agent", f.agent}, {"requested_t", f.requested_t}};
@@ -416,6 +448,7 @@ Json Encode(const Record& r) {
                         [](const PhaseStart& x) { return EncodePhaseStart(x); },
                         [](const Second& x) { return EncodeSecond(x); },
                         [](const PhaseEnd& x) { return EncodePhaseEnd(x); },
+                        [](const WritesChecked& x) { return EncodeWrites(x); },
                         [](const FaultSent& x) { return EncodeFault(x); },
                         [](const FaultDone& x) { return EncodeFaultDone(x); },
                         [](const HealthPoll& x) { return EncodeHealth(x); },
@@ -443,6 +476,7 @@ std::optional<Record> Decode(const Json& line) {
   if (type == "run") return DecodeRun(line);
   if (type == "phase_start") return DecodePhaseStart(line);
   if (type == "phase_end") return DecodePhaseEnd(line);
+  if (type == "writes") return DecodeWrites(line);
   if (type == "fault") return DecodeFault(line);
   if (type == "fault_result") return DecodeFaultDone(line);
   if (type == "health") return DecodeHealth(line);

@@ -174,6 +174,21 @@ TEST(RecordCodec, EveryKindRoundTrips) {
   EXPECT_EQ(Encode(all[13])["degraded"], "agent a2 lost");
 }
 
+TEST(RecordCodec, WritesCheckedRoundTrips) {
+  const std::vector<Record> all = {
+      WritesChecked{"insert", 1, true, 3000, 2, 8, 5, 1, {7, 15}, "a2: 127.0.0.1:5432: timed out", {"a3"}},
+      WritesChecked{"insert", 1, false, 0, 0, 0, 0, 0, {}, "crud: its deletes remove acknowledged inserts", {}},
+  };
+  for (const Record& r : all) {
+    const Json line = Encode(r);
+    const std::optional<Record> back = Decode(Json::parse(line.dump()));
+    ASSERT_TRUE(back.has_value()) << line.dump();
+    EXPECT_EQ(Encode(*back).dump(), line.dump());
+  }
+  EXPECT_EQ(Encode(all[0])["type"], "writes");
+  EXPECT_FALSE(Encode(all[1]).contains("agents_missing"));
+}
+
 TEST(RecordCodec, UnknownKindsAndNonObjectsDecodeToNothing) {
   EXPECT_FALSE(Decode(Json{{"type", "from_the_future"}}).has_value());
   EXPECT_FALSE(Decode(Json::array()).has_value());

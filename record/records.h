@@ -68,6 +68,18 @@ struct PhaseEnd {
   bool timed_out = false;
 };
 
+// "writes": what the agents found reading back the phase's inserts
+// (check_writes), summed over them.
+struct WritesChecked {
+  std::string phase;
+  uint32_t index = 0;
+  bool supported = true;
+  uint64_t acked = 0, lost = 0, ambiguous = 0, ambiguous_found = 0, unchecked = 0;
+  std::vector<int64_t> lost_ids;            // the first ones
+  std::string note;                         // why some were not checked
+  std::vector<std::string> agents_missing;  // taking part, never answered
+};
+
 // "fault": a fault sent to its node's agent; undo: a node put back when the
 // run ended before its plan did.
 struct FaultSent {
@@ -135,8 +147,8 @@ struct Overloaded : Fs... {
 template <class... Fs>
 Overloaded(Fs...) -> Overloaded<Fs...>;
 
-using Record = std::variant<RunStart, PhaseStart, Second, PhaseEnd, FaultSent, FaultDone, HealthPoll, AgentEvent,
-                            CoordinatorEvent, LogLine, RunEnd>;
+using Record = std::variant<RunStart, PhaseStart, Second, PhaseEnd, WritesChecked, FaultSent, FaultDone, HealthPoll,
+                            AgentEvent, CoordinatorEvent, LogLine, RunEnd>;
 
 }  // namespace stampede::record
 

@@ -13,6 +13,7 @@
 #include "report/report_html.h"
 #include "report/run_view.h"
 #include "report/verdict.h"
+#include "report/writes_check.h"
 
 namespace stampede::report {
 namespace {
@@ -153,6 +154,9 @@ void SummaryBuilder::Add(const record::Record& r) {
           },
           [&](const record::Second& x) { AddSecond(x); },
           [&](const record::PhaseEnd& x) { AddPhaseEnd(x); },
+          [&](const record::WritesChecked& x) {
+            if (PhaseSummary* p = PhaseOf(x.index)) p->writes = x;
+          },
           [&](const record::LogLine& x) { s_.logs.push_back((x.agent.empty() ? "" : x.agent + ": ") + x.message); },
           [&](const record::AgentEvent& x) {
             std::string detail = !x.reason.empty() ? x.reason : x.how;
@@ -258,6 +262,7 @@ Json SummaryToJson(const RunSummary& s) {
                   {"unaccounted", p.unaccounted},
                   {"owed", p.owed >= 0 ? Json(p.owed) : Json(nullptr)}};
     if (p.timed_out) phase["timed_out"] = true;
+    if (p.writes) phase["writes"] = WritesToJson(*p.writes);
     if (!p.group.empty()) {
       phase["group"] = p.group;
       phase["step"] = p.step;
@@ -361,6 +366,7 @@ void PhaseNotesMarkdown(const PhaseSummary& p, std::ostringstream& md) {
     }
     md << "\n";
   }
+  if (p.writes) md << "\n" << WritesMarkdown(*p.writes) << "\n";
   if (p.agent_ops.size() > 1) {
     md << "\nOperations by agent: ";
     bool first = true;

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,7 @@ struct PhaseSummary {
     uint64_t lost = 0, reconnects = 0, connect_failures = 0;
   };
   std::map<std::string, Endpoint> endpoints;
+  std::optional<record::WritesChecked> writes;  // check_writes: the read-back
 
   OpSummary* FindOrAdd(const std::string& op);
   uint64_t done() const;  // ok + errors

@@ -44,9 +44,27 @@ double OpCount(const OpSummary& o, const std::string& metric, double duration_s)
   return 0;
 }
 
+// The read-back's numbers (check_writes). Lost writes are not known while
+// some acknowledged ones went unread: the check fails, saying so.
+Measure MeasureWrites(const PhaseSummary& p, const std::string& metric) {
+  if (!p.writes) return {std::nullopt, "not checked (the phase needs check_writes: true)"};
+  const record::WritesChecked& w = *p.writes;
+  if (!w.supported) return {std::nullopt, "not checked: " + w.note};
+  if (metric == "acked_writes") return {double(w.acked), ""};
+  if (metric == "unchecked_writes") return {double(w.unchecked), ""};
+  if (w.unchecked > 0 || !w.agents_missing.empty()) {
+    return {std::nullopt, std::to_string(w.lost) + " lost, but " + std::to_string(w.unchecked) + " not checked" +
+                              (w.agents_missing.empty() ? "" : " and agents without an answer")};
+  }
+  return {double(w.lost), ""};
+}
+
 // The phase's number: one op's, or the worst op's latency and the sum of
 // the counts and rates.
 Measure MeasurePhase(const PhaseSummary& p, const Expectation& e) {
+  if (e.metric.size() > 7 && e.metric.compare(e.metric.size() - 7, 7, "_writes") == 0) {
+    return MeasureWrites(p, e.metric);
+  }
   std::vector<const OpSummary*> ops;
   for (const OpSummary& o : p.ops) {
     if (e.op.empty() || o.name == e.op) ops.push_back(&o);

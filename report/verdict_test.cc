@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "report/writes_check.h"
+
 namespace stampede::report {
 namespace {
 
@@ -97,6 +99,39 @@ TEST(VerdictTest, WhatDidNotHappenFailsInsteadOfPassingSilently) {
   EXPECT_EQ(v.checks[3].measured, "the fault did not take effect: no such process");
   EXPECT_EQ(v.checks[4].measured, "no health probe");
   EXPECT_EQ(v.failed(), 5u);
+}
+
+// check_writes: lost writes are judged only when every acknowledged one
+// was read back; an unchecked phase fails instead of passing.
+TEST(VerdictTest, LostWritesNeedTheReadBack) {
+  RunSummary s = Summary();
+  s.phases.push_back(s.phases[0]);
+  s.phases[1].name = "insert";
+  s.phases[1].writes = record::WritesChecked{"insert", 1, true, 5000, 2, 4, 3, 0, {17, 21}, "", {}};
+  s.expect = {Expect("phase", "insert", "lost_writes == 0"), Expect("phase", "insert", "acked_writes >= 5000"),
+              Expect("phase", "mixed", "lost_writes == 0")};
+  Verdict v = Evaluate(s);
+  ASSERT_EQ(v.checks.size(), 3u);
+  EXPECT_EQ(v.checks[0].measured, "2");
+  EXPECT_FALSE(v.checks[0].pass);
+  EXPECT_TRUE(v.checks[1].pass);
+  EXPECT_EQ(v.checks[2].measured, "not checked (the phase needs check_writes: true)");
+  EXPECT_FALSE(v.checks[2].pass);
+  s.phases[1].writes->lost = 0;
+  s.phases[1].writes->unchecked = 40;
+  s.expect = {Expect("phase", "insert", "lost_writes == 0"), Expect("phase", "insert", "unchecked_writes == 0")};
+  v = Evaluate(s);
+  EXPECT_EQ(v.checks[0].measured, "0 lost, but 40 not checked");
+  EXPECT_FALSE(v.checks[0].pass);
+  EXPECT_EQ(v.checks[1].measured, "40");
+  EXPECT_EQ(WritesMarkdown(*s.phases[1].writes),
+            "Acknowledged writes: 5000 inserts acknowledged, 0 lost among those read back; 4 ambiguous (connection "
+            "lost before the answer): 3 committed; **40 not checked** (4964 read).");
+  s.phases[1].writes->lost = 2;
+  s.phases[1].writes->unchecked = 0;
+  EXPECT_EQ(WritesMarkdown(*s.phases[1].writes),
+            "Acknowledged writes: 5000 inserts acknowledged, **2 lost** (not found twice, 1 s apart); ids: 17, 21; "
+            "4 ambiguous (connection lost before the answer): 3 committed.");
 }
 
 TEST(VerdictTest, NoExpectationsNoVerdict) {

@@ -14,8 +14,10 @@ using Type = ParamSpec::Type;
 class CrudWorker : public WorkerOps {
  public:
   CrudWorker(const uint64_t* weights, uint64_t keys, int value_size, uint64_t insert_base, uint32_t worker,
-             uint32_t total_workers, uint64_t seed)
-      : base_(insert_base),
+             uint32_t total_workers, uint64_t seed, int txn)
+      : ledger_(insert_base, worker, total_workers),
+        txn_(txn),
+        base_(insert_base),
         keys_(keys),
         worker_(worker),
         stride_(total_workers),
@@ -26,6 +28,9 @@ class CrudWorker : public WorkerOps {
   }
 
   int Next(drivers::OpRequest* req) override {
+    // A transaction's statements are drawn one Next() each: its first opens
+    // the ledger's operation.
+    if (drawn_++ % uint64_t(txn_) == 0) ledger_.Begin(inserted_);
     uint64_t pick = rng_.Uniform(cumulative_[CrudWorkload::kNumOps - 1]);
     int op = 0;
     while (pick >= cumulative_[op]) ++op;
@@ -51,7 +56,13 @@ class CrudWorker : public WorkerOps {
     return op;
   }
 
+  void Observe(int, const drivers::OpResult& result) override { ledger_.Settle(inserted_, result.outcome); }
+  const WriteLedger* writes() const override { return &ledger_; }
+
  private:
+  WriteLedger ledger_;
+  const int txn_;
+  uint64_t drawn_ = 0;
   uint64_t cumulative_[CrudWorkload::kNumOps];
   uint64_t base_;
   uint64_t keys_;
@@ -137,7 +148,16 @@ std::unique_ptr<WorkerOps> CrudWorkload::MakeWorker(uint32_t global_worker) cons
   // an id an earlier phase of the plan did.
   const uint64_t insert_base = uint64_t{ctx_.phase_index} * kPhaseIdSpan;
   return std::make_unique<CrudWorker>(weights_, keys_, value_size_, insert_base, global_worker, ctx_.total_workers,
-                                      seed);
+                                      seed, txn_);
+}
+
+std::string CrudWorkload::ReadBack(int64_t id, drivers::OpRequest* req) const {
+  if (weights_[kDelete] > 0) return "crud: its deletes remove acknowledged inserts";
+  if (weights_[kInsert] == 0) return "crud: the phase inserts nothing";
+  req->stmt = kSelect;
+  req->nparams = 0;
+  req->Set(0, Param::Int(id));
+  return "";
 }
 
 }  // namespace stampede::workloads

@@ -25,6 +25,7 @@ class CrudWorkload : public StatementWorkload {
   std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
   int transaction_size() const override { return txn_; }
   int transaction_op() const override { return kTxn; }
+  std::string ReadBack(int64_t id, drivers::OpRequest* request) const override;
 
   enum Op { kInsert = 0, kSelect, kUpdate, kDelete, kNumOps };
   static constexpr int kTxn = kNumOps;  // reported op of a multi-statement transaction

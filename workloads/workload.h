@@ -18,6 +18,7 @@
 #include "drivers/driver.h"
 #include "drivers/driver_registry.h"
 #include "proto/stampede.pb.h"
+#include "workloads/write_ledger.h"
 
 namespace stampede::workloads {
 
@@ -83,6 +84,9 @@ class WorkerOps {
   }
   // Once, when the worker is done: a line for the run's notes, or "".
   virtual std::string Finish() { return {}; }
+  // The inserts this worker's operations acknowledged, for check_writes;
+  // null if the workload cannot say (see Workload::ReadBack).
+  virtual const WriteLedger* writes() const { return nullptr; }
 };
 
 class Workload {
@@ -100,6 +104,14 @@ class Workload {
   // transaction_op().
   virtual int transaction_size() const { return 1; }
   virtual int transaction_op() const { return -1; }
+  // check_writes: fills *request to read the row or key `id` back (found:
+  // OpResult.rows > 0) and returns "", or says why this phase's writes
+  // cannot be checked.
+  virtual std::string ReadBack(int64_t id, drivers::OpRequest* request) const {
+    (void)id;
+    (void)request;
+    return "the workload inserts no keys it can read back (crud does)";
+  }
 };
 
 // The usual shape: op names, prepared statements and setup statements that

@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 
+#include "workloads/crud_workload.h"
 #include "workloads/workload_registry.h"
 
 namespace stampede::workloads {
@@ -50,6 +51,44 @@ TEST(CrudWorkloadTest, RejectsAllZeroWeights) {
   WorkloadContext ctx;
   auto w = CreateWorkload("crud", ctx, {{"insert", "0"}});
   EXPECT_FALSE(w.ok());
+}
+
+// check_writes: the ledger knows which inserts were acknowledged (ok) and
+// which ambiguous, by the outcome of the operation that drew them; a
+// transaction's inserts share its outcome.
+TEST(CrudWorkloadTest, LedgerFollowsOutcomes) {
+  WorkloadContext ctx;
+  ctx.total_workers = 4;
+  auto w = CreateWorkload("crud", ctx, {{"txn", "2"}});
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  auto ops = (*w)->MakeWorker(1);
+  const Outcome outcomes[] = {Outcome::kOk, Outcome::kAmbiguous, Outcome::kRetryable, Outcome::kOk};
+  for (Outcome o : outcomes) {
+    drivers::OpRequest req;
+    ops->Next(&req);
+    ops->Next(&req);  // the transaction's second statement
+    ops->Observe(CrudWorkload::kTxn, drivers::OpResult{o, 1, 0});
+  }
+  drivers::OpRequest drawn;  // drawn, never run (missed): in neither set
+  ops->Next(&drawn);
+  ops->Next(&drawn);
+  const WriteLedger* l = ops->writes();
+  ASSERT_NE(l, nullptr);
+  const bool acked[] = {true, true, false, false, false, false, true, true, false, false};
+  const bool ambiguous[] = {false, false, true, true, false, false, false, false, false, false};
+  for (uint64_t k = 0; k < 10; ++k) {
+    EXPECT_EQ(l->acked(k), acked[k]) << k;
+    EXPECT_EQ(l->ambiguous(k), ambiguous[k]) << k;
+  }
+  EXPECT_EQ(l->Id(3), 1 + 3 * 4);
+  drivers::OpRequest read;
+  EXPECT_EQ((*w)->ReadBack(13, &read), "");
+  EXPECT_EQ(read.stmt, int(CrudWorkload::kSelect));
+  EXPECT_EQ(read.params[0].i, 13);
+  auto deletes = CreateWorkload("crud", ctx, {{"delete", "1"}});
+  EXPECT_EQ((*deletes)->ReadBack(13, &read), "crud: its deletes remove acknowledged inserts");
+  auto kv = CreateWorkload("kv", ctx, {});
+  EXPECT_NE((*kv)->ReadBack(13, &read), "");
 }
 
 TEST(KvWorkloadTest, ReadFractionAndDialects) {

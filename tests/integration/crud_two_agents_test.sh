@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # A coordinator process and two agent processes run a crud plan on a real
-# database; every insert reported ok is in the database, both agents worked.
+# database; every insert reported ok is in the database, both agents worked,
+# and the agents' own read-back (check_writes) found every one. On Redis,
+# a server that evicts keys loses acknowledged writes: the read-back counts
+# exactly those, names some, and the verdict fails.
 source "$(dirname "$0")/../lib.sh"
 driver=${1:?postgres|mysql|redis}
 start_db "$driver"
@@ -18,6 +21,7 @@ phases:
     workload: crud
     workers: 8
     ops: 3000
+    check_writes: true
     params: {reset: true, table: it_crud}
   - name: mixed
     workload: crud
@@ -50,6 +54,10 @@ for a in a1 a2; do
   n=$(jq ".phases[0].agent_ops.$a // 0" "$s")
   [ "$n" -gt 0 ] || fail "agent $a did not contribute to the insert phase"
 done
+expect_eq "$(jq -c '.phases[0].writes | [.acked, .lost, .unchecked, .ambiguous]' "$s")" "[3000,0,0,0]" \
+  "read-back: acknowledged, lost, unchecked, ambiguous"
+grep -q "^Acknowledged writes: 3000 inserts acknowledged, every one read back (0 lost)." "$dir/report.md" ||
+  fail "report.md does not show the read-back: $(grep "Acknowledged" "$dir/report.md")"
 sel=$(jq '.phases[1].ops[] | select(.name=="select") | .ok' "$s")
 [ "$sel" -gt 0 ] || fail "no selects in the mixed phase"
 expect_eq "$(jq '.ok' "$s")" true "run ok"
@@ -77,6 +85,43 @@ YAML
   s=$(summary_of "$COORD_RESULTS")/summary.json
   expect_eq "$(jq -c '.phases[0].agent_ops' "$s")" '{"big":3000,"small":1000}' "operations per agent"
   pass "agents.split: capacity: 300 and 100 of capacity did 3000 and 1000 operations"
+
+  # Acknowledged writes that the database drops: Redis evicting random keys
+  # past maxmemory. The read-back must count each one (lost = acknowledged
+  # - keys left, exactly) and the expectation fails the run (exit 4).
+  rcli() { redis-cli -p "$RD_PORT" -a "$STAMPEDE_PASSWORD" --no-auth-warning "$@"; }
+  rcli config set maxmemory 3mb >/dev/null
+  rcli config set maxmemory-policy allkeys-random >/dev/null
+  cat >"$TMP/evict.yaml" <<YAML
+name: evicting
+$(target_yaml "$driver")
+agents: {min: 2, wait: 30s}
+phases:
+  - {name: insert, workload: crud, workers: 8, ops: 30000, check_writes: true,
+     params: {reset: true, table: it_evict, value_size: 200}}
+expect:
+  phases: {insert: ["lost_writes == 0"]}
+YAML
+  rc=0
+  "$STAMPEDE" run "$TMP/evict.yaml" --coordinator "127.0.0.1:$COORD_PORT" >"$TMP/evict.out" 2>"$TMP/evict.err" || rc=$?
+  rcli config set maxmemory 0 >/dev/null
+  expect_eq "$rc" 4 "exit code of a run whose acknowledged writes were lost"
+  dir=$(summary_of "$COORD_RESULTS")
+  s=$dir/summary.json
+  keys=$(db_count redis it_evict | tr -d ' ')
+  acked=$(jq '.phases[0].writes.acked' "$s")
+  lost=$(jq '.phases[0].writes.lost' "$s")
+  expect_eq "$acked" 30000 "acknowledged inserts"
+  [ "$lost" -gt 1000 ] || fail "expected thousands of evicted keys, the read-back found $lost lost ($keys keys left)"
+  expect_eq "$lost" $((acked - keys)) "lost = acknowledged - keys left"
+  expect_eq "$(jq '.phases[0].writes.lost_ids | length' "$s")" 20 "lost ids named"
+  for id in $(jq '.phases[0].writes.lost_ids[]' "$s" | head -n 5); do
+    expect_eq "$(rcli exists "it_evict:$id")" 0 "key it_evict:$id named lost"
+  done
+  grep -q "Acknowledged writes: 30000 inserts acknowledged, \*\*$lost lost\*\*" "$dir/report.md" ||
+    fail "report.md does not name the lost writes: $(grep "Acknowledged" "$dir/report.md")"
+  grep -q "lost_writes == 0" "$TMP/evict.err" || fail "stderr does not name the failed expectation"
+  pass "check_writes: $lost of $acked acknowledged inserts evicted by Redis, found and counted ($keys keys left); exit 4"
 fi
 
 stop_daemon "$COORD_PID" coordinator

@@ -4,7 +4,8 @@
 # counted while the replica takes over, writes resume afterwards, and the
 # keys in the cluster match what was acknowledged. Redis replicates
 # asynchronously, so a killed master can lose its last acknowledged writes:
-# the test reports how many, and allows a few.
+# the agents' read-back (check_writes) counts them, the keys left agree with
+# it exactly, and the test allows a few.
 source "$(dirname "$0")/../lib.sh"
 start_redis_cluster
 masters=$("$ROOT/deploy/local/redis-cluster.sh" masters "$RC_DIR")
@@ -16,7 +17,8 @@ target: {driver: redis, flavor: redis-cluster, endpoints: [$RC_ENDPOINTS], passw
          op_timeout: 1s, connect_timeout: 1s}
 retry: {max_attempts: 5, backoff: 50ms}
 phases:
-  - {name: insert, workload: crud, workers: 8, duration: 16s, rate: 800, params: {reset: true, table: rk}}
+  - {name: insert, workload: crud, workers: 8, duration: 16s, rate: 800, check_writes: true,
+     params: {reset: true, table: rk}}
 YAML
 "$STAMPEDE" run "$TMP/plan.yaml" --results "$TMP/res" >"$TMP/run.out" 2>"$TMP/run.err" &
 run_pid=$!
@@ -36,9 +38,12 @@ last=$(grep '"type":"second"' "$TMP/res/journal.jsonl" | tail -n 4 | sed -n 1,3p
 tail_ok=$(echo "$last" | jq -s '[.[].ops.insert.outcomes[0] // 0] | add')
 tail_err=$(echo "$last" | jq -s '[.[].ops.insert.outcomes // [0] | .[1:] | add // 0] | add')
 [ "$tail_ok" -gt 1500 ] && [ "$tail_err" = 0 ] || fail "writes did not resume: last seconds ok=$tail_ok errors=$tail_err"
-lost=$((ok - keys))
 [ "$keys" -le $((ok + amb)) ] || fail "$keys keys > $ok ok + $amb ambiguous"
+read -r acked lost committed unchecked <<<"$(jq -r '.phases[0].writes | "\(.acked) \(.lost) \(.ambiguous_committed) \(.unchecked)"' "$s")"
+expect_eq "$acked" "$ok" "inserts the read-back knew as acknowledged"
+expect_eq "$unchecked" 0 "inserts the read-back could not check"
+expect_eq "$keys" $((acked - lost + committed)) "keys = acknowledged - lost + ambiguous that committed"
 [ "$lost" -le 200 ] || fail "$lost acknowledged writes lost"
 "$ROOT/deploy/local/redis-cluster.sh" info "$RC_DIR" $((RC_BASE + 1)) | grep -q "cluster_state:ok" || fail "cluster not ok"
 cat "$TMP/res/report.md"
-pass "redis cluster master $victim killed: $ok ok, $errors errors, $keys keys ($lost acknowledged writes lost in the failover), writes resumed"
+pass "redis cluster master $victim killed: $ok ok, $errors errors, $keys keys ($lost acknowledged writes lost in the failover, $committed of $amb ambiguous committed), writes resumed"

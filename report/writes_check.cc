@@ -1,0 +1,47 @@
+#include "report/writes_check.h"
+
+#include "common/strings.h"
+
+namespace stampede::report {
+
+nlohmann::json WritesToJson(const record::WritesChecked& w) {
+  nlohmann::json j = {{"supported", w.supported},
+                      {"acked", w.acked},
+                      {"lost", w.lost},
+                      {"ambiguous", w.ambiguous},
+                      {"ambiguous_committed", w.ambiguous_found},
+                      {"unchecked", w.unchecked},
+                      {"lost_ids", w.lost_ids},
+                      {"note", w.note},
+                      {"agents_missing", w.agents_missing}};
+  return j;
+}
+
+std::string WritesMarkdown(const record::WritesChecked& w) {
+  std::string md = "Acknowledged writes: ";
+  if (!w.supported) return md + "not checked: " + w.note + ".";
+  md += std::to_string(w.acked) + " inserts acknowledged";
+  const uint64_t read = w.acked + w.ambiguous >= w.unchecked ? w.acked + w.ambiguous - w.unchecked : 0;
+  if (w.lost == 0) {
+    md += w.unchecked == 0 ? ", every one read back (0 lost)" : ", 0 lost among those read back";
+  } else {
+    md += ", **" + std::to_string(w.lost) + " lost** (not found twice, 1 s apart)";
+    if (!w.lost_ids.empty()) {
+      std::vector<std::string> ids;
+      for (int64_t id : w.lost_ids) ids.push_back(std::to_string(id));
+      md += "; " + std::string(w.lost_ids.size() < w.lost ? "the first: " : "ids: ") + Join(ids, ", ");
+    }
+  }
+  if (w.ambiguous > 0) {
+    md += "; " + std::to_string(w.ambiguous) +
+          " ambiguous (connection lost before the answer): " + std::to_string(w.ambiguous_found) + " committed";
+  }
+  if (w.unchecked > 0) {
+    md += "; **" + std::to_string(w.unchecked) + " not checked** (" + std::to_string(read) + " read)" +
+          (w.note.empty() ? "" : ": " + w.note);
+  }
+  if (!w.agents_missing.empty()) md += "; no answer from " + Join(w.agents_missing, ", ");
+  return md + ".";
+}
+
+}  // namespace stampede::report
