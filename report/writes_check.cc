@@ -13,7 +13,8 @@ nlohmann::json WritesToJson(const record::WritesChecked& w) {
                       {"unchecked", w.unchecked},
                       {"lost_ids", w.lost_ids},
                       {"note", w.note},
-                      {"agents_missing", w.agents_missing}};
+                      {"agents_missing", w.agents_missing},
+                      {"text", WritesMarkdown(w)}};
   return j;
 }
 

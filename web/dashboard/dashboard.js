@@ -253,6 +253,11 @@
           `<td>${ms(l.p99)}</td><td>${ms(l.p999)}</td><td>${ms(l.max)}</td><td>${errs}</td><td>${o.retries}</td><td>${o.missed || 0}</td></tr>`;
       }
       html += "</table>";
+      if (p.writes) {
+        // report.md's line; its **bold** marks what is lost or unchecked.
+        const text = esc(p.writes.text).replace(/\*\*(.+?)\*\*/g, "<b>$1</b>");
+        html += `<p class="writes${p.writes.lost || p.writes.unchecked ? " bad" : ""}">${text}</p>`;
+      }
       if (p.owed !== null && p.owed !== undefined) {
         html += `<p class="muted schedule">owed ${p.owed}: ${p.done} done, ${p.missed} missed` +
           (p.unaccounted ? `, ${p.unaccounted} unaccounted (lost agents)` : "") + "</p>";
