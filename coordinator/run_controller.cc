@@ -151,7 +151,12 @@ v1::RunResult RunController::Run() {
   if (!s.ok()) return Finish(false, s.message());
   for (int p = first; p < options_.plan.phases_size(); ++p) {
     // A resumed run picks its phase in progress up where it is.
-    s = in_progress && p == first ? EndPhase(p, WaitFor(Mark::kDone, uint32_t(p), {})) : RunPhase(p);
+    if (in_progress && p == first) {
+      s = EndPhase(p, WaitFor(Mark::kDone, uint32_t(p), {}));
+      if (s.ok() && options_.plan.phases(p).check_writes()) s = CheckWrites(p);
+    } else {
+      s = RunPhase(p);
+    }
     if (!s.ok()) return Finish(false, s.message());
   }
   s = RunFinalCleanup();
