@@ -42,6 +42,8 @@ v1::Plan ExpandSteps(const v1::Plan& plan) {
       p->set_step(step.name);
       p->set_group_workers(phase.workers());
       p->set_workers(step.workers);
+      // check_writes: after the steps that insert (rebalance2021's InsertOne).
+      p->set_check_writes(phase.check_writes() && step.writes);
       if (step.ops > 0) {  // else the plan phase's ops / duration
         p->set_ops(step.ops);
         p->set_duration_ms(0);

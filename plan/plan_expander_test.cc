@@ -42,6 +42,17 @@ TEST(PlanExpanderTest, RebalanceBecomesOnePhasePerStep) {
   EXPECT_EQ(p.faults(0).phase(), "insert");
 }
 
+// check_writes on a stepped phase: only the step that inserts reads back.
+TEST(PlanExpanderTest, CheckWritesGoesToTheStepThatInserts) {
+  std::string text = kPlan;
+  text.replace(text.find("    workers: 50\n"), 15, "    workers: 50\n    check_writes: true\n");
+  auto r = LoadPlanText(text, "p.yaml");
+  ASSERT_TRUE(r.ok()) << r.errors[0];
+  v1::Plan p = ExpandSteps(r.plan);
+  ASSERT_EQ(p.phases_size(), 6);
+  for (int i = 1; i < 6; ++i) EXPECT_EQ(p.phases(i).check_writes(), p.phases(i).step() == "InsertOne") << i;
+}
+
 TEST(PlanExpanderTest, SteppedPhasesRejectOpsAndDuration) {
   auto r = LoadPlanText(R"(name: rb
 target: {driver: postgres, endpoints: [127.0.0.1:5432]}

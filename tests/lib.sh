@@ -108,12 +108,14 @@ target_yaml() {
   esac
 }
 
-# Rows in a table (SQL) or keys with the table's prefix (Redis).
+# Rows in a table (SQL) or keys with the table's prefix (Redis). SCAN may
+# return a key twice (while the server resizes its table: after evictions,
+# a key was once counted twice), so Redis keys are counted once each.
 db_count() {  # DRIVER TABLE
   case "$1" in
     postgres) PGPASSWORD=$STAMPEDE_PASSWORD psql -h 127.0.0.1 -p "$PG_PORT" -U stampede -d bench -tAc "SELECT count(*) FROM $2" ;;
     mysql) mariadb -h 127.0.0.1 -P "$MY_PORT" -u stampede -p"$STAMPEDE_PASSWORD" bench -N -e "SELECT count(*) FROM $2" ;;
-    redis) redis-cli -p "$RD_PORT" -a "$STAMPEDE_PASSWORD" --no-auth-warning --scan --pattern "$2:*" | wc -l ;;
+    redis) redis-cli -p "$RD_PORT" -a "$STAMPEDE_PASSWORD" --no-auth-warning --scan --pattern "$2:*" | sort -u | wc -l ;;
   esac
 }
 
@@ -202,7 +204,7 @@ redis_cluster_count() {  # PREFIX
   for p in $("$ROOT/deploy/local/redis-cluster.sh" masters "$RC_DIR"); do
     # A node that is changing role may refuse a scan; count it as 0 and let
     # the caller's comparison fail with its own message.
-    c=$(redis-cli -p "$p" -a "$STAMPEDE_PASSWORD" --no-auth-warning --scan --pattern "$1:*" | wc -l) || c=0
+    c=$(redis-cli -p "$p" -a "$STAMPEDE_PASSWORD" --no-auth-warning --scan --pattern "$1:*" | sort -u | wc -l) || c=0
     n=$((n + c))
   done
   echo "$n"

@@ -102,7 +102,7 @@ const std::vector<ParamSpec>& CrudWorkload::ParamSpecs() {
 std::vector<StepSpec> CrudWorkload::Steps(const Params& params, uint32_t workers) {
   const uint64_t iter = static_cast<uint64_t>(params.Int("iter"));
   if (iter == 0) return {};
-  return {{"", workers, iter * workers}};
+  return {{"", workers, iter * workers, false}};
 }
 
 StatusOr<std::unique_ptr<Workload>> CrudWorkload::Create(const WorkloadContext& ctx, const Params& params) {

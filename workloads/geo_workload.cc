@@ -100,7 +100,7 @@ const std::vector<ParamSpec>& GeoWorkload::ParamSpecs() {
 
 std::vector<StepSpec> GeoWorkload::Steps(const Params& params, uint32_t workers) {
   if (!params.Bool("load")) return {};
-  return {{"load", workers, static_cast<uint64_t>(params.Int("points"))}, {"run", workers, 0}};
+  return {{"load", workers, static_cast<uint64_t>(params.Int("points")), false}, {"run", workers, 0, false}};
 }
 
 StatusOr<std::unique_ptr<Workload>> GeoWorkload::Create(const WorkloadContext& ctx, const Params& params) {

@@ -177,9 +177,9 @@ HugedbWorkload::Counts HugedbWorkload::CountsOf(const Params& params) {
 
 std::vector<StepSpec> HugedbWorkload::Steps(const Params& params, uint32_t workers) {
   const Counts c = CountsOf(params);
-  std::vector<StepSpec> steps = {{"warm", workers, c.warm}};
+  std::vector<StepSpec> steps = {{"warm", workers, c.warm, false}};
   const uint64_t mixed = (c.users - c.warm) + 4 * c.searches;
-  if (mixed > 0) steps.push_back({"mixed", workers, mixed});
+  if (mixed > 0) steps.push_back({"mixed", workers, mixed, false});
   return steps;
 }
 

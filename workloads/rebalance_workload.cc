@@ -21,12 +21,19 @@ void WriteId(uint64_t id, char* out) {
 class RebalanceWorker : public WorkerOps {
  public:
   RebalanceWorker(RebalanceWorkload::Op op, uint64_t first_id, int value_size, uint64_t expected, uint64_t seed)
-      : op_(op), next_id_(first_id), expected_(expected), rng_(seed), foo_(static_cast<size_t>(value_size), 'x') {}
+      : op_(op),
+        first_id_(first_id),
+        next_id_(first_id),
+        expected_(expected),
+        rng_(seed),
+        foo_(static_cast<size_t>(value_size), 'x'),
+        ledger_(first_id, 0, 1) {}
 
   int Next(drivers::OpRequest* req) override {
     req->stmt = op_;
     req->nparams = 0;
     if (op_ == RebalanceWorkload::kCount) return op_;
+    ledger_.Begin(next_id_ - first_id_);
     const uint64_t id = next_id_++;
     req->Set(0, Param::Int(static_cast<int64_t>(id)));
     if (op_ == RebalanceWorkload::kInsertOne || op_ == RebalanceWorkload::kUpdateOne) {
@@ -39,10 +46,13 @@ class RebalanceWorker : public WorkerOps {
   }
 
   void Observe(int op, const drivers::OpResult& result) override {
+    if (op == RebalanceWorkload::kInsertOne) ledger_.Settle(next_id_ - first_id_, result.outcome);
     if (op != RebalanceWorkload::kCount || result.outcome != Outcome::kOk) return;
     counted_ = true;
     count_ = result.value;
   }
+
+  const WriteLedger* writes() const override { return op_ == RebalanceWorkload::kInsertOne ? &ledger_ : nullptr; }
 
   std::string Finish() override {
     if (op_ != RebalanceWorkload::kCount) return {};
@@ -55,12 +65,14 @@ class RebalanceWorker : public WorkerOps {
 
  private:
   RebalanceWorkload::Op op_;
+  uint64_t first_id_;
   uint64_t next_id_;
   uint64_t expected_;
   Rng rng_;
   std::string foo_;
   bool counted_ = false;
   int64_t count_ = 0;
+  WriteLedger ledger_;
 };
 
 }  // namespace
@@ -77,11 +89,11 @@ const std::vector<ParamSpec>& RebalanceWorkload::ParamSpecs() {
 
 std::vector<StepSpec> RebalanceWorkload::Steps(const Params& params, uint32_t workers) {
   const uint64_t n = uint64_t{workers} * static_cast<uint64_t>(params.Int("records_per_worker"));
-  return {{"InsertOne", workers, n},
-          {"Count", 1, 1},
-          {"UpdateOne", workers, n},
-          {"Count", 1, 1},
-          {"SelectOne", workers, n}};
+  return {{"InsertOne", workers, n, true},
+          {"Count", 1, 1, false},
+          {"UpdateOne", workers, n, false},
+          {"Count", 1, 1, false},
+          {"SelectOne", workers, n, false}};
 }
 
 StatusOr<std::unique_ptr<Workload>> RebalanceWorkload::Create(const WorkloadContext& ctx, const Params& params) {
@@ -119,6 +131,14 @@ StatusOr<std::unique_ptr<Workload>> RebalanceWorkload::Create(const WorkloadCont
   // Only the first step prepares the table.
   if (w->op_ != kInsertOne) w->setup_.clear();
   return std::unique_ptr<Workload>(std::move(w));
+}
+
+std::string RebalanceWorkload::ReadBack(int64_t id, drivers::OpRequest* req) const {
+  if (op_ != kInsertOne) return "rebalance2021: step " + ctx_.step + " inserts nothing";
+  req->stmt = kSelectOne;
+  req->nparams = 0;
+  req->Set(0, Param::Int(id));
+  return "";
 }
 
 std::unique_ptr<WorkerOps> RebalanceWorkload::MakeWorker(uint32_t global_worker) const {

@@ -27,6 +27,7 @@ class RebalanceWorkload : public StatementWorkload {
   static std::vector<StepSpec> Steps(const Params& params, uint32_t workers);
 
   std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
+  std::string ReadBack(int64_t id, drivers::OpRequest* request) const override;
 
   enum Op { kInsertOne = 0, kCount, kUpdateOne, kSelectOne };
   // foo ends with the id in this many base-62 digits (62^6 > 5 x 10^10 ids).

@@ -19,6 +19,7 @@ struct StepSpec {
   std::string name;  // the step ("InsertOne", "load")
   uint32_t workers = 0;
   uint64_t ops = 0;
+  bool writes = false;  // its inserts can be read back (check_writes applies)
 };
 
 struct WorkloadInfo {

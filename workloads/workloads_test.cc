@@ -4,6 +4,7 @@
 #include <set>
 
 #include "workloads/crud_workload.h"
+#include "workloads/rebalance_workload.h"
 #include "workloads/workload_registry.h"
 
 namespace stampede::workloads {
@@ -89,6 +90,33 @@ TEST(CrudWorkloadTest, LedgerFollowsOutcomes) {
   EXPECT_EQ((*deletes)->ReadBack(13, &read), "crud: its deletes remove acknowledged inserts");
   auto kv = CreateWorkload("kv", ctx, {});
   EXPECT_NE((*kv)->ReadBack(13, &read), "");
+}
+
+TEST(RebalanceWorkloadTest, InsertOneKeepsALedgerAndReadsBack) {
+  WorkloadContext ctx;
+  ctx.total_workers = 2;
+  ctx.step = "InsertOne";
+  auto w = CreateWorkload("rebalance2021", ctx, {{"records_per_worker", "10"}});
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  auto ops = (*w)->MakeWorker(1);
+  for (Outcome o : {Outcome::kOk, Outcome::kUnavailable, Outcome::kOk}) {
+    drivers::OpRequest req;
+    ops->Next(&req);
+    ops->Observe(RebalanceWorkload::kInsertOne, drivers::OpResult{o, 1, 0});
+  }
+  const WriteLedger* l = ops->writes();
+  ASSERT_NE(l, nullptr);
+  EXPECT_TRUE(l->acked(0));
+  EXPECT_FALSE(l->acked(1));
+  EXPECT_TRUE(l->acked(2));
+  EXPECT_EQ(l->Id(2), 12);  // worker 1's ids start at 10
+  drivers::OpRequest read;
+  EXPECT_EQ((*w)->ReadBack(12, &read), "");
+  EXPECT_EQ(read.stmt, int(RebalanceWorkload::kSelectOne));
+  ctx.step = "UpdateOne";
+  auto update = CreateWorkload("rebalance2021", ctx, {{"records_per_worker", "10"}});
+  EXPECT_EQ((*update)->ReadBack(12, &read), "rebalance2021: step UpdateOne inserts nothing");
+  EXPECT_EQ((*update)->MakeWorker(1)->writes(), nullptr);
 }
 
 TEST(KvWorkloadTest, ReadFractionAndDialects) {

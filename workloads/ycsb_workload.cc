@@ -175,7 +175,7 @@ const std::vector<ParamSpec>& YcsbWorkload::ParamSpecs() {
 
 std::vector<StepSpec> YcsbWorkload::Steps(const Params& params, uint32_t workers) {
   if (!params.Bool("load")) return {};
-  return {{"load", workers, static_cast<uint64_t>(params.Int("records"))}, {"run", workers, 0}};
+  return {{"load", workers, static_cast<uint64_t>(params.Int("records")), false}, {"run", workers, 0, false}};
 }
 
 StatusOr<std::unique_ptr<Workload>> YcsbWorkload::Create(const WorkloadContext& ctx, const Params& params) {
