@@ -88,7 +88,10 @@ keys=$(pm exec "${PROJECT}_redis_1" redis-cli -a "$STAMPEDE_PASSWORD" --no-auth-
 expect_eq "$keys" "$ok" "keys in the Redis container vs insert ok (both phases)"
 expect_eq "$(jq '.phases[0].agent_ops | length' "$dir/summary.json")" 2 "agent containers that did work"
 grep -q "$STAMPEDE_PASSWORD" "$dir"/* && fail "the password leaked into results"
-curl -fsS "http://127.0.0.1:$DASHBOARD_PORT/metrics" | grep -q "^stampede_" || fail "no /metrics on the published dashboard port"
+# Read whole before grep: `curl | grep -q` fails under pipefail once the
+# page outgrows a pipe's buffer (grep exits at its match, curl cannot write).
+metrics=$(curl -fsS "http://127.0.0.1:$DASHBOARD_PORT/metrics") || fail "no /metrics on the published dashboard port"
+grep -q "^stampede_" <<<"$metrics" || fail "/metrics on the published dashboard port has no stampede_ series"
 pm stop --time 15 "${PROJECT}_coordinator_1" >/dev/null
 expect_eq "$(pm inspect -f '{{.State.ExitCode}}' "${PROJECT}_coordinator_1")" 0 "the coordinator container's exit code after podman stop"
 pass "image from the .deb on a Debian 12 base (user stampede); compose.yaml: redis, coordinator, 2 agents: $ok inserts ok = $keys keys"

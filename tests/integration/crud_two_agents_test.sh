@@ -87,8 +87,11 @@ YAML
   pass "agents.split: capacity: 300 and 100 of capacity did 3000 and 1000 operations"
 
   # Acknowledged writes that the database drops: Redis evicting random keys
-  # past maxmemory. The read-back must count each one (lost = acknowledged
-  # - keys left, exactly) and the expectation fails the run (exit 4).
+  # past maxmemory. The read-back must count each one it did not find, and
+  # the expectation fails the run (exit 4). Redis may still evict a few keys
+  # after they were read back (the read-back's own connections take memory,
+  # and one agent reads while the other still inserts), so the keys left
+  # can be a few fewer than acknowledged - lost, never more.
   rcli() { redis-cli -p "$RD_PORT" -a "$STAMPEDE_PASSWORD" --no-auth-warning "$@"; }
   rcli config set maxmemory 3mb >/dev/null
   rcli config set maxmemory-policy allkeys-random >/dev/null
@@ -113,7 +116,10 @@ YAML
   lost=$(jq '.phases[0].writes.lost' "$s")
   expect_eq "$acked" 30000 "acknowledged inserts"
   [ "$lost" -gt 1000 ] || fail "expected thousands of evicted keys, the read-back found $lost lost ($keys keys left)"
-  expect_eq "$lost" $((acked - keys)) "lost = acknowledged - keys left"
+  after=$((acked - keys - lost))
+  [ "$after" -ge 0 ] && [ "$after" -le 50 ] ||
+    fail "lost $lost, acknowledged $acked, keys left $keys: expected lost <= acknowledged - keys left <= lost + 50"
+  [ "$after" = 0 ] || echo "Redis evicted $after more keys after they were read back (the read-back's connections take memory too)"
   expect_eq "$(jq '.phases[0].writes.lost_ids | length' "$s")" 20 "lost ids named"
   for id in $(jq '.phases[0].writes.lost_ids[]' "$s" | head -n 5); do
     expect_eq "$(rcli exists "it_evict:$id")" 0 "key it_evict:$id named lost"
