@@ -36,6 +36,16 @@ trap 'echo "FAIL: command failed at ${BASH_SOURCE[0]##*/}:$LINENO: $BASH_COMMAND
 fail() { echo "FAIL: $*" >&2; exit 1; }
 pass() { echo "PASS: $*"; }
 expect_eq() { [ "$1" = "$2" ] || fail "$3: expected '$2', got '$1'"; }
+# output_has PATTERN COMMAND...: whether COMMAND prints a line matching
+# PATTERN. Never `COMMAND | grep -q` here: under pipefail that fails when grep
+# exits at its match while COMMAND still writes (SIGPIPE), a race that a log
+# or a page longer than one write loses now and then.
+output_has() {
+  local pattern=$1 out
+  shift
+  out=$("$@" 2>&1) || true
+  grep -q -- "$pattern" <<<"$out"
+}
 
 # Ports are drawn from below the kernel's ephemeral range (32768-60999 by
 # default): a port inside it can be taken by any outgoing connection's local

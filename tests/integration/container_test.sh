@@ -76,7 +76,7 @@ for c in redis_1 coordinator_1 agent_1 agent_2; do
   echo "$pid $(cut -d' ' -f22 "/proc/$pid/stat")" >>"$TMP/.containers"
 done
 for c in agent_1 agent_2; do
-  for _ in $(seq 1 100); do pm logs "${PROJECT}_$c" 2>&1 | grep -q "connected to coordinator" && break; sleep 0.1; done
+  for _ in $(seq 1 100); do output_has "connected to coordinator" pm logs "${PROJECT}_$c" && break; sleep 0.1; done
 done
 compose exec coordinator stampede run /plans/redis-crud.yaml --coordinator 127.0.0.1:7878 \
   >"$TMP/run.out" 2>"$TMP/run.err" || fail "the run in the coordinator's container exited $?: $(tail -3 "$TMP/run.err")"
@@ -88,8 +88,6 @@ keys=$(pm exec "${PROJECT}_redis_1" redis-cli -a "$STAMPEDE_PASSWORD" --no-auth-
 expect_eq "$keys" "$ok" "keys in the Redis container vs insert ok (both phases)"
 expect_eq "$(jq '.phases[0].agent_ops | length' "$dir/summary.json")" 2 "agent containers that did work"
 grep -q "$STAMPEDE_PASSWORD" "$dir"/* && fail "the password leaked into results"
-# Read whole before grep: `curl | grep -q` fails under pipefail once the
-# page outgrows a pipe's buffer (grep exits at its match, curl cannot write).
 metrics=$(curl -fsS "http://127.0.0.1:$DASHBOARD_PORT/metrics") || fail "no /metrics on the published dashboard port"
 grep -q "^stampede_" <<<"$metrics" || fail "/metrics on the published dashboard port has no stampede_ series"
 pm stop --time 15 "${PROJECT}_coordinator_1" >/dev/null

@@ -132,7 +132,7 @@ rows=$(mariadb -uroot --socket="$GA_DIR/node1/mysqld.sock" bench -N -e "SELECT c
 # and the delay on node3 were undone when the run ended; no table is left.
 expect_eq "$(jq -c '[.faults[2:4][] | [.action, .node, .agent, .ok]]' "$s")" \
   '[["partition","node2","db2",true],["heal","node2","db2",true]]' "partition and heal of node2"
-tail -n +"$((log2_before + 1))" "$GA_DIR/node2/server.log" | grep -q "New COMPONENT: primary = no" ||
+output_has "New COMPONENT: primary = no" tail -n +"$((log2_before + 1))" "$GA_DIR/node2/server.log" ||
   fail "node2 never left the primary component while partitioned"
 [ "$(jq '.faults[2].errors.unavailable' "$s")" -gt 0 ] || fail "no client saw the partitioned node2 refuse"
 expect_eq "$(jq -c '.faults[4] | [.action, .ok]' "$s")" '["loss",true]' "loss on node1"

@@ -32,7 +32,7 @@ in_root stampede version | head -1 | grep -q "^stampede [0-9]" || fail "stampede
 in_root stampede validate /usr/share/doc/stampede/examples/plans/quickstart.yaml \
   --agent-config /usr/share/doc/stampede/examples/agent.yaml.example >"$TMP/validate.out" 2>&1 \
   || fail "validate in the root: $(cat "$TMP/validate.out")"
-in_root man -P cat stampede 2>/dev/null | grep -q "stampede agent" || fail "man stampede has no agent section"
+output_has "stampede agent" in_root man -P cat stampede || fail "man stampede has no agent section"
 in_root getent passwd stampede >/dev/null || fail "the package did not create the stampede user"
 
 # The units from the repository, checked where they are installed.
