@@ -143,8 +143,10 @@ drivers::Task<Status> AsyncRunner::ConnectFirst(Worker* w) {
   w->stats->endpoint(size_t(w->endpoint)).connect_failures.fetch_add(1, std::memory_order_relaxed);
   // The first phase insists on every endpoint answering (a typo in the plan
   // shows before anything runs); later phases may start while a node is
-  // down after a fault, so a worker takes the next endpoint that answers.
-  if (options_.phase_index > 0 || options_.plan.target().balance() == "first-alive") {
+  // down after a fault, so a worker takes the next endpoint that answers. A
+  // read-write session expects the standbys to refuse.
+  const v1::Target& t = options_.plan.target();
+  if (options_.phase_index > 0 || t.balance() == "first-alive" || !t.session().empty()) {
     Status again = co_await Reconnect(w);
     if (again.ok()) co_return again;
   }

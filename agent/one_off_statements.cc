@@ -14,6 +14,7 @@ drivers::ConnectOptions ConnectOptionsFor(const PhaseRunnerOptions& o, int endpo
   c.database = t.database();
   c.flavor = t.flavor();
   c.connect_timeout_ms = static_cast<int>(t.connect_timeout_ms());
+  c.session = t.session();
   c.op_timeout_ms = static_cast<int>(t.op_timeout_ms());
   return c;
 }

@@ -28,6 +28,8 @@ struct ConnectOptions {
   std::string database;
   std::string flavor;
   int connect_timeout_ms = 5000;
+  // "" or read-write (postgres: libpq target_session_attrs).
+  std::string session;
   // Per-operation timeout; 0: none. The blocking drivers set it as their
   // socket timeouts; the runner cuts a worker's operation itself.
   int op_timeout_ms = 0;

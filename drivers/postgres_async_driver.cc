@@ -53,13 +53,15 @@ Task<Status> PostgresAsyncDriver::Connect(const ConnectOptions& o) {
   Close();
   endpoint_ = o.Endpoint();
   const std::string port = std::to_string(o.port);
-  const char* keys[] = {"host", "port", "user", "password", "dbname", "application_name", nullptr};
+  const char* keys[] = {"host", "port", "user", "password", "dbname", "application_name", "target_session_attrs",
+                        nullptr};
   const char* vals[] = {o.host.c_str(),
                         port.c_str(),
                         o.user.empty() ? nullptr : o.user.c_str(),
                         o.password.empty() ? nullptr : o.password.c_str(),
                         o.database.empty() ? nullptr : o.database.c_str(),
                         "stampede",
+                        o.session.empty() ? nullptr : o.session.c_str(),
                         nullptr};
   conn_ = PQconnectStartParams(keys, vals, 0);
   if (!conn_) co_return Status::Error(endpoint_ + ": out of memory");

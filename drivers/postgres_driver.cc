@@ -43,6 +43,7 @@ std::string PostgresDriver::ConnectionString(const ConnectOptions& o) {
   int timeout_s = (o.connect_timeout_ms + 999) / 1000;
   s += " connect_timeout=" + std::to_string(timeout_s < 2 ? 2 : timeout_s);
   s += " application_name=stampede";
+  if (!o.session.empty()) s += " target_session_attrs=" + Quote(o.session);
   return s;
 }
 

@@ -12,6 +12,7 @@
 #include "common/strings.h"
 #include "drivers/driver_registry.h"
 #include "drivers/statement_template.h"
+#include "plan/agents_loader.h"
 #include "plan/custom_grammar.h"
 #include "plan/expect_loader.h"
 #include "plan/fault_loader.h"
@@ -61,7 +62,7 @@ class Loader : public YamlReader {
     }
     plan.set_seed(root["seed"] ? UInt(root["seed"], "seed", 0, 18446744073709551616.0) : 1);
     LoadTarget(root);
-    LoadAgents(root);
+    AgentsLoader(file(), &result_.errors, result_.plan.mutable_agents()).Load(root);
     LoadRetry(root);
     LoadPhases(root);
     faults_.LoadFaults(root);
@@ -98,7 +99,7 @@ class Loader : public YamlReader {
     }
     CheckKeys(t, "target",
               {"driver", "flavor", "endpoints", "user", "password_env", "database", "connect_timeout", "op_timeout",
-               "balance", "health"});
+               "balance", "session", "health"});
     auto* target = result_.plan.mutable_target();
     target->set_driver(RequiredString(t, "driver", "target.driver"));
     const drivers::DriverInfo* info = nullptr;
@@ -169,7 +170,20 @@ class Loader : public YamlReader {
       }
       target->set_balance(b);
     }
+    if (t["session"]) LoadSession(t["session"], info);
     faults_.LoadHealth(t);
+  }
+
+  void LoadSession(const YAML::Node& n, const drivers::DriverInfo* info) {
+    const std::string s = String(n, "target.session");
+    const bool postgres = !info || info->name == "postgres";
+    if (s != "any" && s != "read-write")
+      return Error(n, "target.session", "expected any or read-write, found " + Quoted(s));
+    if (s == "read-write" && !postgres) {
+      return Error(n, "target.session",
+                   "read-write is for the postgres driver (libpq target_session_attrs), not " + info->name);
+    }
+    if (s == "read-write") result_.plan.mutable_target()->set_session(s);
   }
 
   void LoadRetry(const YAML::Node& root) {
@@ -208,69 +222,6 @@ class Loader : public YamlReader {
       Error(root["timeout"], "timeout",
             "expected at least the phases' durations (" + FormatDurationNs(int64_t(timed_ms) * 1000000) + "), found " +
                 Quoted(root["timeout"].Scalar()));
-    }
-  }
-
-  // agents.load: all, nodes-free (the default), or {labels: {KEY: VALUE}}.
-  void LoadAgentsLoad(const YAML::Node& load, v1::AgentsSpec* agents) {
-    const std::string field = "agents.load";
-    const std::string expected = "expected all, no-nodes or {labels: {role: load}}, found ";
-    if (load.IsScalar()) {
-      const std::string v = load.Scalar();
-      if (v != "all" && v != "no-nodes") Error(load, field, expected + Quoted(v));
-      agents->set_load(v == "all" ? "all" : "");
-      return;
-    }
-    if (!load.IsMap()) {
-      Error(load, field, expected + Found(load));
-      return;
-    }
-    CheckKeys(load, field, {"labels"});
-    const YAML::Node labels = load["labels"];
-    if (!labels || !labels.IsMap() || labels.size() == 0 || labels.size() > 16) {
-      Error(labels ? labels : load, field + ".labels",
-            "expected 1 to 16 labels like {role: load}, found " + Found(labels));
-      return;
-    }
-    for (auto it = labels.begin(); it != labels.end(); ++it) {
-      const std::string key = it->first.IsScalar() ? it->first.Scalar() : "";
-      const std::string value = String(it->second, field + ".labels." + key);
-      if (!IsNameOf(key, "_.-/") || (!value.empty() && !IsNameOf(value, "_.-/"))) {
-        Error(it->first, field + ".labels",
-              "expected names of letters, digits, '_', '.', '-' or '/', found " + Quoted(key + "=" + value));
-        continue;
-      }
-      (*agents->mutable_load_labels())[key] = value;
-    }
-  }
-
-  void LoadAgents(const YAML::Node& root) {
-    auto* agents = result_.plan.mutable_agents();
-    agents->set_min(1);
-    agents->set_wait_ms(60000);
-    agents->set_on_loss("abort");
-    YAML::Node a = root["agents"];
-    if (!a) return;
-    if (!a.IsMap()) {
-      Error(a, "agents", "expected a mapping like {min: 2}, found " + Found(a));
-      return;
-    }
-    CheckKeys(a, "agents", {"min", "wait", "on_loss", "load", "split"});
-    if (a["split"]) {
-      std::string v = String(a["split"], "agents.split");
-      if (v != "even" && v != "capacity")
-        Error(a["split"], "agents.split", "expected even or capacity, found " + Quoted(v));
-      agents->set_split(v == "capacity" ? "capacity" : "");
-    }
-    if (const YAML::Node load = a["load"]) LoadAgentsLoad(load, agents);
-    if (a["min"]) agents->set_min(static_cast<uint32_t>(UInt(a["min"], "agents.min", 1, 10000)));
-    if (a["wait"]) agents->set_wait_ms(static_cast<uint32_t>(DurationMs(a["wait"], "agents.wait")));
-    if (a["on_loss"]) {
-      std::string v = String(a["on_loss"], "agents.on_loss");
-      if (v != "abort" && v != "continue" && v != "redistribute") {
-        Error(a["on_loss"], "agents.on_loss", "expected abort, continue or redistribute, found " + Quoted(v));
-      }
-      agents->set_on_loss(v);
     }
   }
 

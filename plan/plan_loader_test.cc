@@ -89,6 +89,25 @@ TEST(PlanLoaderTest, YamlSyntaxError) {
   EXPECT_NE(e[0].find("yaml: not valid YAML"), std::string::npos);
 }
 
+TEST(PlanLoaderTest, ReadWriteSessionIsForPostgres) {
+  const std::string phases = "phases:\n  - {name: a, workload: kv, workers: 1, ops: 1}\n";
+  auto ok = LoadPlanText(
+      "name: x\ntarget: {driver: postgres, endpoints: ['h:1', 'h:2'], session: read-write}\n" + phases, "p.yaml");
+  ASSERT_TRUE(ok.ok()) << ok.errors[0];
+  EXPECT_EQ(ok.plan.target().session(), "read-write");
+  auto any = LoadPlanText("name: x\ntarget: {driver: postgres, endpoints: ['h:1'], session: any}\n" + phases, "p.yaml");
+  ASSERT_TRUE(any.ok());
+  EXPECT_EQ(any.plan.target().session(), "");
+  auto e = Errors("name: x\ntarget: {driver: mysql, endpoints: ['h:1'], session: read-write}\n" + phases);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(
+      e[0],
+      "p.yaml:2:54: target.session: read-write is for the postgres driver (libpq target_session_attrs), not mysql");
+  e = Errors("name: x\ntarget: {driver: postgres, endpoints: ['h:1'], session: primary}\n" + phases);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("target.session: expected any or read-write, found 'primary'"), std::string::npos) << e[0];
+}
+
 TEST(PlanLoaderTest, MissingTargetAndInlinePassword) {
   auto e = Errors("name: x\nphases:\n  - {name: a, workload: kv, workers: 1, ops: 1}\n");
   ASSERT_EQ(e.size(), 1u);

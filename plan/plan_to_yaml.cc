@@ -72,6 +72,7 @@ void EmitTarget(YAML::Emitter& out, const v1::Target& t) {
   out << YAML::Key << "connect_timeout" << YAML::Value << FormatDurationNs(int64_t(t.connect_timeout_ms()) * 1000000);
   out << YAML::Key << "op_timeout" << YAML::Value << FormatDurationNs(int64_t(t.op_timeout_ms()) * 1000000);
   out << YAML::Key << "balance" << YAML::Value << t.balance();
+  if (!t.session().empty()) out << YAML::Key << "session" << YAML::Value << t.session();
   if (!t.health().kind().empty()) {
     out << YAML::Key << "health" << YAML::Value << YAML::Flow << YAML::BeginMap;
     out << YAML::Key << "kind" << YAML::Value << t.health().kind();
