@@ -256,7 +256,7 @@ StatusOr<HealthReport> ParseGaleraStatus(std::string_view text, int expected_siz
   return r;
 }
 
-StatusOr<HealthReport> ParsePatroniCluster(std::string_view json) {
+StatusOr<HealthReport> ParsePatroniCluster(std::string_view json, int64_t expected_members) {
   return Guard("Patroni /cluster", [&]() -> StatusOr<HealthReport> {
     auto j = ParseJson(json, "Patroni /cluster");
     if (!j.ok()) return j.status();
@@ -273,11 +273,13 @@ StatusOr<HealthReport> ParsePatroniCluster(std::string_view json) {
         ++other;
       }
     }
+    const int64_t missing = std::max<int64_t>(0, expected_members - running - other);
     r.live_nodes = running;
-    r.unavailable = other + (leaders == 0 ? 1 : 0);
-    r.healthy = leaders == 1 && other == 0;
+    r.unavailable = other + missing + (leaders == 0 ? 1 : 0);
+    r.healthy = leaders == 1 && other == 0 && missing == 0;
     r.detail = "members running " + std::to_string(running) + ", leaders " + std::to_string(leaders) + ", other " +
                std::to_string(other);
+    if (missing > 0) r.detail += ", missing " + std::to_string(missing);
     return r;
   });
 }

@@ -41,7 +41,10 @@ StatusOr<HealthReport> ParseRedisClusterInfo(std::string_view text);
 // Accepts "name<TAB>value" lines (mariadb -N) or the mysql client's table.
 // expected_size: the cluster size that counts as healthy (0: any).
 StatusOr<HealthReport> ParseGaleraStatus(std::string_view text, int expected_size);
-StatusOr<HealthReport> ParsePatroniCluster(std::string_view json);
+// Healthy: one leader and every member running, and at least
+// `expected_members` of them (0: any number; a killed member drops out of
+// /cluster once its key expires).
+StatusOr<HealthReport> ParsePatroniCluster(std::string_view json, int64_t expected_members = 0);
 
 }  // namespace stampede::health
 

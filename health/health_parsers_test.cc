@@ -116,6 +116,29 @@ TEST_F(HealthParsersTest, PatroniCluster) {
   EXPECT_EQ(r->detail.find("leaders 1") != std::string::npos, true) << r->detail;
 }
 
+// Patroni 3.0.2 (Debian's), captured from deploy/local/patroni.sh.
+TEST_F(HealthParsersTest, Patroni302ClusterHealthyStartingAndGone) {
+  auto healthy = ParsePatroniCluster(Fixture("patroni_3.0.2_cluster_healthy.json"), 3);
+  ASSERT_TRUE(healthy.ok()) << healthy.status().message();
+  EXPECT_TRUE(healthy->healthy) << healthy->detail;
+  EXPECT_EQ(healthy->live_nodes, 3);
+  // The killed leader back as a replica, still starting: not yet healthy.
+  auto starting = ParsePatroniCluster(Fixture("patroni_3.0.2_cluster_member_starting.json"), 3);
+  ASSERT_TRUE(starting.ok());
+  EXPECT_FALSE(starting->healthy);
+  EXPECT_EQ(starting->live_nodes, 2);
+  EXPECT_EQ(starting->unavailable, 1);
+  // A member whose key expired is not listed: only the expected count shows it.
+  auto gone = ParsePatroniCluster(Fixture("patroni_3.0.2_cluster_member_gone.json"), 3);
+  ASSERT_TRUE(gone.ok());
+  EXPECT_FALSE(gone->healthy);
+  EXPECT_EQ(gone->unavailable, 1);
+  EXPECT_NE(gone->detail.find("missing 1"), std::string::npos) << gone->detail;
+  auto any = ParsePatroniCluster(Fixture("patroni_3.0.2_cluster_member_gone.json"));
+  ASSERT_TRUE(any.ok());
+  EXPECT_TRUE(any->healthy) << any->detail;
+}
+
 TEST(HealthReportTest, MergeNeedsEveryViewHealthy) {
   HealthReport a, b;
   a.healthy = true;

@@ -28,7 +28,10 @@ using tcp = boost::asio::ip::tcp;
 
 class HttpProbe : public HealthProbe {
  public:
-  explicit HttpProbe(ProbeOptions o) : o_(std::move(o)) {}
+  explicit HttpProbe(ProbeOptions o) : o_(std::move(o)) {
+    // Patroni: one url per member, unless the plan says how many.
+    if (o_.kind == "patroni" && o_.expected_nodes == 0) o_.expected_nodes = static_cast<int>(o_.urls.size());
+  }
 
   StatusOr<HealthReport> Poll() override {
     HealthReport total;
@@ -91,7 +94,7 @@ class HttpProbe : public HealthProbe {
     }
     auto body = get("/cluster");
     if (!body.ok()) return body.status();
-    return ParsePatroniCluster(*body);
+    return ParsePatroniCluster(*body, o_.expected_nodes);
   }
 
   ProbeOptions o_;

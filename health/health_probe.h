@@ -32,7 +32,7 @@ struct ProbeOptions {
   std::string user;
   std::string password;  // the coordinator's own environment; never logged
   std::string database;
-  int expected_nodes = 0;  // galera: cluster size that counts as healthy
+  int expected_nodes = 0;  // galera, patroni: cluster size that counts as healthy
   int timeout_ms = 2000;
 };
 
