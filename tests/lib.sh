@@ -200,6 +200,19 @@ galera_count() {  # TABLE
   mariadb -h 127.0.0.1 -P "$GA_BASE" -u stampede -p"$STAMPEDE_PASSWORD" bench -N -e "SELECT count(*) FROM $1"
 }
 
+# A 3-node Patroni cluster (synchronous replication) on a 3-member etcd;
+# node 1 is the leader.
+start_patroni() {
+  PT_DIR=$TMP/patroni; PT_BASE=$(free_port_base 0 1 2 11 12 13 21 22 23 31 32 33)
+  on_exit "'$ROOT/deploy/local/patroni.sh' stop '$PT_DIR'"
+  "$ROOT/deploy/local/patroni.sh" start "$PT_DIR" "$PT_BASE" "$STAMPEDE_PASSWORD"
+}
+patroni_sql() {  # SQL: one value, from the leader
+  local n
+  n=$("$ROOT/deploy/local/patroni.sh" leader "$PT_DIR") || fail "no Patroni leader"
+  PGPASSWORD=$STAMPEDE_PASSWORD psql -h 127.0.0.1 -p $((PT_BASE + n - 1)) -U stampede -d bench -tAc "$1"
+}
+
 start_redis_cluster() {
   # Each node also listens on its port + 10000 (the cluster bus).
   RC_DIR=$TMP/redis-cluster; RC_BASE=$(free_port_base 0 1 2 3 4 5 10000 10001 10002 10003 10004 10005)

@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL HA cluster from Debian's packages (postgresql,
+# patroni, etcd-server), all on loopback: three PostgreSQL nodes managed by
+# Patroni, with synchronous replication, and a three-member etcd.
+#   patroni.sh start DIR BASE_PORT PASSWORD   # SQL ports BASE, BASE+1, BASE+2
+#   patroni.sh stop DIR
+#   patroni.sh kill-node DIR N                # SIGKILL node N's Patroni and PostgreSQL
+#   patroni.sh start-node DIR N               # (re)start node N; it rejoins as a replica
+#   patroni.sh leader DIR                     # the leader's node number
+#   patroni.sh wait-members DIR N             # until N members run (leader + streaming)
+#   patroni.sh status DIR                     # the REST API's /cluster
+# Node N: SQL port BASE+N-1, REST API BASE+10+N (/cluster, /primary),
+# etcd client BASE+20+N, etcd peer BASE+30+N. User stampede / PASSWORD,
+# database bench. Timings are short (ttl 10 s, loop_wait 1 s), so that a
+# failover takes about ten seconds instead of thirty.
+set -euo pipefail
+cmd=${1:?start|stop|kill-node|start-node|leader|wait-members|status}; dir=${2:?DIR}
+bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+pg_user=()
+[ "$(id -u)" = 0 ] && pg_user=(setpriv --reuid=postgres --regid=postgres --init-groups)
+as_pg() { "${pg_user[@]}" "$@"; }
+base() { cat "$dir/base_port"; }
+
+etcd_cluster() {  # BASE
+  echo "e1=http://127.0.0.1:$(($1 + 31)),e2=http://127.0.0.1:$(($1 + 32)),e3=http://127.0.0.1:$(($1 + 33))"
+}
+
+start_etcd() {  # N BASE
+  local n=$1 b=$2
+  mkdir -p "$dir/etcd$n"
+  etcd --name "e$n" --data-dir "$dir/etcd$n/data" \
+    --listen-client-urls "http://127.0.0.1:$((b + 20 + n))" --advertise-client-urls "http://127.0.0.1:$((b + 20 + n))" \
+    --listen-peer-urls "http://127.0.0.1:$((b + 30 + n))" --initial-advertise-peer-urls "http://127.0.0.1:$((b + 30 + n))" \
+    --initial-cluster "$(etcd_cluster "$b")" --initial-cluster-state new --initial-cluster-token "stampede-$b" \
+    >"$dir/etcd$n/etcd.log" 2>&1 &
+  echo $! >"$dir/etcd$n/etcd.pid"
+}
+
+node_yml() {  # N BASE PASSWORD
+  local n=$1 b=$2 pw=$3
+  cat <<YML
+scope: stampede-$b
+name: node$n
+log: {dir: $dir/node$n, file_num: 1, file_size: 100000000}
+restapi:
+  listen: 127.0.0.1:$((b + 10 + n))
+  connect_address: 127.0.0.1:$((b + 10 + n))
+etcd3:
+  hosts: [127.0.0.1:$((b + 21)), 127.0.0.1:$((b + 22)), 127.0.0.1:$((b + 23))]
+bootstrap:
+  dcs:
+    ttl: 10
+    loop_wait: 1
+    retry_timeout: 4
+    maximum_lag_on_failover: 1048576
+    synchronous_mode: true
+    postgresql:
+      use_pg_rewind: true   # the old leader rejoins (needs full_page_writes, the default)
+      remove_data_directory_on_rewind_failure: true
+      use_slots: true
+      parameters:
+        max_connections: 300
+        wal_log_hints: "on"
+        fsync: "off"   # the tests kill processes, not machines: the page cache survives
+  initdb: [{encoding: UTF8}, {auth-local: trust}]
+postgresql:
+  listen: 127.0.0.1:$((b + n - 1))
+  connect_address: 127.0.0.1:$((b + n - 1))
+  data_dir: $dir/node$n/data
+  bin_dir: $bin
+  pgpass: $dir/node$n/pgpass
+  # A replica's copy starts at once, not after a spread checkpoint (minutes).
+  basebackup: [{checkpoint: fast}]
+  authentication:
+    superuser: {username: postgres, password: "$pw"}
+    replication: {username: replicator, password: "$pw"}
+    rewind: {username: postgres, password: "$pw"}
+  parameters:
+    unix_socket_directories: $dir/node$n
+  pg_hba:
+    - local all all trust
+    - host replication replicator 127.0.0.1/32 scram-sha-256
+    - host all all 127.0.0.1/32 scram-sha-256
+YML
+}
+
+start_node() {  # N
+  local n=$1
+  # PostgreSQL is Patroni's child, in a session of its own: kill-node kills
+  # both by their pids.
+  "${pg_user[@]}" /usr/bin/patroni "$dir/node$n/patroni.yml" >>"$dir/node$n/stdout.log" 2>&1 &
+  echo $! >"$dir/node$n/patroni.pid"
+}
+
+# GET the REST API of node N (empty when it does not answer).
+api() { curl -s -m 2 "http://127.0.0.1:$(($(base) + 10 + $1))$2" || true; }
+
+# The node whose REST API reports itself the running primary.
+leader() {
+  local n
+  for n in 1 2 3; do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' -m 2 "http://127.0.0.1:$(($(base) + 10 + n))/primary" || true)" = 200 ] &&
+      echo "$n" && return 0
+  done
+  return 1
+}
+
+# Members running: a leader and streaming replicas, as node N's /cluster says.
+running_members() {
+  local n
+  for n in 1 2 3; do
+    api "$n" /cluster | jq -e '[.members[] | select(.state == "running" or .state == "streaming")] | length' \
+      2>/dev/null && return 0
+  done
+  echo 0
+}
+
+wait_members() {  # COUNT TRIES
+  local tries=$2
+  for _ in $(seq 1 "$tries"); do
+    [ "$(running_members)" -ge "$1" ] && leader >/dev/null && return 0
+    sleep 0.5
+  done
+  echo "patroni: fewer than $1 members running; see $dir/node*/patroni.log" >&2
+  return 1
+}
+
+kill_node() {  # N
+  local n=$1 pid
+  for f in "$dir/node$n/patroni.pid" "$dir/node$n/data/postmaster.pid"; do
+    pid=$(head -n 1 "$f" 2>/dev/null || true)
+    [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null || true
+  done
+}
+
+case "$cmd" in
+  start)
+    b=${3:?BASE_PORT}; password=${4:?PASSWORD}
+    mkdir -p "$dir"; echo "$b" >"$dir/base_port"
+    for n in 1 2 3; do start_etcd "$n" "$b"; done
+    for n in 1 2 3; do
+      mkdir -p "$dir/node$n"
+      node_yml "$n" "$b" "$password" >"$dir/node$n/patroni.yml"
+      chmod 600 "$dir/node$n/patroni.yml"
+      [ "$(id -u)" = 0 ] && chown -R postgres:postgres "$dir/node$n"
+    done
+    [ "$(id -u)" = 0 ] && chmod 755 "$dir"
+    # node1 first, so that it is the leader; the others clone it.
+    start_node 1
+    for _ in $(seq 1 120); do leader >/dev/null && break; sleep 0.5; done
+    leader >/dev/null || { echo "patroni: node1 did not become the leader; see $dir/node1/patroni.log" >&2; exit 1; }
+    as_pg "$bin/psql" -h "$dir/node1" -p "$b" -U postgres -q -v ON_ERROR_STOP=1 \
+      -c "CREATE USER stampede PASSWORD '$password'" -c "CREATE DATABASE bench OWNER stampede" >/dev/null
+    start_node 2
+    start_node 3
+    wait_members 3 240
+    ;;
+  stop)
+    for n in 1 2 3; do kill_node "$n"; done
+    for n in 1 2 3; do
+      pid=$(cat "$dir/etcd$n/etcd.pid" 2>/dev/null || true)
+      [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null || true
+    done
+    ;;
+  kill-node)
+    kill_node "${3:?N}"
+    ;;
+  start-node)
+    n=${3:?N}
+    start_node "$n"
+    # Up when its REST API answers: it then rejoins as a replica on its own.
+    for _ in $(seq 1 60); do
+      [ -n "$(api "$n" /health)$(api "$n" /patroni)" ] && exit 0
+      sleep 0.5
+    done
+    echo "patroni: node $n's REST API does not answer; see $dir/node$n/patroni.log" >&2
+    exit 1
+    ;;
+  leader)
+    leader
+    ;;
+  wait-members)
+    wait_members "${3:?N}" 120
+    ;;
+  status)
+    api 1 /cluster; api 2 /cluster; api 3 /cluster
+    ;;
+  *) echo "usage: $0 start|stop|kill-node|start-node|leader|wait-members|status DIR ..." >&2; exit 2 ;;
+esac
