@@ -256,7 +256,7 @@ StatusOr<HealthReport> ParseGaleraStatus(std::string_view text, int expected_siz
   return r;
 }
 
-StatusOr<HealthReport> ParsePatroniCluster(std::string_view json, int64_t expected_members) {
+StatusOr<HealthReport> ParsePatroniCluster(std::string_view json, int64_t expected_members, std::string* leader) {
   return Guard("Patroni /cluster", [&]() -> StatusOr<HealthReport> {
     auto j = ParseJson(json, "Patroni /cluster");
     if (!j.ok()) return j.status();
@@ -266,7 +266,10 @@ StatusOr<HealthReport> ParsePatroniCluster(std::string_view json, int64_t expect
     for (const Json& m : (*j)["members"]) {
       std::string state = m.value("state", "");
       std::string role = m.value("role", "");
-      if (role == "leader" || role == "standby_leader") ++leaders;
+      if (role == "leader" || role == "standby_leader") {
+        ++leaders;
+        if (leader) *leader = m.value("name", "");
+      }
       if (state == "running" || state == "streaming") {
         ++running;
       } else {

@@ -43,8 +43,9 @@ StatusOr<HealthReport> ParseRedisClusterInfo(std::string_view text);
 StatusOr<HealthReport> ParseGaleraStatus(std::string_view text, int expected_size);
 // Healthy: one leader and every member running, and at least
 // `expected_members` of them (0: any number; a killed member drops out of
-// /cluster once its key expires).
-StatusOr<HealthReport> ParsePatroniCluster(std::string_view json, int64_t expected_members = 0);
+// /cluster once its key expires). leader: the leader's name ("" if none).
+StatusOr<HealthReport> ParsePatroniCluster(std::string_view json, int64_t expected_members = 0,
+                                           std::string* leader = nullptr);
 
 }  // namespace stampede::health
 

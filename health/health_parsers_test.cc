@@ -118,8 +118,10 @@ TEST_F(HealthParsersTest, PatroniCluster) {
 
 // Patroni 3.0.2 (Debian's), captured from deploy/local/patroni.sh.
 TEST_F(HealthParsersTest, Patroni302ClusterHealthyStartingAndGone) {
-  auto healthy = ParsePatroniCluster(Fixture("patroni_3.0.2_cluster_healthy.json"), 3);
+  std::string leader;
+  auto healthy = ParsePatroniCluster(Fixture("patroni_3.0.2_cluster_healthy.json"), 3, &leader);
   ASSERT_TRUE(healthy.ok()) << healthy.status().message();
+  EXPECT_EQ(leader, "node2");
   EXPECT_TRUE(healthy->healthy) << healthy->detail;
   EXPECT_EQ(healthy->live_nodes, 3);
   // The killed leader back as a replica, still starting: not yet healthy.

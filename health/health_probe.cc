@@ -14,6 +14,8 @@
 #include <boost/beast/http.hpp>
 #include <chrono>
 #include <mutex>
+#include <optional>
+#include <set>
 
 #include "common/strings.h"
 #include "drivers/driver_registry.h"
@@ -34,6 +36,7 @@ class HttpProbe : public HealthProbe {
   }
 
   StatusOr<HealthReport> Poll() override {
+    if (o_.kind == "patroni") return PollPatroni();
     HealthReport total;
     total.healthy = true;
     bool any = false;
@@ -49,7 +52,7 @@ class HttpProbe : public HealthProbe {
       }
       any = true;
       total.Merge(*r);
-      if (o_.kind != "cockroachdb") break;  // one answering PD / master / Patroni is enough
+      if (o_.kind != "cockroachdb") break;  // one answering PD / master is enough
     }
     if (!any) return last;
     return total;
@@ -92,9 +95,37 @@ class HttpProbe : public HealthProbe {
       r->Merge(*s);
       return r;
     }
-    auto body = get("/cluster");
-    if (!body.ok()) return body.status();
-    return ParsePatroniCluster(*body, o_.expected_nodes);
+    return Status::Error("health kind " + o_.kind + ": not an HTTP kind");
+  }
+
+  // Every member's own view, the worst of them: a member cut off from the
+  // DCS still shows the cluster as it last saw it (healthy, itself the
+  // leader), and only the others' views say it is not.
+  StatusOr<HealthReport> PollPatroni() {
+    std::optional<HealthReport> worst;
+    std::set<std::string> leaders;
+    std::string silent;
+    for (const std::string& url : o_.urls) {
+      auto body = HttpGet(url + "/cluster", o_.timeout_ms);
+      std::string leader;
+      auto r = body.ok() ? ParsePatroniCluster(*body, o_.expected_nodes, &leader) : body.status();
+      if (!r.ok()) {
+        silent += (silent.empty() ? "" : "; ") + r.status().message();
+        continue;
+      }
+      leaders.insert(leader.empty() ? "none" : leader);
+      if (!worst || r->unavailable > worst->unavailable || (worst->healthy && !r->healthy)) worst = *r;
+    }
+    if (!worst) return Status::Error(silent);
+    if (!silent.empty()) {
+      worst->healthy = false;  // a member that does not answer is itself a sign of ill health
+      worst->detail += "; " + silent;
+    }
+    if (leaders.size() > 1) {
+      worst->healthy = false;
+      worst->detail += "; the members disagree on the leader (" + Join({leaders.begin(), leaders.end()}, ", ") + ")";
+    }
+    return *worst;
   }
 
   ProbeOptions o_;

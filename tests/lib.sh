@@ -210,7 +210,7 @@ start_patroni() {
 patroni_sql() {  # SQL: one value, from the leader
   local n
   n=$("$ROOT/deploy/local/patroni.sh" leader "$PT_DIR") || fail "no Patroni leader"
-  PGPASSWORD=$STAMPEDE_PASSWORD psql -h 127.0.0.1 -p $((PT_BASE + n - 1)) -U stampede -d bench -tAc "$1"
+  psql -h "$PT_DIR/node$n" -p $((PT_BASE + n - 1)) -U postgres -d bench -tAc "$1"
 }
 
 start_redis_cluster() {

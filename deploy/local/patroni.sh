@@ -13,6 +13,11 @@
 # etcd client BASE+20+N, etcd peer BASE+30+N. User stampede / PASSWORD,
 # database bench. Timings are short (ttl 10 s, loop_wait 1 s), so that a
 # failover takes about ten seconds instead of thirty.
+# Several hosts: PATRONI_HOSTS="10.77.0.3 10.77.0.4 10.77.0.5" gives node N
+# (and etcd member N) the Nth address, and PATRONI_NETNS="ns3 ns4 ns5" runs
+# them inside the Nth network namespace (`start-node` runs where it is
+# called, as an agent on that host calls it; the other commands reach each
+# node from inside its namespace).
 set -euo pipefail
 cmd=${1:?start|stop|kill-node|start-node|leader|wait-members|status}; dir=${2:?DIR}
 bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
@@ -20,33 +25,49 @@ pg_user=()
 [ "$(id -u)" = 0 ] && pg_user=(setpriv --reuid=postgres --regid=postgres --init-groups)
 as_pg() { "${pg_user[@]}" "$@"; }
 base() { cat "$dir/base_port"; }
+hosts=(${PATRONI_HOSTS:-127.0.0.1 127.0.0.1 127.0.0.1})
+netns=(${PATRONI_NETNS:-})
+host_of() { echo "${hosts[$(($1 - 1))]}"; }
+# Runs a command where node N lives.
+on_node() {  # N CMD...
+  local n=$1
+  shift
+  if [ ${#netns[@]} -ge "$n" ]; then ip netns exec "${netns[$((n - 1))]}" "$@"; else "$@"; fi
+}
 
 etcd_cluster() {  # BASE
-  echo "e1=http://127.0.0.1:$(($1 + 31)),e2=http://127.0.0.1:$(($1 + 32)),e3=http://127.0.0.1:$(($1 + 33))"
+  echo "e1=http://$(host_of 1):$(($1 + 31)),e2=http://$(host_of 2):$(($1 + 32)),e3=http://$(host_of 3):$(($1 + 33))"
 }
 
 start_etcd() {  # N BASE
-  local n=$1 b=$2
+  local n=$1 b=$2 h
+  h=$(host_of "$n")
   mkdir -p "$dir/etcd$n"
-  etcd --name "e$n" --data-dir "$dir/etcd$n/data" \
-    --listen-client-urls "http://127.0.0.1:$((b + 20 + n))" --advertise-client-urls "http://127.0.0.1:$((b + 20 + n))" \
-    --listen-peer-urls "http://127.0.0.1:$((b + 30 + n))" --initial-advertise-peer-urls "http://127.0.0.1:$((b + 30 + n))" \
+  # Not through on_node: a backgrounded function is a subshell, and $! must
+  # be etcd's pid (ip netns exec and setpriv exec what they run).
+  local in=()
+  [ ${#netns[@]} -ge "$n" ] && in=(ip netns exec "${netns[$((n - 1))]}")
+  "${in[@]}" etcd --name "e$n" --data-dir "$dir/etcd$n/data" \
+    --listen-client-urls "http://$h:$((b + 20 + n))" --advertise-client-urls "http://$h:$((b + 20 + n))" \
+    --listen-peer-urls "http://$h:$((b + 30 + n))" --initial-advertise-peer-urls "http://$h:$((b + 30 + n))" \
     --initial-cluster "$(etcd_cluster "$b")" --initial-cluster-state new --initial-cluster-token "stampede-$b" \
     >"$dir/etcd$n/etcd.log" 2>&1 &
   echo $! >"$dir/etcd$n/etcd.pid"
 }
 
 node_yml() {  # N BASE PASSWORD
-  local n=$1 b=$2 pw=$3
+  local n=$1 b=$2 pw=$3 h net=127.0.0.1/32
+  h=$(host_of "$n")
+  [ "$h" = 127.0.0.1 ] || net=${h%.*}.0/24
   cat <<YML
 scope: stampede-$b
 name: node$n
 log: {dir: $dir/node$n, file_num: 1, file_size: 100000000}
 restapi:
-  listen: 127.0.0.1:$((b + 10 + n))
-  connect_address: 127.0.0.1:$((b + 10 + n))
+  listen: $h:$((b + 10 + n))
+  connect_address: $h:$((b + 10 + n))
 etcd3:
-  hosts: [127.0.0.1:$((b + 21)), 127.0.0.1:$((b + 22)), 127.0.0.1:$((b + 23))]
+  hosts: [$(host_of 1):$((b + 21)), $(host_of 2):$((b + 22)), $(host_of 3):$((b + 23))]
 bootstrap:
   dcs:
     ttl: 10
@@ -64,8 +85,8 @@ bootstrap:
         fsync: "off"   # the tests kill processes, not machines: the page cache survives
   initdb: [{encoding: UTF8}, {auth-local: trust}]
 postgresql:
-  listen: 127.0.0.1:$((b + n - 1))
-  connect_address: 127.0.0.1:$((b + n - 1))
+  listen: $h:$((b + n - 1))
+  connect_address: $h:$((b + n - 1))
   data_dir: $dir/node$n/data
   bin_dir: $bin
   pgpass: $dir/node$n/pgpass
@@ -79,8 +100,8 @@ postgresql:
     unix_socket_directories: $dir/node$n
   pg_hba:
     - local all all trust
-    - host replication replicator 127.0.0.1/32 scram-sha-256
-    - host all all 127.0.0.1/32 scram-sha-256
+    - host replication replicator $net scram-sha-256
+    - host all all $net scram-sha-256
 YML
 }
 
@@ -88,18 +109,20 @@ start_node() {  # N
   local n=$1
   # PostgreSQL is Patroni's child, in a session of its own: kill-node kills
   # both by their pids.
-  "${pg_user[@]}" /usr/bin/patroni "$dir/node$n/patroni.yml" >>"$dir/node$n/stdout.log" 2>&1 &
+  local in=()
+  [ "$cmd" != start-node ] && [ ${#netns[@]} -ge "$n" ] && in=(ip netns exec "${netns[$((n - 1))]}")
+  "${in[@]}" "${pg_user[@]}" /usr/bin/patroni "$dir/node$n/patroni.yml" >>"$dir/node$n/stdout.log" 2>&1 &
   echo $! >"$dir/node$n/patroni.pid"
 }
 
 # GET the REST API of node N (empty when it does not answer).
-api() { curl -s -m 2 "http://127.0.0.1:$(($(base) + 10 + $1))$2" || true; }
+api() { on_node "$1" curl -s -m 2 "http://$(host_of "$1"):$(($(base) + 10 + $1))$2" || true; }
 
 # The node whose REST API reports itself the running primary.
 leader() {
   local n
   for n in 1 2 3; do
-    [ "$(curl -s -o /dev/null -w '%{http_code}' -m 2 "http://127.0.0.1:$(($(base) + 10 + n))/primary" || true)" = 200 ] &&
+    [ "$(on_node "$n" curl -s -o /dev/null -w '%{http_code}' -m 2 "http://$(host_of "$n"):$(($(base) + 10 + n))/primary" || true)" = 200 ] &&
       echo "$n" && return 0
   done
   return 1
