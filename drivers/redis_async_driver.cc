@@ -136,6 +136,11 @@ Task<Status> RedisAsyncDriver::Connect(const ConnectOptions& o) {
     ok = co_await Words(select, &error);
     if (!ok) error = "SELECT " + o.database + ": " + error;
   }
+  if (ok && o.session == "read-write") {
+    StatusOr<std::string> role = co_await Role();
+    ok = role.ok() && *role == "master";
+    if (!ok) error = role.ok() ? RedisNotAMaster(endpoint_, *role) : role.status().message();
+  }
   timer.cancel();
   if (!ok) {
     Close();
@@ -242,6 +247,18 @@ Task<StatusOr<std::vector<SlotRange>>> RedisAsyncDriver::ClusterSlots() {
   StatusOr<std::vector<SlotRange>> ranges = ParseClusterSlots(static_cast<redisReply*>(reply), endpoint_);
   freeReplyObject(reply);
   co_return ranges;
+}
+
+Task<StatusOr<std::string>> RedisAsyncDriver::Role() {
+  std::unique_ptr<redisReader, void (*)(redisReader*)> reader(redisReaderCreate(), redisReaderFree);
+  const std::vector<std::string> words = {"ROLE"};
+  void* reply = nullptr;
+  OpResult lost;
+  std::string error;
+  if (!co_await Exchange(words, 1, false, reader.get(), &reply, &lost, &error)) co_return Status::Error(error);
+  StatusOr<std::string> role = ParseRole(static_cast<redisReply*>(reply), endpoint_);
+  freeReplyObject(reply);
+  co_return role;
 }
 
 }  // namespace stampede::drivers

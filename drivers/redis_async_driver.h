@@ -48,6 +48,8 @@ class RedisAsyncDriver : public AsyncDriver {
   std::string_view reply_error() const;
   // CLUSTER SLOTS, read into a whole reply (not a summary).
   Task<StatusOr<std::vector<SlotRange>>> ClusterSlots();
+  // ROLE's first word: master, slave or sentinel.
+  Task<StatusOr<std::string>> Role();
   const std::string& endpoint() const { return endpoint_; }
 
  private:

@@ -7,8 +7,6 @@ namespace {
 
 constexpr int kMaxRedirects = 5;
 
-bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
 }  // namespace
 
 RedisClusterAsyncDriver::RedisClusterAsyncDriver(const boost::asio::any_io_executor& executor)
@@ -32,9 +30,7 @@ Task<Status> RedisClusterAsyncDriver::Connect(const ConnectOptions& options) {
   aborted_ = false;
   base_ = options;
   const std::string seed = options.Endpoint();
-  bool known = false;
-  for (const auto& s : seeds_) known |= s == seed;
-  if (!known) seeds_.insert(seeds_.begin(), seed);
+  AddSeed(&seeds_, seed);
   std::string error;
   if (!co_await NodeAt(seed, &error)) co_return Status::Error(error);
   co_return co_await LoadMap();
@@ -174,7 +170,7 @@ Task<OpResult> RedisClusterAsyncDriver::Route(int argc, bool write, std::string*
     if (r.outcome == Outcome::kOk || reply.empty()) co_return r;
     Redirect redirect;
     if (!ParseRedirect(reply, &redirect)) {
-      if (StartsWith(reply, "TRYAGAIN") || StartsWith(reply, "CLUSTERDOWN")) map_stale_ = true;
+      if (reply.starts_with("TRYAGAIN") || reply.starts_with("CLUSTERDOWN")) map_stale_ = true;
       co_return r;
     }
     if (redirect.ask) {

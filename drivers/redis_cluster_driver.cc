@@ -16,9 +16,7 @@ RedisClusterDriver::~RedisClusterDriver() { Close(); }
 Status RedisClusterDriver::Connect(const ConnectOptions& options) {
   base_ = options;
   const std::string seed = options.Endpoint();
-  bool known = false;
-  for (const auto& s : seeds_) known |= s == seed;
-  if (!known) seeds_.insert(seeds_.begin(), seed);
+  AddSeed(&seeds_, seed);
   std::string error;
   if (!Node(seed, &error)) return Status::Error(error);
   return LoadMap();

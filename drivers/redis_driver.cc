@@ -4,6 +4,7 @@
 
 #include "common/strings.h"
 #include "drivers/redis_errors.h"
+#include "drivers/redis_slots.h"
 
 namespace stampede::drivers {
 namespace {
@@ -47,6 +48,15 @@ Status RedisDriver::Connect(const ConnectOptions& options) {
   }
   if (s.ok() && !options.database.empty() && options.database != "0") {
     s = send({"SELECT", options.database}, "SELECT " + options.database);
+  }
+  if (s.ok() && options.session == "read-write") {
+    auto* reply = static_cast<redisReply*>(redisCommand(ctx_, "ROLE"));
+    StatusOr<std::string> role =
+        reply ? ParseRole(reply, endpoint_) : Status::Error(endpoint_ + ": ROLE: " + std::string(ctx_->errstr));
+    if (reply) freeReplyObject(reply);
+    s = !role.ok()          ? role.status()
+        : *role == "master" ? Status::Ok()
+                            : Status::Error(RedisNotAMaster(endpoint_, *role));
   }
   if (!s.ok()) Close();
   return s;

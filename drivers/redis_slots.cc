@@ -80,4 +80,20 @@ bool HasNoKey(const std::vector<std::string>& words, int argc) {
   return false;
 }
 
+StatusOr<std::string> ParseRole(const redisReply* r, const std::string& endpoint) {
+  if (r && r->type == REDIS_REPLY_ERROR) return Status::Error(endpoint + ": ROLE: " + std::string(r->str, r->len));
+  if (!r || r->type != REDIS_REPLY_ARRAY || r->elements == 0 || r->element[0]->type != REDIS_REPLY_STRING) {
+    return Status::Error(endpoint + ": ROLE: not the array of a role");
+  }
+  return std::string(r->element[0]->str, r->element[0]->len);
+}
+
+std::string RedisNotAMaster(const std::string& endpoint, const std::string& role) {
+  return endpoint + ": a " + (role == "slave" ? std::string("replica") : role) + ", not a master (session: read-write)";
+}
+
+void AddSeed(std::vector<std::string>* seeds, const std::string& seed) {
+  if (std::find(seeds->begin(), seeds->end(), seed) == seeds->end()) seeds->insert(seeds->begin(), seed);
+}
+
 }  // namespace stampede::drivers

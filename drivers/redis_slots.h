@@ -58,6 +58,16 @@ bool ParseRedirect(std::string_view reply, Redirect* redirect);
 // on the host of the node asked (asked: host:port).
 StatusOr<std::vector<SlotRange>> ParseClusterSlots(const redisReply* reply, const std::string& asked);
 
+// ROLE's first word (master, slave, sentinel); an error reply or another
+// shape is an error naming the endpoint.
+StatusOr<std::string> ParseRole(const redisReply* reply, const std::string& endpoint);
+// The connect error of a node that is not a master, for session: read-write.
+std::string RedisNotAMaster(const std::string& endpoint, const std::string& role);
+
+// Puts the endpoint a worker was given first among the nodes it asks for
+// the slot map (once: a reconnect to a known seed keeps the order).
+void AddSeed(std::vector<std::string>* seeds, const std::string& seed);
+
 // Commands routed to every master rather than by their second word (EVAL
 // with its keys counted separately, FLUSHDB, CONFIG, ...), and commands
 // with fewer than two words.

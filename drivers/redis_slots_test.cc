@@ -91,5 +91,39 @@ TEST(RedisSlotsTest, KeylessCommandsGoToEveryMaster) {
   EXPECT_TRUE(HasNoKey(words, 1));
 }
 
+TEST(RedisSlotsTest, AddSeedPutsANewSeedFirstOnce) {
+  std::vector<std::string> seeds;
+  AddSeed(&seeds, "a:1");
+  AddSeed(&seeds, "b:2");
+  AddSeed(&seeds, "a:1");
+  EXPECT_EQ(seeds, (std::vector<std::string>{"b:2", "a:1"}));
+}
+
+// ROLE as Redis 7.0 answers it on a replica (captured from
+// deploy/local/redis-sentinel.sh) and on a master.
+TEST(RedisSlotsTest, ReadsRoleReplies) {
+  auto role_of = [](const std::string& resp) {
+    redisReader* reader = redisReaderCreate();
+    EXPECT_EQ(redisReaderFeed(reader, resp.data(), resp.size()), REDIS_OK);
+    void* reply = nullptr;
+    EXPECT_EQ(redisReaderGetReply(reader, &reply), REDIS_OK);
+    auto role = ParseRole(static_cast<redisReply*>(reply), "127.0.0.1:7700");
+    freeReplyObject(reply);
+    redisReaderFree(reader);
+    return role;
+  };
+  auto replica = role_of("*5\r\n$5\r\nslave\r\n$9\r\n127.0.0.1\r\n:7702\r\n$9\r\nconnected\r\n:79807\r\n");
+  ASSERT_TRUE(replica.ok());
+  EXPECT_EQ(*replica, "slave");
+  EXPECT_EQ(RedisNotAMaster("127.0.0.1:7700", *replica),
+            "127.0.0.1:7700: a replica, not a master (session: read-write)");
+  auto master = role_of("*3\r\n$6\r\nmaster\r\n:3129\r\n*0\r\n");
+  ASSERT_TRUE(master.ok());
+  EXPECT_EQ(*master, "master");
+  auto denied = role_of("-NOAUTH Authentication required.\r\n");
+  ASSERT_FALSE(denied.ok());
+  EXPECT_EQ(denied.status().message(), "127.0.0.1:7700: ROLE: NOAUTH Authentication required.");
+}
+
 }  // namespace
 }  // namespace stampede::drivers

@@ -174,14 +174,16 @@ class Loader : public YamlReader {
     faults_.LoadHealth(t);
   }
 
+  // read-write: postgres (libpq target_session_attrs) and a single Redis
+  // node (ROLE) can tell a primary; a Redis Cluster routes to masters itself.
   void LoadSession(const YAML::Node& n, const drivers::DriverInfo* info) {
     const std::string s = String(n, "target.session");
-    const bool postgres = !info || info->name == "postgres";
+    const std::string& flavor = result_.plan.target().flavor();
+    const bool can = !info || info->name == "postgres" || (info->name == "redis" && flavor == "redis");
     if (s != "any" && s != "read-write")
       return Error(n, "target.session", "expected any or read-write, found " + Quoted(s));
-    if (s == "read-write" && !postgres) {
-      return Error(n, "target.session",
-                   "read-write is for the postgres driver (libpq target_session_attrs), not " + info->name);
+    if (s == "read-write" && !can) {
+      return Error(n, "target.session", "read-write needs postgres or redis (flavor redis), not " + flavor);
     }
     if (s == "read-write") result_.plan.mutable_target()->set_session(s);
   }

@@ -89,7 +89,7 @@ TEST(PlanLoaderTest, YamlSyntaxError) {
   EXPECT_NE(e[0].find("yaml: not valid YAML"), std::string::npos);
 }
 
-TEST(PlanLoaderTest, ReadWriteSessionIsForPostgres) {
+TEST(PlanLoaderTest, ReadWriteSessionNeedsADriverThatKnowsThePrimary) {
   const std::string phases = "phases:\n  - {name: a, workload: kv, workers: 1, ops: 1}\n";
   auto ok = LoadPlanText(
       "name: x\ntarget: {driver: postgres, endpoints: ['h:1', 'h:2'], session: read-write}\n" + phases, "p.yaml");
@@ -100,9 +100,14 @@ TEST(PlanLoaderTest, ReadWriteSessionIsForPostgres) {
   EXPECT_EQ(any.plan.target().session(), "");
   auto e = Errors("name: x\ntarget: {driver: mysql, endpoints: ['h:1'], session: read-write}\n" + phases);
   ASSERT_EQ(e.size(), 1u);
-  EXPECT_EQ(
-      e[0],
-      "p.yaml:2:54: target.session: read-write is for the postgres driver (libpq target_session_attrs), not mysql");
+  EXPECT_EQ(e[0], "p.yaml:2:54: target.session: read-write needs postgres or redis (flavor redis), not mysql");
+  e = Errors("name: x\ntarget: {driver: redis, flavor: redis-cluster, endpoints: ['h:1'], session: read-write}\n" +
+             phases);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("read-write needs postgres or redis (flavor redis), not redis-cluster"), std::string::npos);
+  EXPECT_TRUE(
+      LoadPlanText("name: x\ntarget: {driver: redis, endpoints: ['h:1'], session: read-write}\n" + phases, "p.yaml")
+          .ok());
   e = Errors("name: x\ntarget: {driver: postgres, endpoints: ['h:1'], session: primary}\n" + phases);
   ASSERT_EQ(e.size(), 1u);
   EXPECT_NE(e[0].find("target.session: expected any or read-write, found 'primary'"), std::string::npos) << e[0];
