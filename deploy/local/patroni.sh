@@ -51,6 +51,7 @@ start_etcd() {  # N BASE
     --listen-client-urls "http://$h:$((b + 20 + n))" --advertise-client-urls "http://$h:$((b + 20 + n))" \
     --listen-peer-urls "http://$h:$((b + 30 + n))" --initial-advertise-peer-urls "http://$h:$((b + 30 + n))" \
     --initial-cluster "$(etcd_cluster "$b")" --initial-cluster-state new --initial-cluster-token "stampede-$b" \
+    --pre-vote \
     >"$dir/etcd$n/etcd.log" 2>&1 &
   echo $! >"$dir/etcd$n/etcd.pid"
 }

@@ -12,7 +12,9 @@
 # committed once node1 has rejoined (pg_rewind throws them away). Checked:
 # a new leader, no acknowledged insert lost, rows = acknowledged +
 # ambiguous that committed, node1 back as a replica, nothing left in
-# nftables.
+# nftables. A known Patroni 3.0.2 quirk (below) can make node1 the leader
+# again after the heal, throwing the new leader's acknowledged writes away:
+# the test then checks that the run counted exactly what was lost.
 source "$(dirname "$0")/../lib.sh"
 source "$ROOT/deploy/local/netns.sh"
 if ! netns_available; then
@@ -77,18 +79,34 @@ expect_eq "$rc" 0 "run exit code"
 s=$(summary_of "$TMP/results")/summary.json
 expect_eq "$(jq -c '[.faults[0:2][] | [.action, .node, .ok]]' "$s")" '[["partition","node1",true],["heal","node1",true]]' "faults"
 leader=$("$ROOT/deploy/local/patroni.sh" leader "$PT_DIR") || fail "no leader after the run"
-[ "$leader" != 1 ] || fail "node1 leads again: no failover happened"
+grep -q "promoted self to leader" "$PT_DIR/node2/patroni.log" "$PT_DIR/node3/patroni.log" ||
+  fail "neither standby was promoted while node1 was cut off"
+quirk=0
+if [ "$leader" = 1 ]; then
+  # Seen once in five runs here (Patroni 3.0.2, etcd 3.4): after the heal
+  # the new leader could not reach etcd for its retry_timeout while etcd
+  # re-formed, demoted itself, and node1, still finishing its own demotion
+  # from the partition, wrote the leader key ("updated leader lock during
+  # demoting self because DCS is not accessible") and promoted itself with
+  # its old data: what the other leader acknowledged is gone. Patroni's
+  # bug, not stampede's; the run must count those writes as lost.
+  grep -q "updated leader lock during demoting self" "$PT_DIR/node1/patroni.log" ||
+    fail "node1 leads again without the known Patroni quirk: $(grep -E 'promoted|demot' "$PT_DIR/node1/patroni.log" | tail -3)"
+  quirk=1
+fi
 unav=$(jq '.faults[0].unavailability_s' "$s")
 awk -v v="$unav" 'BEGIN { exit !(v >= 3 && v <= 27) }' || fail "unavailability $unav s"
 ok=$(jq '.phases[0].ops[0].ok' "$s")
 amb=$(jq '.phases[0].ops[0].errors.ambiguous' "$s")
 read -r acked wlost committed unchecked <<<"$(jq -r '.phases[0].writes | "\(.acked) \(.lost) \(.ambiguous_committed) \(.unchecked)"' "$s")"
 expect_eq "$acked" "$ok" "inserts the read-back knew as acknowledged"
-expect_eq "$wlost" 0 "acknowledged inserts lost"
+[ "$quirk" = 1 ] || expect_eq "$wlost" 0 "acknowledged inserts lost"
 expect_eq "$unchecked" 0 "inserts the read-back could not check"
 [ "$amb" -gt 0 ] || fail "no write was left hanging on the partitioned primary"
 "$ROOT/deploy/local/patroni.sh" wait-members "$PT_DIR" 3 || fail "node1 did not rejoin: $("$ROOT/deploy/local/patroni.sh" status "$PT_DIR" | head -c 600)"
 rows=$(patroni_sql "SELECT count(*) FROM pp")
-expect_eq "$rows" $((acked + committed)) "rows on the new leader = acknowledged + ambiguous that committed"
+expect_eq "$rows" $((acked - wlost + committed)) "rows on the leader = acknowledged - lost + ambiguous that committed"
+[ "$quirk" = 0 ] ||
+  echo "KNOWN PATRONI QUIRK: node1 took the leader key back after the heal; the run counted $wlost of $acked acknowledged inserts lost, and the rows agree"
 expect_eq "$(on_host 3 nft list tables | grep -c stampede_ || true)" 0 "stampede tables left on node1's host"
-pass "node1 partitioned from its peers, node $leader promoted: unavailability $unav s; $acked acknowledged inserts, 0 lost, $committed of $amb ambiguous committed = $rows rows"
+pass "node1 partitioned from its peers: unavailability $unav s; leader after the heal node $leader; $acked acknowledged inserts, $wlost lost, $committed of $amb ambiguous committed = $rows rows"
