@@ -248,7 +248,7 @@ void AddRunFlags(RunFlags* f, po::options_description* desc) {
       "local-agents", po::value(&f->local_agents), "in-process agents (default: the plan's agents.min)")(
       "listen", po::value(&f->listen)->default_value(f->listen), "embedded coordinator's gRPC address")(
       "results", po::value(&f->results_dir),
-      "write results to exactly this directory (with --coordinator: "
+      "write results to exactly this directory, which must not hold another run (with --coordinator: "
       "copy them there from the coordinator when the run ends)")(
       "results-root", po::value(&f->results_root)->default_value(f->results_root), "results/<run-id>/ parent")(
       "agent-config", po::value(&f->agent_config), "local config of the first local agent: the nodes it may act on")(

@@ -22,6 +22,10 @@ StatusOr<std::string> MakeRunDir(const std::string& results_root, const std::str
   if (dir.empty()) {
     dir = results_root + "/" + run_id;
     for (int n = 2; fs::exists(dir, ec); ++n) dir = results_root + "/" + run_id + "-" + std::to_string(n);
+  } else if (fs::file_size(dir + "/journal.jsonl", ec) > 0 && !ec) {
+    // Another run's journal: appending to it would mix two runs' numbers.
+    return Status::Error("results: " + dir +
+                         " already holds a run (journal.jsonl); name a new or empty directory with --results");
   }
   fs::create_directories(dir, ec);
   if (ec) return Status::Error("results: cannot create " + dir + ": " + ec.message());

@@ -78,6 +78,15 @@ TEST_F(ResultFilesTest, ANewRunGetsItsOwnDirectoryWithItsPlan) {
   auto exact = MakeRunDir(root_.string(), (root_ / "mine").string(), "ignored", "y");
   ASSERT_TRUE(exact.ok());
   EXPECT_EQ(Slurp(root_ / "mine" / "plan.yaml"), "y");
+  // An exact directory that holds another run's journal is not reused: the
+  // two runs' records would be mixed.
+  std::ofstream(root_ / "mine" / "journal.jsonl") << "{\"type\":\"run\"}\n";
+  auto reused = MakeRunDir(root_.string(), (root_ / "mine").string(), "ignored", "z");
+  ASSERT_FALSE(reused.ok());
+  EXPECT_EQ(reused.status().message(), "results: " + (root_ / "mine").string() +
+                                           " already holds a run (journal.jsonl); name a new or empty directory "
+                                           "with --results");
+  EXPECT_EQ(Slurp(root_ / "mine" / "plan.yaml"), "y");
   Put("file", "");
   auto blocked = MakeRunDir(root_.string(), (root_ / "20261201-100000-x" / "file" / "d").string(), "", "");
   ASSERT_FALSE(blocked.ok());
