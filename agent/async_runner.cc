@@ -174,7 +174,11 @@ drivers::Task<void> AsyncRunner::WorkerMain(Worker* w) {
     SetActive(w, true);
     // Every agent starts at the same instant, closed loop included.
     if (co_await SleepUntil(w, start_mono_ns_)) {
-      co_await RunOps(w);
+      if (phase_.pipeline() > 1) {
+        co_await RunPipelined(w);
+      } else {
+        co_await RunOps(w);
+      }
       std::string note = w->ops->Finish();
       if (!note.empty()) {
         note = "phase " + phase_.name() + ": " + note;
@@ -267,30 +271,36 @@ drivers::Task<void> AsyncRunner::RunOps(Worker* w) {
     int op;
     uint32_t retries = 0;
     drivers::OpResult r = co_await ExecuteOp(w, &op, &retries);
-    const int64_t ended = MonoNowNs();
-    w->stats->Record(op, r.outcome, static_cast<uint64_t>(ended - intended), retries, ended);
-    w->ops->Observe(op, r);
-    if (r.outcome == Outcome::kOk) {
-      w->failures = 0;
-      w->backoff_ns = kFirstBackoffNs;
-    } else {
-      ReportError(op, r.outcome, w->error);
-    }
-    if (!w->driver->connected()) {
-      w->stats->endpoint(size_t(w->endpoint)).lost.fetch_add(1, std::memory_order_relaxed);
-      // A node that accepts connections but fails every operation (Galera
-      // outside the primary component) must not be hammered: back off from
-      // the second loss in a row.
-      if (++w->failures > 1) co_await SleepUntil(w, std::min(MonoNowNs() + NextBackoffNs(w), deadline_mono_ns_));
-      while (!Halted() && MonoNowNs() < deadline_mono_ns_) {
-        MissOverdue(w);
-        Status s = co_await Reconnect(w);
-        if (s.ok()) break;
-        ReportError(op, Outcome::kUnavailable, "reconnect: " + s.message());
-        co_await SleepUntil(w, std::min(MonoNowNs() + NextBackoffNs(w), deadline_mono_ns_));
-      }
-    }
+    Settle(w, op, r, intended, retries, MonoNowNs());
+    if (!w->driver->connected()) co_await AfterLoss(w, op);
     if (think_ns > 0 && !co_await SleepUntil(w, std::min(MonoNowNs() + think_ns, deadline_mono_ns_))) break;
+  }
+}
+
+void AsyncRunner::Settle(Worker* w, int op, const drivers::OpResult& r, int64_t intended, uint32_t retries,
+                         int64_t ended) {
+  w->stats->Record(op, r.outcome, static_cast<uint64_t>(ended - intended), retries, ended);
+  w->ops->Observe(op, r);
+  if (r.outcome == Outcome::kOk) {
+    w->failures = 0;
+    w->backoff_ns = kFirstBackoffNs;
+  } else {
+    ReportError(op, r.outcome, w->error);
+  }
+}
+
+drivers::Task<void> AsyncRunner::AfterLoss(Worker* w, int op) {
+  w->stats->endpoint(size_t(w->endpoint)).lost.fetch_add(1, std::memory_order_relaxed);
+  // A node that accepts connections but fails every operation (Galera
+  // outside the primary component) must not be hammered: back off from
+  // the second loss in a row.
+  if (++w->failures > 1) co_await SleepUntil(w, std::min(MonoNowNs() + NextBackoffNs(w), deadline_mono_ns_));
+  while (!Halted() && MonoNowNs() < deadline_mono_ns_) {
+    MissOverdue(w);
+    Status s = co_await Reconnect(w);
+    if (s.ok()) break;
+    ReportError(op, Outcome::kUnavailable, "reconnect: " + s.message());
+    co_await SleepUntil(w, std::min(MonoNowNs() + NextBackoffNs(w), deadline_mono_ns_));
   }
 }
 

@@ -47,6 +47,11 @@ class AsyncRunner : public PhaseRunner {
     std::string error;
     // A transaction's statements, made the first time one runs.
     std::unique_ptr<std::array<drivers::OpRequest, kMaxTxnStatements>> calls;
+    // Pipelined (Phase.pipeline): a batch's ops and what came back, made
+    // once, before the first batch.
+    std::vector<int> batch_ops;
+    std::vector<drivers::OpResult> batch_results;
+    std::vector<int64_t> batch_ended_ns;
     bool prepared = false;  // guarded by mu_: connected (or failed to)
     bool finished = false;  // guarded by mu_
   };
@@ -65,15 +70,26 @@ class AsyncRunner : public PhaseRunner {
   // What one worker's read-back found (agent/writes_check.cc).
   struct WorkerCheck {
     uint64_t acked = 0, lost = 0, ambiguous = 0, ambiguous_found = 0, unchecked = 0;
-    std::vector<int64_t> lost_ids;
+    uint64_t failed = 0, failed_found = 0;
+    std::vector<int64_t> lost_ids, failed_found_ids;
     std::string why_unchecked;  // the first read that could not be done
+    int unread_in_a_row = 0;    // reads that could not be done, in a row
   };
   enum class Found { kYes, kNo, kUnknown };
   Task<void> CheckWorker(Worker* w, WorkerCheck* check);
   Task<Found> ReadBack(Worker* w, int64_t id);
+  Task<Found> ReadOrGiveUp(Worker* w, int64_t id, WorkerCheck* c);
+  Task<void> RecheckWorker(Worker* w, const std::vector<uint64_t>& absent, WorkerCheck* c);
   Task<void> WorkerMain(Worker* w);
   Task<Status> ConnectFirst(Worker* w);
   Task<void> RunOps(Worker* w);
+  // Closed loop, Phase.pipeline operations at a time (agent/async_pipeline.cc).
+  Task<void> RunPipelined(Worker* w);
+  // Counts an operation's outcome and tells the workload.
+  void Settle(Worker* w, int op, const drivers::OpResult& r, int64_t intended, uint32_t retries, int64_t ended);
+  // After the connection was lost: backs off (from the second loss in a
+  // row) and reconnects, until it does or the phase ends.
+  Task<void> AfterLoss(Worker* w, int op);
   Task<drivers::OpResult> ExecuteOp(Worker* w, int* op, uint32_t* retries);
   Task<drivers::OpResult> ExecuteStatement(Worker* w, const drivers::OpRequest& req, uint32_t* retries);
   Task<drivers::OpResult> ExecuteTransaction(Worker* w, const drivers::OpRequest* calls, int n, uint32_t* retries);

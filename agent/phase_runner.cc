@@ -92,6 +92,7 @@ Status PhaseRunner::PrepareShare(const std::function<WorkerState*()>& make,
   ctx.step = phase_.step();
   ctx.group_workers = phase_.group_workers();
   ctx.custom = &phase_.custom();
+  ctx.pipeline = std::max<uint32_t>(1, phase_.pipeline());
   std::map<std::string, std::string> params(phase_.params().begin(), phase_.params().end());
   auto workload = workloads::CreateWorkload(phase_.workload(), ctx, params);
   if (!workload.ok()) return workload.status();

@@ -2,9 +2,11 @@
 // reads back the inserts its operations acknowledged or left ambiguous
 // (workloads/write_ledger.h), on its own event loop and a fresh connection,
 // each read under op_timeout and the whole check under one deadline. An
-// acknowledged insert not found is read again a second later before it
-// counts as lost (a replica may apply a commit a moment after it was
-// acknowledged); what the deadline leaves unread, or a database that
+// acknowledged or ambiguous insert not found is read again a second later
+// before it counts as lost or not committed (a replica may apply a commit a
+// moment after it was acknowledged); then the inserts that failed are read
+// once, and any found is a row beyond acknowledged + ambiguous: an outcome
+// the run got wrong. What the deadline leaves unread, or a database that
 // answers no read, is counted as unchecked.
 // clang-format off
 #include "agent/async_runner.h"  // first: Boost 1.74's awaitable.hpp needs <utility> before it
@@ -23,8 +25,6 @@ constexpr int kReadAttempts = 3;
 constexpr int64_t kRetryPauseNs = 100 * kNsPerMs;
 constexpr int64_t kRecheckDelayNs = kNsPerSec;
 constexpr int kMaxLostIds = 20;
-// A worker whose reads failed for this many ids in a row gives up: the
-// database is not answering, and the rest is counted as unchecked.
 constexpr int kGiveUpAfter = 3;
 
 }  // namespace
@@ -66,8 +66,13 @@ v1::WritesCheck AsyncRunner::CheckWrites(int64_t budget_ns) {
     out.set_ambiguous(out.ambiguous() + c.ambiguous);
     out.set_ambiguous_found(out.ambiguous_found() + c.ambiguous_found);
     out.set_unchecked(out.unchecked() + c.unchecked);
+    out.set_failed(out.failed() + c.failed);
+    out.set_failed_found(out.failed_found() + c.failed_found);
     for (int64_t id : c.lost_ids) {
       if (out.lost_ids_size() < kMaxLostIds) out.add_lost_ids(id);
+    }
+    for (int64_t id : c.failed_found_ids) {
+      if (out.failed_found_ids_size() < kMaxLostIds) out.add_failed_found_ids(id);
     }
     if (out.note().empty() && !c.why_unchecked.empty()) out.set_note(c.why_unchecked);
   }
@@ -77,38 +82,69 @@ v1::WritesCheck AsyncRunner::CheckWrites(int64_t budget_ns) {
 drivers::Task<void> AsyncRunner::CheckWorker(Worker* w, WorkerCheck* c) {
   const workloads::WriteLedger* ledger = w->ops ? w->ops->writes() : nullptr;
   if (!ledger) co_return;
-  std::vector<uint64_t> absent;  // acknowledged, not found at the first read
-  int failed_in_a_row = 0;
+  std::vector<uint64_t> absent;  // acknowledged or ambiguous, not found at the first read
+  bool any_failed = false;
   for (uint64_t k = 0; k < ledger->end(); ++k) {
+    any_failed |= ledger->failed(k);
     const bool acked = ledger->acked(k);
     if (!acked && !ledger->ambiguous(k)) continue;
     ++(acked ? c->acked : c->ambiguous);
-    Found found = Found::kUnknown;
-    if (failed_in_a_row < kGiveUpAfter) found = co_await ReadBack(w, ledger->Id(k));
+    const Found found = co_await ReadOrGiveUp(w, ledger->Id(k), c);
     if (found == Found::kUnknown) {
       ++c->unchecked;
-      ++failed_in_a_row;
-      if (c->why_unchecked.empty()) c->why_unchecked = Aborted() ? "the run was aborted" : w->error;
-      continue;
-    }
-    failed_in_a_row = 0;
-    if (!acked) {
-      if (found == Found::kYes) ++c->ambiguous_found;
     } else if (found == Found::kNo) {
       absent.push_back(k);
+    } else if (!acked) {
+      ++c->ambiguous_found;
     }
   }
-  if (!absent.empty()) co_await SleepUntil(w, std::min(MonoNowNs() + kRecheckDelayNs, hard_stop_mono_ns_));
+  if (!absent.empty() || any_failed)
+    co_await SleepUntil(w, std::min(MonoNowNs() + kRecheckDelayNs, hard_stop_mono_ns_));
+  co_await RecheckWorker(w, absent, c);
+  w->driver->Close();
+}
+
+// A second later: what was absent is read again (a replica may apply a
+// commit a moment after it was acknowledged), then every failed insert is
+// read once: a row found there is one the run counted as not written.
+drivers::Task<void> AsyncRunner::RecheckWorker(Worker* w, const std::vector<uint64_t>& absent, WorkerCheck* c) {
+  const workloads::WriteLedger& ledger = *w->ops->writes();
   for (uint64_t k : absent) {
-    const Found found = co_await ReadBack(w, ledger->Id(k));
-    if (found == Found::kNo) {
+    const Found found = co_await ReadOrGiveUp(w, ledger.Id(k), c);
+    if (!ledger.acked(k)) {
+      if (found == Found::kYes) ++c->ambiguous_found;
+    } else if (found == Found::kNo) {
       ++c->lost;
-      if (c->lost_ids.size() < size_t(kMaxLostIds)) c->lost_ids.push_back(ledger->Id(k));
+      if (c->lost_ids.size() < size_t(kMaxLostIds)) c->lost_ids.push_back(ledger.Id(k));
     } else if (found == Found::kUnknown) {
       ++c->unchecked;
     }
   }
-  w->driver->Close();
+  for (uint64_t k = 0; k < ledger.end(); ++k) {
+    if (!ledger.failed(k)) continue;
+    ++c->failed;
+    const Found found = co_await ReadOrGiveUp(w, ledger.Id(k), c);
+    if (found == Found::kUnknown) {
+      ++c->unchecked;
+    } else if (found == Found::kYes) {
+      ++c->failed_found;
+      if (c->failed_found_ids.size() < size_t(kMaxLostIds)) c->failed_found_ids.push_back(ledger.Id(k));
+    }
+  }
+}
+
+// A worker whose reads failed kGiveUpAfter times in a row reads no more:
+// the database is not answering, and the rest is counted as unchecked.
+drivers::Task<AsyncRunner::Found> AsyncRunner::ReadOrGiveUp(Worker* w, int64_t id, WorkerCheck* c) {
+  if (c->unread_in_a_row >= kGiveUpAfter) co_return Found::kUnknown;
+  const Found found = co_await ReadBack(w, id);
+  if (found != Found::kUnknown) {
+    c->unread_in_a_row = 0;
+    co_return found;
+  }
+  ++c->unread_in_a_row;
+  if (c->why_unchecked.empty()) c->why_unchecked = Aborted() ? "the run was aborted" : w->error;
+  co_return found;
 }
 
 drivers::Task<AsyncRunner::Found> AsyncRunner::ReadBack(Worker* w, int64_t id) {

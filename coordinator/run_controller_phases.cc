@@ -51,8 +51,13 @@ Status RunController::CheckWrites(int p) {
       line.ambiguous += std::min(c.ambiguous(), kMaxCount);
       line.ambiguous_found += std::min(c.ambiguous_found(), kMaxCount);
       line.unchecked += std::min(c.unchecked(), kMaxCount);
+      line.failed += std::min(c.failed(), kMaxCount);
+      line.failed_found += std::min(c.failed_found(), kMaxCount);
       for (int64_t id : c.lost_ids()) {
         if (line.lost_ids.size() < kMaxLostIds) line.lost_ids.push_back(id);
+      }
+      for (int64_t id : c.failed_found_ids()) {
+        if (line.failed_found_ids.size() < kMaxLostIds) line.failed_found_ids.push_back(id);
       }
       if (line.note.empty() && !c.note().empty()) line.note = agent + ": " + c.note().substr(0, 300);
     }
@@ -138,7 +143,7 @@ void RunController::StartPhase(int p) {
   phase_missed_ = 0;
   Emit(record::PhaseStart{phase.name(), index, phase.workload(), phase.workers(), Since(start_ns), start_ns,
                           std::vector<std::string>(active.begin(), active.end()), std::max<int64_t>(-1, owed),
-                          phase.group(), phase.step()});
+                          phase.group(), phase.step(), std::max<uint32_t>(1, phase.pipeline())});
   Log("phase " + phase.name() + ": " + phase.workload() + ", " + std::to_string(phase.workers()) + " workers");
   // The steps of one plan phase share its fault schedule: it starts with
   // the first step and runs on across the others.

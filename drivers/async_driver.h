@@ -44,6 +44,23 @@ class AsyncDriver {
   // A statement of the transaction protocol (BEGIN, COMMIT, ROLLBACK,
   // SAVEPOINT ...), unprepared. write: a lost connection is ambiguous.
   virtual Task<OpResult> Control(std::string_view statement, bool write, std::string* error) = 0;
+  // Pipelining (Phase.pipeline; DriverInfo::pipelined_flavors says which
+  // drivers offer it). Append queues one request, its parameters encoded at
+  // once (they need not outlive the call); ExecuteAppended sends the n
+  // appended and reads their answers in order: results[i], and ended_ns[i]
+  // the MonoNowNs() its answer arrived at. Each is its own statement
+  // (autocommit), its error its own. A connection lost on the way ends
+  // every request not yet answered as a lost connection: ambiguous for a
+  // write (part of what was sent may have run), unavailable for a read.
+  virtual void Append(const OpRequest& request) { (void)request; }
+  virtual Task<void> ExecuteAppended(int n, OpResult* results, int64_t* ended_ns, std::string* error) {
+    for (int i = 0; i < n; ++i) {
+      results[i] = OpResult{Outcome::kFatal, 0, 0};
+      ended_ns[i] = 0;
+    }
+    *error = "this driver does not pipeline";
+    co_return;
+  }
   // False once the connection is known to be lost.
   virtual bool connected() const = 0;
   // Cuts the connection now (an op timeout, the phase's hard stop, an

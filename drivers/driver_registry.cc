@@ -22,7 +22,8 @@ const std::vector<DriverInfo>& Drivers() {
        [](const std::string&) { return std::unique_ptr<Driver>(new PostgresDriver()); },
        [](const std::string&, const boost::asio::any_io_executor& ex) {
          return std::unique_ptr<AsyncDriver>(new PostgresAsyncDriver(ex));
-       }},
+       },
+       {}},
       {"mysql",
        "MySQL wire protocol (the MariaDB C API; mysql-connector-c++ for one-off statements)",
        Dialect::kMysql,
@@ -30,7 +31,8 @@ const std::vector<DriverInfo>& Drivers() {
        [](const std::string&) { return std::unique_ptr<Driver>(new MysqlDriver()); },
        [](const std::string&, const boost::asio::any_io_executor& ex) {
          return std::unique_ptr<AsyncDriver>(new MysqlAsyncDriver(ex));
-       }},
+       },
+       {}},
       {"redis",
        "Redis protocol (hiredis)",
        Dialect::kRedis,
@@ -42,7 +44,8 @@ const std::vector<DriverInfo>& Drivers() {
        [](const std::string& flavor, const boost::asio::any_io_executor& ex) {
          return flavor == "redis-cluster" ? std::unique_ptr<AsyncDriver>(new RedisClusterAsyncDriver(ex))
                                           : std::unique_ptr<AsyncDriver>(new RedisAsyncDriver(ex));
-       }},
+       },
+       {"redis"}},
   };
   return kDrivers;
 }

@@ -27,6 +27,8 @@ struct DriverInfo {
   // A worker's connection, on an event loop (agent/async_runner).
   std::function<std::unique_ptr<AsyncDriver>(const std::string& flavor, const boost::asio::any_io_executor&)>
       async_factory;
+  // The flavors whose asynchronous driver pipelines (AsyncDriver::Append).
+  std::vector<std::string> pipelined_flavors;
 };
 
 const std::vector<DriverInfo>& Drivers();

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <memory>
 
+#include "common/clock.h"
 #include "common/strings.h"
 #include "drivers/redis_errors.h"
 
@@ -53,6 +54,17 @@ void AppendNumber(std::string* out, char prefix, size_t n) {
   *end++ = '\r';
   *end++ = '\n';
   out->append(buf, end);
+}
+
+// RESP: the command args[0..argc) appended to *out.
+void Encode(const std::vector<std::string>& args, int argc, std::string* out) {
+  AppendNumber(out, '*', size_t(argc));
+  for (int i = 0; i < argc; ++i) {
+    const std::string& a = args[size_t(i)];
+    AppendNumber(out, '$', a.size());
+    out->append(a);
+    out->append("\r\n", 2);
+  }
 }
 
 }  // namespace
@@ -166,13 +178,7 @@ Task<bool> RedisAsyncDriver::Exchange(const std::vector<std::string>& args, int 
     co_return false;
   }
   out_.clear();
-  AppendNumber(&out_, '*', size_t(argc));
-  for (int i = 0; i < argc; ++i) {
-    const std::string& a = args[size_t(i)];
-    AppendNumber(&out_, '$', a.size());
-    out_.append(a);
-    out_.append("\r\n", 2);
-  }
+  Encode(args, argc, &out_);
   boost::system::error_code ec;
   co_await asio::async_write(socket_, asio::buffer(out_), asio::redirect_error(asio::use_awaitable, ec));
   // Nothing (complete) reached the server.
@@ -180,27 +186,32 @@ Task<bool> RedisAsyncDriver::Exchange(const std::vector<std::string>& args, int 
     *lost = Lost(false, ec.message(), error);
     co_return false;
   }
+  std::string why;
+  if (co_await ReadReply(reader, reply, &why)) co_return true;
+  *lost = Lost(write, why, error);
+  co_return false;
+}
+
+Task<bool> RedisAsyncDriver::ReadReply(redisReader* reader, void** reply, std::string* why) {
   *reply = nullptr;
   while (true) {
     if (redisReaderGetReply(reader, reply) != REDIS_OK) {
-      *lost = Lost(write, reader->errstr, error);
+      *why = reader->errstr;
       co_return false;
     }
     if (*reply) co_return true;
+    boost::system::error_code ec;
     const size_t n = co_await socket_.async_read_some(asio::buffer(in_), asio::redirect_error(asio::use_awaitable, ec));
     if (ec || aborted_) {
-      *lost = Lost(write, ec.message(), error);
+      *why = ec.message();
       co_return false;
     }
     redisReaderFeed(reader, in_.data(), n);
   }
 }
 
-Task<OpResult> RedisAsyncDriver::Send(const std::vector<std::string>& args, int argc, bool write, std::string* error) {
+OpResult RedisAsyncDriver::FromReply(std::string* error) const {
   OpResult result;
-  reply_.type = 0;
-  void* reply = nullptr;
-  if (!co_await Exchange(args, argc, write, reader_, &reply, &result, error)) co_return result;
   switch (reply_.type) {
     case REDIS_REPLY_ERROR:
       result.outcome = ClassifyRedisError(reply_.error);
@@ -218,12 +229,68 @@ Task<OpResult> RedisAsyncDriver::Send(const std::vector<std::string>& args, int 
     default:
       result.rows = 1;
   }
-  co_return result;
+  return result;
+}
+
+Task<OpResult> RedisAsyncDriver::Send(const std::vector<std::string>& args, int argc, bool write, std::string* error) {
+  OpResult result;
+  reply_.type = 0;
+  void* reply = nullptr;
+  if (!co_await Exchange(args, argc, write, reader_, &reply, &result, error)) co_return result;
+  co_return FromReply(error);
 }
 
 Task<OpResult> RedisAsyncDriver::Execute(const OpRequest& req, std::string* error) {
   const int argc = commands_.Render(req, &args_);
   co_return co_await Send(args_, argc, commands_.write(req.stmt), error);
+}
+
+void RedisAsyncDriver::Append(const OpRequest& req) {
+  if (appended_writes_.empty()) out_.clear();
+  Encode(args_, commands_.Render(req, &args_), &out_);
+  appended_writes_.push_back(commands_.write(req.stmt));
+}
+
+Task<void> RedisAsyncDriver::ExecuteAppended(int n, OpResult* results, int64_t* ended_ns, std::string* error) {
+  const bool was_connected = connected_;
+  int answered = 0;
+  std::string why;
+  bool first_error = true;
+  if (connected_) {
+    boost::system::error_code ec;
+    co_await asio::async_write(socket_, asio::buffer(out_), asio::redirect_error(asio::use_awaitable, ec));
+    if (ec || aborted_) why = ec.message();
+    while (!ec && !aborted_ && answered < n) {
+      reply_.type = 0;
+      void* reply = nullptr;
+      if (!co_await ReadReply(reader_, &reply, &why)) break;
+      std::string message;  // empty unless an error reply: no allocation
+      results[answered] = FromReply(&message);
+      if (!message.empty() && first_error) {
+        *error = std::move(message);
+        first_error = false;
+      }
+      ended_ns[answered++] = MonoNowNs();
+    }
+  }
+  if (answered < n) {
+    std::string lost;
+    if (was_connected) {
+      Lost(true, why, &lost);
+    } else {
+      lost = endpoint_ + ": not connected";
+    }
+    if (first_error) *error = std::move(lost);
+    const int64_t now = MonoNowNs();
+    for (int i = answered; i < n; ++i) {
+      // Sent (or a write that failed part-way): a write may have run.
+      const bool maybe_ran = was_connected && appended_writes_[size_t(i)];
+      results[i] = OpResult{maybe_ran ? Outcome::kAmbiguous : Outcome::kUnavailable, 0, 0};
+      ended_ns[i] = now;
+    }
+  }
+  appended_writes_.clear();
+  out_.clear();
 }
 
 Task<OpResult> RedisAsyncDriver::Control(std::string_view statement, bool write, std::string* error) {

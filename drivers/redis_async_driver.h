@@ -37,6 +37,8 @@ class RedisAsyncDriver : public AsyncDriver {
   Task<Status> Prepare(const std::vector<StatementSpec>& statements) override;
   Task<OpResult> Execute(const OpRequest& request, std::string* error) override;
   Task<OpResult> Control(std::string_view statement, bool write, std::string* error) override;
+  void Append(const OpRequest& request) override;
+  Task<void> ExecuteAppended(int n, OpResult* results, int64_t* ended_ns, std::string* error) override;
   bool connected() const override { return connected_; }
   void Abort() override;
   void Close() override;
@@ -59,6 +61,11 @@ class RedisAsyncDriver : public AsyncDriver {
   // (and *lost filled) if the connection was lost.
   Task<bool> Exchange(const std::vector<std::string>& args, int argc, bool write, redisReader* reader, void** reply,
                       OpResult* lost, std::string* error);
+  // Reads until reader has a reply in *reply; on a lost connection, false
+  // with *why saying so.
+  Task<bool> ReadReply(redisReader* reader, void** reply, std::string* why);
+  // The summary reader's last reply as an operation's result.
+  OpResult FromReply(std::string* error) const;
   OpResult Lost(bool write, const std::string& why, std::string* error);
 
   boost::asio::ip::tcp::socket socket_;
@@ -68,9 +75,10 @@ class RedisAsyncDriver : public AsyncDriver {
   RedisReplySummary reply_;
   std::string endpoint_;
   RedisCommands commands_;
-  std::vector<std::string> args_;  // rendered words, reused
-  std::string out_;                // the encoded command, reused
-  std::array<char, 4096> in_;      // a read; hiredis's reader keeps the rest
+  std::vector<std::string> args_;      // rendered words, reused
+  std::string out_;                    // the encoded command(s), reused
+  std::vector<bool> appended_writes_;  // pipelined: each appended request's write flag
+  std::array<char, 4096> in_;          // a read; hiredis's reader keeps the rest
 };
 
 }  // namespace stampede::drivers

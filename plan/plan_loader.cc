@@ -251,7 +251,7 @@ class Loader : public YamlReader {
     }
     CheckKeys(p, at,
               {"name", "workload", "workers", "duration", "ops", "rate", "params", "stages", "think_time", "arrival",
-               "setup", "cleanup", "custom", "timeout", "check_writes"});
+               "setup", "cleanup", "custom", "timeout", "check_writes", "pipeline"});
     v1::Phase* phase = result_.plan.add_phases();
     phase->set_name(RequiredString(p, "name", at + ".name"));
     if (!phase->name().empty()) {
@@ -320,6 +320,7 @@ class Loader : public YamlReader {
       }
     }
     if (p["check_writes"]) phase->set_check_writes(Bool(p["check_writes"], at + ".check_writes"));
+    if (p["pipeline"]) LoadPipeline(p["pipeline"], at + ".pipeline", phase);
     if (p["timeout"]) {
       phase->set_timeout_ms(uint64_t(DurationMs(p["timeout"], at + ".timeout")));
       if (phase->duration_ms() > 0) {
@@ -327,6 +328,27 @@ class Loader : public YamlReader {
               "not allowed with a duration (a timed phase ends at its duration; timeout: bounds a "
               "phase that runs a number of operations)");
       }
+    }
+  }
+
+  // pipeline: operations in flight per connection; the workload's part is
+  // checked where it is built (LoadPhaseParams).
+  void LoadPipeline(const YAML::Node& n, const std::string& field, v1::Phase* phase) {
+    phase->set_pipeline(uint32_t(UInt(n, field, 1, 1000)));
+    if (phase->pipeline() <= 1) return;
+    const v1::Target& t = result_.plan.target();
+    const drivers::DriverInfo* driver = drivers::FindDriver(t.driver());
+    if (phase->rate() > 0 || phase->stages_size() > 0) {
+      Error(n, field,
+            "only for a closed-loop phase without stages (a worker sends its next batch when the last one is "
+            "answered)");
+    } else if (driver && std::find(driver->pipelined_flavors.begin(), driver->pipelined_flavors.end(), t.flavor()) ==
+                             driver->pipelined_flavors.end()) {
+      Error(n, field,
+            driver->pipelined_flavors.empty()
+                ? "the " + driver->name + " driver does not pipeline yet"
+                : "the " + driver->name + " driver pipelines flavor " + Join(driver->pipelined_flavors, ", ") +
+                      " only, not " + Quoted(t.flavor()));
     }
   }
 
@@ -446,6 +468,9 @@ class Loader : public YamlReader {
       drivers::OpRequest probe;
       const std::string why = w.ok() && phase->check_writes() ? (*w)->ReadBack(0, &probe) : "";
       if (!why.empty()) Error(p["check_writes"], at + ".check_writes", "cannot be checked: " + why);
+      const std::string blocker = w.ok() && phase->pipeline() > 1 ? (*w)->PipelineBlocker() : "";
+      if (!blocker.empty())
+        Error(p["pipeline"], at + ".pipeline", "cannot pipeline " + phase->workload() + ": " + blocker);
     }
   }
 

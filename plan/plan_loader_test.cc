@@ -113,6 +113,42 @@ TEST(PlanLoaderTest, ReadWriteSessionNeedsADriverThatKnowsThePrimary) {
   EXPECT_NE(e[0].find("target.session: expected any or read-write, found 'primary'"), std::string::npos) << e[0];
 }
 
+TEST(PlanLoaderTest, PipelineNeedsAClosedLoopADriverThatPipelinesAndSingleStatementOps) {
+  const std::string redis = "name: x\ntarget: {driver: redis, endpoints: ['h:1']}\nphases:\n";
+  auto ok = LoadPlanText(redis + "  - {name: a, workload: kv, workers: 2, duration: 5s, pipeline: 16}\n", "p.yaml");
+  ASSERT_TRUE(ok.ok()) << ok.errors[0];
+  EXPECT_EQ(ok.plan.phases(0).pipeline(), 16u);
+  auto again = LoadPlanText(PlanToYaml(ok.plan), "again.yaml");
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again.plan.phases(0).pipeline(), 16u);
+  auto e = Errors(redis + "  - {name: a, workload: kv, workers: 2, duration: 5s, rate: 100, pipeline: 16}\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0],
+            "p.yaml:4:76: phases[0].pipeline: only for a closed-loop phase without stages (a worker sends its next "
+            "batch when the last one is answered)");
+  e = Errors(redis + "  - {name: a, workload: kv, workers: 2, duration: 5s, pipeline: 1001}\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0], "p.yaml:4:65: phases[0].pipeline: expected a positive integer up to 1000, found 1001");
+  e = Errors(redis + "  - {name: a, workload: crud, workers: 2, duration: 5s, pipeline: 4, params: {txn: 2}}\n");
+  ASSERT_EQ(e.size(), 1u);  // crud's own check comes first: no transactions on Redis
+  EXPECT_NE(e[0].find("txn"), std::string::npos) << e[0];
+  e = Errors(redis + "  - {name: a, workload: ycsb, workers: 2, duration: 5s, pipeline: 4}\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0],
+            "p.yaml:4:67: phases[0].pipeline: cannot pipeline ycsb: its operations are not pipelined yet (crud, "
+            "kv, rebalance2021 and custom are)");
+  e = Errors(
+      "name: x\ntarget: {driver: redis, flavor: redis-cluster, endpoints: ['h:1']}\nphases:\n"
+      "  - {name: a, workload: kv, workers: 2, duration: 5s, pipeline: 4}\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("the redis driver pipelines flavor redis only, not 'redis-cluster'"), std::string::npos) << e[0];
+  e = Errors(
+      "name: x\ntarget: {driver: mysql, endpoints: ['h:1']}\nphases:\n"
+      "  - {name: a, workload: kv, workers: 2, duration: 5s, pipeline: 4}\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("the mysql driver does not pipeline yet"), std::string::npos) << e[0];
+}
+
 TEST(PlanLoaderTest, MissingTargetAndInlinePassword) {
   auto e = Errors("name: x\nphases:\n  - {name: a, workload: kv, workers: 1, ops: 1}\n");
   ASSERT_EQ(e.size(), 1u);

@@ -29,6 +29,7 @@ constexpr MetricInfo kPhaseMetrics[] = {
     {"acked_writes", MetricUnit::kCount},
     {"lost_writes", MetricUnit::kCount},
     {"unchecked_writes", MetricUnit::kCount},
+    {"unexpected_writes", MetricUnit::kCount},
 };
 
 constexpr MetricInfo kFaultMetrics[] = {

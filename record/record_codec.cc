@@ -46,6 +46,17 @@ std::vector<std::string> Strings(const Json& line, const char* key) {
   return out;
 }
 
+// At most 1,000 whole numbers from an array (the writers keep 20).
+std::vector<int64_t> Ids(const Json& line, const char* key) {
+  std::vector<int64_t> out;
+  const Json* v = Field(line, key);
+  if (!v || !v->is_array()) return out;
+  for (const Json& id : *v) {
+    if (id.is_number_integer() && out.size() < 1000) out.push_back(id.get<int64_t>());
+  }
+  return out;
+}
+
 int64_t GetI64(const Json& line, const char* key, int64_t fallback) {
   const Json* v = Field(line, key);
   if (!v || !v->is_number()) return fallback;
@@ -258,6 +269,7 @@ Json EncodePhaseStart(const PhaseStart& p) {
     j["step"] = p.step;
   }
   if (p.owed >= 0) j["owed"] = p.owed;
+  if (p.pipeline > 1) j["pipeline"] = p.pipeline;
   return j;
 }
 
@@ -273,6 +285,7 @@ PhaseStart DecodePhaseStart(const Json& line) {
   p.owed = std::max<int64_t>(-1, GetI64(line, "owed", -1));
   p.group = GetString(line, "group");
   p.step = GetString(line, "step");
+  p.pipeline = std::max<uint32_t>(1, GetU32(line, "pipeline"));
   return p;
 }
 
@@ -308,6 +321,11 @@ Json EncodeWrites(const WritesChecked& w) {
             {"acked", w.acked},         {"lost", w.lost},
             {"ambiguous", w.ambiguous}, {"ambiguous_found", w.ambiguous_found},
             {"unchecked", w.unchecked}, {"lost_ids", w.lost_ids}};
+  if (w.failed > 0) {
+    j["failed"] = w.failed;
+    j["failed_found"] = w.failed_found;
+    j["failed_found_ids"] = w.failed_found_ids;
+  }
   if (!w.note.empty()) j["note"] = w.note;
   if (!w.agents_missing.empty()) j["agents_missing"] = w.agents_missing;
   return j;
@@ -323,12 +341,10 @@ WritesChecked DecodeWrites(const Json& line) {
   w.ambiguous = GetU64(line, "ambiguous");
   w.ambiguous_found = GetU64(line, "ambiguous_found");
   w.unchecked = GetU64(line, "unchecked");
-  const Json* ids = Field(line, "lost_ids");
-  if (ids && ids->is_array()) {
-    for (const Json& id : *ids) {
-      if (id.is_number_integer() && w.lost_ids.size() < 1000) w.lost_ids.push_back(id.get<int64_t>());
-    }
-  }
+  w.failed = GetU64(line, "failed");
+  w.failed_found = GetU64(line, "failed_found");
+  w.lost_ids = Ids(line, "lost_ids");
+  w.failed_found_ids = Ids(line, "failed_found_ids");
   w.note = GetString(line, "note");
   w.agents_missing = Strings(line, "agents_missing");
   return w;

@@ -135,7 +135,7 @@ TEST(RecordCodec, EveryKindRoundTrips) {
   HealthPoll failed{2.0, 0.5, false, false, 0, 0, 0, "", "connection refused"};
   const std::vector<Record> all = {
       run,
-      PhaseStart{"insert", 1, "crud", 8, 0.5, 42, {"a1"}, 1000, "load", "InsertOne"},
+      PhaseStart{"insert", 1, "crud", 8, 0.5, 42, {"a1"}, 1000, "load", "InsertOne", 16},
       Sample(),
       PhaseEnd{"insert", 1, 9.5, true, 1000, 3, true},
       FaultSent{0, "insert", "kill", "db3", "a2", 2.5, false, ""},
@@ -176,8 +176,9 @@ TEST(RecordCodec, EveryKindRoundTrips) {
 
 TEST(RecordCodec, WritesCheckedRoundTrips) {
   const std::vector<Record> all = {
-      WritesChecked{"insert", 1, true, 3000, 2, 8, 5, 1, {7, 15}, "a2: 127.0.0.1:5432: timed out", {"a3"}},
-      WritesChecked{"insert", 1, false, 0, 0, 0, 0, 0, {}, "crud: its deletes remove acknowledged inserts", {}},
+      WritesChecked{"insert", 1, true, 3000, 2, 8, 5, 1, {7, 15}, "a2: 127.0.0.1:5432: timed out", {"a3"}, 40, 1, {33}},
+      WritesChecked{
+          "insert", 1, false, 0, 0, 0, 0, 0, {}, "crud: its deletes remove acknowledged inserts", {}, 0, 0, {}},
   };
   for (const Record& r : all) {
     const Json line = Encode(r);
@@ -187,6 +188,8 @@ TEST(RecordCodec, WritesCheckedRoundTrips) {
   }
   EXPECT_EQ(Encode(all[0])["type"], "writes");
   EXPECT_FALSE(Encode(all[1]).contains("agents_missing"));
+  EXPECT_EQ(Encode(all[0])["failed_found_ids"], Json::array({33}));
+  EXPECT_FALSE(Encode(all[1]).contains("failed"));
 }
 
 TEST(RecordCodec, UnknownKindsAndNonObjectsDecodeToNothing) {

@@ -55,6 +55,7 @@ struct PhaseStart {
   std::vector<std::string> agents;  // taking part
   int64_t owed = -1;                // operations the schedule owes (-1: not known)
   std::string group, step;          // a step of a stepped workload
+  uint32_t pipeline = 1;            // operations in flight per connection
 };
 
 // "phase_end"
@@ -78,6 +79,9 @@ struct WritesChecked {
   std::vector<int64_t> lost_ids;            // the first ones
   std::string note;                         // why some were not checked
   std::vector<std::string> agents_missing;  // taking part, never answered
+  uint64_t failed = 0;                      // inserts that failed (any other outcome)
+  uint64_t failed_found = 0;                // of those, found: rows beyond acked + ambiguous
+  std::vector<int64_t> failed_found_ids;    // the first ones
 };
 
 // "fault": a fault sent to its node's agent; undo: a node put back when the

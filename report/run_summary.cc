@@ -145,6 +145,7 @@ void SummaryBuilder::Add(const record::Record& r) {
             PhaseSummary p;
             p.name = x.phase;
             p.workers = x.workers;
+            p.pipeline = x.pipeline;
             p.workload = x.workload;
             p.group = x.group;
             p.step = x.step;
@@ -252,6 +253,7 @@ Json SummaryToJson(const RunSummary& s) {
     Json phase = {{"name", p.name},
                   {"endpoints", endpoints},
                   {"workers", p.workers},
+                  {"pipeline", p.pipeline},
                   {"duration_s", p.duration_s},
                   {"completed", p.completed},
                   {"agent_ops", p.agent_ops},
@@ -313,6 +315,7 @@ namespace {
 // One phase's table of ops.
 void PhaseTableMarkdown(const RunSummary& s, const PhaseSummary& p, std::ostringstream& md) {
   md << "\n## Phase " << p.name << " (" << Fixed(p.duration_s, 2) << " s, " << p.workers << " workers"
+     << (p.pipeline > 1 ? ", pipeline " + std::to_string(p.pipeline) : "")
      << (p.timed_out   ? ", timed out"
          : p.completed ? ""
                        : ", incomplete")

@@ -35,6 +35,7 @@ struct PhaseSummary {
   std::string group;  // stepped workloads: the plan's phase ("insert")
   std::string step;   // and this step ("InsertOne")
   uint32_t workers = 0;
+  uint32_t pipeline = 1;  // operations in flight per connection
   double duration_s = 0;
   bool ended = false;  // a phase_end line was read
   bool completed = false;

@@ -44,19 +44,22 @@ double OpCount(const OpSummary& o, const std::string& metric, double duration_s)
   return 0;
 }
 
-// The read-back's numbers (check_writes). Lost writes are not known while
-// some acknowledged ones went unread: the check fails, saying so.
+// The read-back's numbers (check_writes). Lost and unexpected writes are
+// not known while some inserts went unread: the check fails, saying so.
 Measure MeasureWrites(const PhaseSummary& p, const std::string& metric) {
   if (!p.writes) return {std::nullopt, "not checked (the phase needs check_writes: true)"};
   const record::WritesChecked& w = *p.writes;
   if (!w.supported) return {std::nullopt, "not checked: " + w.note};
   if (metric == "acked_writes") return {double(w.acked), ""};
   if (metric == "unchecked_writes") return {double(w.unchecked), ""};
+  const bool unexpected = metric == "unexpected_writes";
+  const uint64_t n = unexpected ? w.failed_found : w.lost;
   if (w.unchecked > 0 || !w.agents_missing.empty()) {
-    return {std::nullopt, std::to_string(w.lost) + " lost, but " + std::to_string(w.unchecked) + " not checked" +
+    return {std::nullopt, std::to_string(n) + (unexpected ? " unexpected" : " lost") + ", but " +
+                              std::to_string(w.unchecked) + " not checked" +
                               (w.agents_missing.empty() ? "" : " and agents without an answer")};
   }
-  return {double(w.lost), ""};
+  return {double(n), ""};
 }
 
 // The phase's number: one op's, or the worst op's latency and the sum of

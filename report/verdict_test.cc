@@ -107,7 +107,15 @@ TEST(VerdictTest, LostWritesNeedTheReadBack) {
   RunSummary s = Summary();
   s.phases.push_back(s.phases[0]);
   s.phases[1].name = "insert";
-  s.phases[1].writes = record::WritesChecked{"insert", 1, true, 5000, 2, 4, 3, 0, {17, 21}, "", {}};
+  record::WritesChecked w;
+  w.phase = "insert";
+  w.index = 1;
+  w.acked = 5000;
+  w.lost = 2;
+  w.ambiguous = 4;
+  w.ambiguous_found = 3;
+  w.lost_ids = {17, 21};
+  s.phases[1].writes = w;
   s.expect = {Expect("phase", "insert", "lost_writes == 0"), Expect("phase", "insert", "acked_writes >= 5000"),
               Expect("phase", "mixed", "lost_writes == 0")};
   Verdict v = Evaluate(s);
@@ -132,6 +140,37 @@ TEST(VerdictTest, LostWritesNeedTheReadBack) {
   EXPECT_EQ(WritesMarkdown(*s.phases[1].writes),
             "Acknowledged writes: 5000 inserts acknowledged, **2 lost** (not found twice, 1 s apart); ids: 17, 21; "
             "4 ambiguous (connection lost before the answer): 3 committed.");
+}
+
+// A failed insert the database holds is a row beyond acknowledged +
+// ambiguous: the run counted an outcome wrong.
+TEST(VerdictTest, FailedInsertsFoundAreUnexpectedWrites) {
+  RunSummary s = Summary();
+  record::WritesChecked w;
+  w.phase = "mixed";
+  w.acked = 900;
+  w.failed = 30;
+  w.failed_found = 2;
+  w.failed_found_ids = {5, 8};
+  s.phases[0].writes = w;
+  s.expect = {Expect("phase", "mixed", "unexpected_writes == 0"), Expect("phase", "mixed", "lost_writes == 0")};
+  Verdict v = Evaluate(s);
+  ASSERT_EQ(v.checks.size(), 2u);
+  EXPECT_EQ(v.checks[0].measured, "2");
+  EXPECT_FALSE(v.checks[0].pass);
+  EXPECT_TRUE(v.checks[1].pass);
+  EXPECT_EQ(WritesMarkdown(w),
+            "Acknowledged writes: 900 inserts acknowledged, every one read back (0 lost); 30 failed inserts (any other "
+            "outcome) read back: **2 found** (committed, though the run counted them as failed); ids: 5, 8.");
+  w.failed_found = 0;
+  w.failed_found_ids.clear();
+  w.unchecked = 3;
+  s.phases[0].writes = w;
+  v = Evaluate(s);
+  EXPECT_EQ(v.checks[0].measured, "0 unexpected, but 3 not checked");
+  EXPECT_EQ(WritesMarkdown(w),
+            "Acknowledged writes: 900 inserts acknowledged, 0 lost among those read back; 30 failed inserts (any other "
+            "outcome) read back: none found (rows <= acknowledged + ambiguous); **3 not checked** (927 read).");
 }
 
 TEST(VerdictTest, NoExpectationsNoVerdict) {

@@ -58,6 +58,9 @@ class CrudWorker : public WorkerOps {
 
   void Observe(int, const drivers::OpResult& result) override { ledger_.Settle(inserted_, result.outcome); }
   const WriteLedger* writes() const override { return &ledger_; }
+  void Pipelined(uint32_t depth) {
+    if (depth > 1) ledger_.set_depth(depth);
+  }
 
  private:
   WriteLedger ledger_;
@@ -147,8 +150,10 @@ std::unique_ptr<WorkerOps> CrudWorkload::MakeWorker(uint32_t global_worker) cons
   // Each phase inserts above its own base, so a later phase never inserts
   // an id an earlier phase of the plan did.
   const uint64_t insert_base = uint64_t{ctx_.phase_index} * kPhaseIdSpan;
-  return std::make_unique<CrudWorker>(weights_, keys_, value_size_, insert_base, global_worker, ctx_.total_workers,
-                                      seed, txn_);
+  auto worker = std::make_unique<CrudWorker>(weights_, keys_, value_size_, insert_base, global_worker,
+                                             ctx_.total_workers, seed, txn_);
+  worker->Pipelined(ctx_.pipeline);
+  return worker;
 }
 
 std::string CrudWorkload::ReadBack(int64_t id, drivers::OpRequest* req) const {

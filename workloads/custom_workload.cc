@@ -272,6 +272,14 @@ const std::vector<ParamSpec>& CustomWorkload::ParamSpecs() {
   return kSpecs;
 }
 
+std::string CustomWorkload::PipelineBlocker() const {
+  for (const Op& op : op_info_) {
+    if (op.count > 1) return "op " + op.name + " runs " + std::to_string(op.count) + " statements";
+    if (op.referenced) return "a from parameter reads op " + op.name + "'s values";
+  }
+  return "";
+}
+
 int CustomWorkload::FindOp(const std::string& name) const {
   for (size_t i = 0; i < op_info_.size(); ++i) {
     if (op_info_[i].name == name) return int(i);

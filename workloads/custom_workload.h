@@ -23,6 +23,9 @@ class CustomWorkload : public StatementWorkload {
   static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx, const Params& params);
 
   std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
+  // Pipelined only if every op is one statement whose values no `from`
+  // parameter reads (those are taken when the op's result comes back).
+  std::string PipelineBlocker() const override;
 
   int FindOp(const std::string& name) const;
 

@@ -18,6 +18,7 @@ class KvWorkload : public StatementWorkload {
   static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx, const Params& params);
 
   std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
+  std::string PipelineBlocker() const override { return ""; }
 
  private:
   KvWorkload() = default;

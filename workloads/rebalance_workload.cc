@@ -46,13 +46,18 @@ class RebalanceWorker : public WorkerOps {
   }
 
   void Observe(int op, const drivers::OpResult& result) override {
-    if (op == RebalanceWorkload::kInsertOne) ledger_.Settle(next_id_ - first_id_, result.outcome);
+    // Every op settles (only InsertOne's have inserts): pipelined, the
+    // ledger's ring takes one start per op drawn.
+    ledger_.Settle(next_id_ - first_id_, result.outcome);
     if (op != RebalanceWorkload::kCount || result.outcome != Outcome::kOk) return;
     counted_ = true;
     count_ = result.value;
   }
 
   const WriteLedger* writes() const override { return op_ == RebalanceWorkload::kInsertOne ? &ledger_ : nullptr; }
+  void Pipelined(uint32_t depth) {
+    if (depth > 1) ledger_.set_depth(depth);
+  }
 
   std::string Finish() override {
     if (op_ != RebalanceWorkload::kCount) return {};
@@ -144,7 +149,10 @@ std::string RebalanceWorkload::ReadBack(int64_t id, drivers::OpRequest* req) con
 std::unique_ptr<WorkerOps> RebalanceWorkload::MakeWorker(uint32_t global_worker) const {
   // The step is in the seed: UpdateOne writes fresh strings, not InsertOne's.
   const uint64_t seed = MixSeed(MixSeed(MixSeed(ctx_.seed, ctx_.phase_index), op_), global_worker);
-  return std::make_unique<RebalanceWorker>(op_, uint64_t{global_worker} * records_, value_size_, expected_rows_, seed);
+  auto worker =
+      std::make_unique<RebalanceWorker>(op_, uint64_t{global_worker} * records_, value_size_, expected_rows_, seed);
+  worker->Pipelined(ctx_.pipeline);
+  return worker;
 }
 
 }  // namespace stampede::workloads

@@ -28,6 +28,7 @@ class RebalanceWorkload : public StatementWorkload {
 
   std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
   std::string ReadBack(int64_t id, drivers::OpRequest* request) const override;
+  std::string PipelineBlocker() const override { return ""; }
 
   enum Op { kInsertOne = 0, kCount, kUpdateOne, kSelectOne };
   // foo ends with the id in this many base-62 digits (62^6 > 5 x 10^10 ids).

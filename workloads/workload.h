@@ -57,6 +57,7 @@ struct WorkloadContext {
   std::string step;                            // stepped workloads: the step this phase runs
   uint32_t group_workers = 0;                  // stepped workloads: the plan phase's workers
   const v1::CustomWorkload* custom = nullptr;  // workload: custom (the phase's block)
+  uint32_t pipeline = 1;                       // Phase.pipeline: operations drawn before the first is observed
 };
 
 // One worker's operation source. Not thread-safe.
@@ -77,7 +78,8 @@ class WorkerOps {
   // Statements the op from the last Next() runs as one transaction (the
   // runner fetches the rest with More() first); 1: not a transaction.
   virtual int TransactionSize() const { return 1; }
-  // Sees the result of the operation Next() produced last (after retries).
+  // Sees the result of the operation Next() produced last (after retries);
+  // pipelined (WorkloadContext::pipeline), of the oldest not yet observed.
   virtual void Observe(int op, const drivers::OpResult& result) {
     (void)op;
     (void)result;
@@ -111,6 +113,12 @@ class Workload {
     (void)id;
     (void)request;
     return "the workload inserts no keys it can read back (crud does)";
+  }
+  // Phase.pipeline: "" if every operation is one statement whose result the
+  // worker needs only after the rest of the batch was sent (and its
+  // WorkerOps honours WorkloadContext::pipeline), or why not.
+  virtual std::string PipelineBlocker() const {
+    return "its operations are not pipelined yet (crud, kv, rebalance2021 and custom are)";
   }
 };
 

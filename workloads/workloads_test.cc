@@ -92,6 +92,48 @@ TEST(CrudWorkloadTest, LedgerFollowsOutcomes) {
   EXPECT_NE((*kv)->ReadBack(13, &read), "");
 }
 
+// Pipelined, a worker draws a batch before any outcome is known; each
+// Observe settles the oldest operation drawn (its reads hold no inserts),
+// and failed inserts are known too, for the unexpected-writes check.
+TEST(CrudWorkloadTest, PipelinedLedgerSettlesInDrawOrder) {
+  WorkloadContext ctx;
+  ctx.total_workers = 2;
+  ctx.pipeline = 4;
+  auto w = CreateWorkload("crud", ctx, {{"insert", "1"}, {"select", "1"}});
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  EXPECT_EQ((*w)->PipelineBlocker(), "");
+  auto ops = (*w)->MakeWorker(0);
+  std::vector<int> drawn;
+  for (int round = 0; round < 3; ++round) {
+    drawn.clear();
+    for (int i = 0; i < 4; ++i) {
+      drivers::OpRequest req;
+      drawn.push_back(ops->Next(&req));
+    }
+    const Outcome outcomes[] = {Outcome::kOk, Outcome::kAmbiguous, Outcome::kUnavailable, Outcome::kOk};
+    for (int i = 0; i < 4; ++i) ops->Observe(drawn[size_t(i)], drivers::OpResult{outcomes[i], 1, 0});
+  }
+  // Replay the draws with the same seed to know which were inserts.
+  auto replay = (*w)->MakeWorker(0);
+  const WriteLedger* l = ops->writes();
+  uint64_t k = 0;
+  int inserts = 0;
+  for (int i = 0; i < 12; ++i) {
+    drivers::OpRequest req;
+    if (replay->Next(&req) != CrudWorkload::kInsert) continue;
+    ++inserts;
+    EXPECT_EQ(l->acked(k), i % 4 == 0 || i % 4 == 3) << i;
+    EXPECT_EQ(l->ambiguous(k), i % 4 == 1) << i;
+    EXPECT_EQ(l->failed(k), i % 4 == 2) << i;
+    ++k;
+  }
+  EXPECT_GT(inserts, 2);
+  EXPECT_FALSE(l->acked(k) || l->ambiguous(k) || l->failed(k));
+  auto txn = CreateWorkload("crud", ctx, {{"txn", "2"}});
+  EXPECT_EQ((*txn)->PipelineBlocker(), "crud with txn > 1 runs transactions");
+  EXPECT_NE((*CreateWorkload("ycsb", ctx, {}))->PipelineBlocker(), "");
+}
+
 TEST(RebalanceWorkloadTest, InsertOneKeepsALedgerAndReadsBack) {
   WorkloadContext ctx;
   ctx.total_workers = 2;

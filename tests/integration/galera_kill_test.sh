@@ -47,7 +47,8 @@ rows=$(galera_count gk)
 [ $((amb + unav)) -gt 0 ] || fail "the kill produced no errors"
 [ "$rows" -ge "$ok" ] || fail "acknowledged inserts missing: $rows rows < $ok ok"
 [ "$rows" -le $((ok + amb)) ] || fail "$rows rows > $ok ok + $amb ambiguous"
-read -r acked wlost committed unchecked <<<"$(jq -r '.phases[0].writes | "\(.acked) \(.lost) \(.ambiguous_committed) \(.unchecked)"' "$s")"
+read -r acked wlost committed unchecked failed found <<<"$(jq -r '.phases[0].writes | "\(.acked) \(.lost) \(.ambiguous_committed) \(.unchecked) \(.failed // 0) \(.failed_found // 0)"' "$s")"
+expect_eq "$found" 0 "failed inserts found in the database (of $failed read back): rows beyond acknowledged + ambiguous"
 expect_eq "$acked" "$ok" "inserts the read-back knew as acknowledged"
 expect_eq "$wlost" 0 "acknowledged inserts the read-back found lost"
 if [ "$quirk" = 1 ]; then

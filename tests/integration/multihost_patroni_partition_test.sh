@@ -98,7 +98,8 @@ unav=$(jq '.faults[0].unavailability_s' "$s")
 awk -v v="$unav" 'BEGIN { exit !(v >= 3 && v <= 27) }' || fail "unavailability $unav s"
 ok=$(jq '.phases[0].ops[0].ok' "$s")
 amb=$(jq '.phases[0].ops[0].errors.ambiguous' "$s")
-read -r acked wlost committed unchecked <<<"$(jq -r '.phases[0].writes | "\(.acked) \(.lost) \(.ambiguous_committed) \(.unchecked)"' "$s")"
+read -r acked wlost committed unchecked failed found <<<"$(jq -r '.phases[0].writes | "\(.acked) \(.lost) \(.ambiguous_committed) \(.unchecked) \(.failed // 0) \(.failed_found // 0)"' "$s")"
+[ "$quirk" = 1 ] || expect_eq "$found" 0 "failed inserts found in the database (of $failed read back): rows beyond acknowledged + ambiguous"
 expect_eq "$acked" "$ok" "inserts the read-back knew as acknowledged"
 [ "$quirk" = 1 ] || expect_eq "$wlost" 0 "acknowledged inserts lost"
 expect_eq "$unchecked" 0 "inserts the read-back could not check"

@@ -47,7 +47,8 @@ expect_eq "$(jq "[.phases[].endpoints[\"127.0.0.1:$((PT_BASE + standby - 1))\"].
   "connections a standby accepted"
 ok=$(jq '.phases[0].ops[0].ok' "$s")
 amb=$(jq '.phases[0].ops[0].errors.ambiguous' "$s")
-read -r acked wlost committed unchecked <<<"$(jq -r '.phases[0].writes | "\(.acked) \(.lost) \(.ambiguous_committed) \(.unchecked)"' "$s")"
+read -r acked wlost committed unchecked failed found <<<"$(jq -r '.phases[0].writes | "\(.acked) \(.lost) \(.ambiguous_committed) \(.unchecked) \(.failed // 0) \(.failed_found // 0)"' "$s")"
+expect_eq "$found" 0 "failed inserts found in the database (of $failed read back): rows beyond acknowledged + ambiguous"
 rows=$(patroni_sql "SELECT count(*) FROM failover")
 expect_eq "$acked" "$ok" "inserts the read-back knew as acknowledged"
 expect_eq "$wlost" 0 "acknowledged inserts lost (synchronous replication)"

@@ -39,7 +39,8 @@ tail_ok=$(echo "$last" | jq -s '[.[].ops.insert.outcomes[0] // 0] | add')
 tail_err=$(echo "$last" | jq -s '[.[].ops.insert.outcomes // [0] | .[1:] | add // 0] | add')
 [ "$tail_ok" -gt 1500 ] && [ "$tail_err" = 0 ] || fail "writes did not resume: last seconds ok=$tail_ok errors=$tail_err"
 [ "$keys" -le $((ok + amb)) ] || fail "$keys keys > $ok ok + $amb ambiguous"
-read -r acked lost committed unchecked <<<"$(jq -r '.phases[0].writes | "\(.acked) \(.lost) \(.ambiguous_committed) \(.unchecked)"' "$s")"
+read -r acked lost committed unchecked failed found <<<"$(jq -r '.phases[0].writes | "\(.acked) \(.lost) \(.ambiguous_committed) \(.unchecked) \(.failed // 0) \(.failed_found // 0)"' "$s")"
+expect_eq "$found" 0 "failed inserts found in the database (of $failed read back): rows beyond acknowledged + ambiguous"
 expect_eq "$acked" "$ok" "inserts the read-back knew as acknowledged"
 expect_eq "$unchecked" 0 "inserts the read-back could not check"
 expect_eq "$keys" $((acked - lost + committed)) "keys = acknowledged - lost + ambiguous that committed"

@@ -46,7 +46,8 @@ unav=$(jq '.faults[0].unavailability_s' "$s")
 awk -v v="$unav" 'BEGIN { exit !(v >= 0.5 && v <= 10) }' || fail "unavailability $unav s"
 "$ROOT/deploy/local/redis-sentinel.sh" wait-replicas "$RS_DIR" 2 || fail "the old master did not come back as a replica"
 ok=$(jq '.phases[0].ops[0].ok' "$s")
-read -r acked wlost committed unchecked <<<"$(jq -r '.phases[0].writes | "\(.acked) \(.lost) \(.ambiguous_committed) \(.unchecked)"' "$s")"
+read -r acked wlost committed unchecked failed found <<<"$(jq -r '.phases[0].writes | "\(.acked) \(.lost) \(.ambiguous_committed) \(.unchecked) \(.failed // 0) \(.failed_found // 0)"' "$s")"
+expect_eq "$found" 0 "failed inserts found in the database (of $failed read back): rows beyond acknowledged + ambiguous"
 expect_eq "$acked" "$ok" "inserts the read-back knew as acknowledged"
 expect_eq "$unchecked" 0 "inserts the read-back could not check"
 keys=$(redis-cli -p "$master" -a "$STAMPEDE_PASSWORD" --no-auth-warning --scan --pattern 'st:*' | sort -u | wc -l)

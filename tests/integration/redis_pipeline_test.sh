@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# pipeline: N on Redis for real. A closed-loop crud phase sends 16 inserts
+# back to back per connection; the plan pauses Redis (SIGSTOP) for 1.5 s in
+# the middle, so op_timeout cuts every batch in flight. Checked: every
+# operation is accounted for (ok + errors = owed, none missed), the cut
+# batches' inserts count as ambiguous one by one, and the read-back finds
+# keys = acknowledged + ambiguous that committed, no acknowledged insert
+# lost and no failed one present. Then the same phase without pipelining
+# on the same server, for the report's ratio.
+source "$(dirname "$0")/../lib.sh"
+start_redis
+cat >"$TMP/agent.yaml" <<YAML
+nodes:
+  redis1: {process: {pidfile: $RD_DIR/redis.pid}}
+YAML
+# think_time caps each worker at 16 inserts per ~1 ms: the phase lasts at
+# least 3 s, so the pause lands inside it on any machine.
+cat >"$TMP/plan.yaml" <<YAML
+name: redis-pipeline
+$(target_yaml redis | sed 's/}$/, op_timeout: 300ms, connect_timeout: 300ms}/')
+phases:
+  - {name: insert, workload: crud, workers: 8, ops: 400000, pipeline: 16, think_time: 1ms, timeout: 60s,
+     check_writes: true, params: {table: pl}}
+  - {name: p16, workload: kv, workers: 8, duration: 3s, pipeline: 16, params: {keys: 10000}}
+  - {name: p1, workload: kv, workers: 8, duration: 3s, params: {keys: 10000}}
+faults:
+  - {at: insert+1s, action: pause, node: redis1}
+  - {at: insert+2500ms, action: resume, node: redis1}
+expect:
+  phases: {insert: ["lost_writes == 0", "unexpected_writes == 0", "missed == 0"]}
+YAML
+rc=0
+"$STAMPEDE" run "$TMP/plan.yaml" --agent-config "$TMP/agent.yaml" --results "$TMP/res" >"$TMP/run.out" \
+  2>"$TMP/run.err" || rc=$?
+expect_eq "$rc" 0 "run exit code ($(tail -n 3 "$TMP/run.err"))"
+s=$TMP/res/summary.json
+expect_eq "$(jq -c '[.faults[0:2][] | [.action, .ok]]' "$s")" '[["pause",true],["resume",true]]' "faults"
+expect_eq "$(jq '.phases[0].pipeline' "$s")" 16 "the phase's pipeline in summary.json"
+read -r ok amb errors done owed missed <<<"$(jq -r '.phases[0] | "\(.ops[0].ok) \(.ops[0].errors.ambiguous) \(.ops[0].errors | add) \(.done) \(.owed) \(.missed)"' "$s")"
+expect_eq "$done" 400000 "operations done (ok + errors)"
+expect_eq "$((ok + errors))" 400000 "ok + errors"
+expect_eq "$missed" 0 "operations missed"
+[ "$amb" -ge 16 ] || fail "only $amb ambiguous inserts: the pause cut no whole batch"
+read -r acked wlost committed unchecked failed found <<<"$(jq -r '.phases[0].writes | "\(.acked) \(.lost) \(.ambiguous_committed) \(.unchecked) \(.failed // 0) \(.failed_found // 0)"' "$s")"
+expect_eq "$acked" "$ok" "inserts the read-back knew as acknowledged"
+expect_eq "$wlost" 0 "acknowledged inserts lost"
+expect_eq "$unchecked" 0 "inserts the read-back could not check"
+expect_eq "$found" 0 "failed inserts found in the database (of $failed read back)"
+keys=$(db_count redis pl)
+expect_eq "$keys" $((acked + committed)) "keys = acknowledged + ambiguous that committed"
+grep -q "^## Phase insert (.*, 8 workers, pipeline 16)" "$TMP/res/report.md" ||
+  fail "report.md does not show the pipeline: $(grep '^## Phase insert' "$TMP/res/report.md")"
+p16=$(jq '[.phases[1].ops[].count] | add' "$s")
+p1=$(jq '[.phases[2].ops[].count] | add' "$s")
+[ "$p16" -gt "$p1" ] || fail "pipeline 16 did $p16 operations in 3 s, one at a time did $p1"
+pass "pipeline 16 through a 1.5 s pause: $ok ok, $amb ambiguous ($committed committed), $((errors - amb)) other errors, $keys keys; kv $((p16 / 3)) ops/s pipelined vs $((p1 / 3)) one at a time"
