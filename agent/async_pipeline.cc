@@ -21,6 +21,7 @@ drivers::Task<void> AsyncRunner::RunPipelined(Worker* w) {
   w->batch_ops.assign(size_t(depth), 0);
   w->batch_results.assign(size_t(depth), drivers::OpResult{});
   w->batch_ended_ns.assign(size_t(depth), 0);
+  w->batch_errors.resize(size_t(depth));
   const int64_t think_ns = int64_t(phase_.think_time_ms()) * kNsPerMs;
   int64_t due;
   while (schedule.Next(&due)) {
@@ -33,10 +34,13 @@ drivers::Task<void> AsyncRunner::RunPipelined(Worker* w) {
       w->driver->Append(w->req);
     } while (++n < depth && schedule.Next(&due));
     Arm(w);
-    co_await w->driver->ExecuteAppended(n, w->batch_results.data(), w->batch_ended_ns.data(), &w->error);
-    if (Disarm(w)) w->error = TimeoutNote() + w->error;
+    co_await w->driver->ExecuteAppended(n, w->batch_results.data(), w->batch_ended_ns.data(), w->batch_errors.data());
+    const bool cut = Disarm(w);
     for (int i = 0; i < n; ++i) {
-      Settle(w, w->batch_ops[size_t(i)], w->batch_results[size_t(i)], intended, 0, w->batch_ended_ns[size_t(i)]);
+      const drivers::OpResult& r = w->batch_results[size_t(i)];
+      std::string& error = w->batch_errors[size_t(i)];
+      if (cut && r.outcome != Outcome::kOk) error = TimeoutNote() + error;
+      Settle(w, w->batch_ops[size_t(i)], r, intended, 0, w->batch_ended_ns[size_t(i)], error);
     }
     if (!w->driver->connected()) co_await AfterLoss(w, w->batch_ops[size_t(n - 1)]);
     if (think_ns > 0 && !co_await SleepUntil(w, std::min(MonoNowNs() + think_ns, deadline_mono_ns_))) break;

@@ -271,21 +271,21 @@ drivers::Task<void> AsyncRunner::RunOps(Worker* w) {
     int op;
     uint32_t retries = 0;
     drivers::OpResult r = co_await ExecuteOp(w, &op, &retries);
-    Settle(w, op, r, intended, retries, MonoNowNs());
+    Settle(w, op, r, intended, retries, MonoNowNs(), w->error);
     if (!w->driver->connected()) co_await AfterLoss(w, op);
     if (think_ns > 0 && !co_await SleepUntil(w, std::min(MonoNowNs() + think_ns, deadline_mono_ns_))) break;
   }
 }
 
 void AsyncRunner::Settle(Worker* w, int op, const drivers::OpResult& r, int64_t intended, uint32_t retries,
-                         int64_t ended) {
+                         int64_t ended, const std::string& error) {
   w->stats->Record(op, r.outcome, static_cast<uint64_t>(ended - intended), retries, ended);
   w->ops->Observe(op, r);
   if (r.outcome == Outcome::kOk) {
     w->failures = 0;
     w->backoff_ns = kFirstBackoffNs;
   } else {
-    ReportError(op, r.outcome, w->error);
+    ReportError(op, r.outcome, error);
   }
 }
 

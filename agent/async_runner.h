@@ -52,6 +52,7 @@ class AsyncRunner : public PhaseRunner {
     std::vector<int> batch_ops;
     std::vector<drivers::OpResult> batch_results;
     std::vector<int64_t> batch_ended_ns;
+    std::vector<std::string> batch_errors;
     bool prepared = false;  // guarded by mu_: connected (or failed to)
     bool finished = false;  // guarded by mu_
   };
@@ -86,7 +87,8 @@ class AsyncRunner : public PhaseRunner {
   // Closed loop, Phase.pipeline operations at a time (agent/async_pipeline.cc).
   Task<void> RunPipelined(Worker* w);
   // Counts an operation's outcome and tells the workload.
-  void Settle(Worker* w, int op, const drivers::OpResult& r, int64_t intended, uint32_t retries, int64_t ended);
+  void Settle(Worker* w, int op, const drivers::OpResult& r, int64_t intended, uint32_t retries, int64_t ended,
+              const std::string& error);
   // After the connection was lost: backs off (from the second loss in a
   // row) and reconnects, until it does or the phase ends.
   Task<void> AfterLoss(Worker* w, int op);

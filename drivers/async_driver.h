@@ -47,18 +47,19 @@ class AsyncDriver {
   // Pipelining (Phase.pipeline; DriverInfo::pipelined_flavors says which
   // drivers offer it). Append queues one request, its parameters encoded at
   // once (they need not outlive the call); ExecuteAppended sends the n
-  // appended and reads their answers in order: results[i], and ended_ns[i]
-  // the MonoNowNs() its answer arrived at. Each is its own statement
-  // (autocommit), its error its own. A connection lost on the way ends
+  // appended and reads their answers in order: results[i], ended_ns[i] the
+  // MonoNowNs() its answer arrived at, and errors[i] its message when it
+  // is not ok (left alone when ok: no allocation). Each error is its
+  // operation's own. A connection lost on the way ends
   // every request not yet answered as a lost connection: ambiguous for a
   // write (part of what was sent may have run), unavailable for a read.
   virtual void Append(const OpRequest& request) { (void)request; }
-  virtual Task<void> ExecuteAppended(int n, OpResult* results, int64_t* ended_ns, std::string* error) {
+  virtual Task<void> ExecuteAppended(int n, OpResult* results, int64_t* ended_ns, std::string* errors) {
     for (int i = 0; i < n; ++i) {
       results[i] = OpResult{Outcome::kFatal, 0, 0};
       ended_ns[i] = 0;
+      errors[i] = "this driver does not pipeline";
     }
-    *error = "this driver does not pipeline";
     co_return;
   }
   // False once the connection is known to be lost.

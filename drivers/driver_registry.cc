@@ -23,7 +23,7 @@ const std::vector<DriverInfo>& Drivers() {
        [](const std::string&, const boost::asio::any_io_executor& ex) {
          return std::unique_ptr<AsyncDriver>(new PostgresAsyncDriver(ex));
        },
-       {}},
+       {"postgres"}},
       {"mysql",
        "MySQL wire protocol (the MariaDB C API; mysql-connector-c++ for one-off statements)",
        Dialect::kMysql,

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "common/clock.h"
 #include "drivers/postgres_errors.h"
 
 namespace stampede::drivers {
@@ -129,6 +130,14 @@ Task<bool> PostgresAsyncDriver::Collect(OpResult* result, bool scalar, std::stri
         result->rows = rows;
         break;
       }
+      case PGRES_PIPELINE_ABORTED:
+        // A read after a failed one in its pipeline group: never run.
+        if (!failed) {
+          result->outcome = Outcome::kRetryable;
+          *error = endpoint_ + ": not run: a statement before it in its pipeline failed";
+          failed = true;
+        }
+        break;
       default:
         if (!failed) {
           const char* state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
@@ -176,6 +185,19 @@ Task<OpResult> PostgresAsyncDriver::Execute(const OpRequest& req, std::string* e
     *error = endpoint_ + ": not connected";
     co_return result;
   }
+  SetParams(req);
+  const bool write = writes_[size_t(req.stmt)];
+  if (!PQsendQueryPrepared(conn_, names_[size_t(req.stmt)].c_str(), req.nparams, pointers_.data(), nullptr, nullptr,
+                           0) ||
+      !co_await Flush()) {
+    // Nothing (complete) reached the server.
+    co_return Lost(false, error);
+  }
+  if (!co_await Collect(&result, scalars_[size_t(req.stmt)], error)) co_return Lost(write, error);
+  co_return result;
+}
+
+void PostgresAsyncDriver::SetParams(const OpRequest& req) {
   for (int i = 0; i < req.nparams; ++i) {
     std::string& v = values_[size_t(i)];
     const Param& p = req.params[size_t(i)];
@@ -188,15 +210,72 @@ Task<OpResult> PostgresAsyncDriver::Execute(const OpRequest& req, std::string* e
     }
     pointers_[size_t(i)] = v.c_str();
   }
+}
+
+void PostgresAsyncDriver::SyncReads() {
+  if (!reads_open_) return;
+  reads_open_ = false;
+  appended_.back().sync_after = true;
+  if (!append_failed_ && !PQpipelineSync(conn_)) append_failed_ = true;
+}
+
+void PostgresAsyncDriver::Append(const OpRequest& req) {
   const bool write = writes_[size_t(req.stmt)];
-  if (!PQsendQueryPrepared(conn_, names_[size_t(req.stmt)].c_str(), req.nparams, pointers_.data(), nullptr, nullptr,
-                           0) ||
-      !co_await Flush()) {
-    // Nothing (complete) reached the server.
-    co_return Lost(false, error);
+  if (write) SyncReads();
+  appended_.push_back(Appended{write, scalars_[size_t(req.stmt)], write});
+  if (!conn_ || append_failed_) return;
+  if (PQpipelineStatus(conn_) == PQ_PIPELINE_OFF && !PQenterPipelineMode(conn_)) {
+    append_failed_ = true;
+    return;
   }
-  if (!co_await Collect(&result, scalars_[size_t(req.stmt)], error)) co_return Lost(write, error);
-  co_return result;
+  // libpq copies the parameters into its output buffer here.
+  SetParams(req);
+  append_failed_ = !PQsendQueryPrepared(conn_, names_[size_t(req.stmt)].c_str(), req.nparams, pointers_.data(), nullptr,
+                                        nullptr, 0) ||
+                   (write && !PQpipelineSync(conn_));
+  reads_open_ = !write;
+}
+
+Task<bool> PostgresAsyncDriver::AwaitSync() {
+  while (PQisBusy(conn_)) {
+    if (!co_await waiter_.Readable() || !PQconsumeInput(conn_)) co_return false;
+  }
+  PGresult* res = PQgetResult(conn_);
+  const bool synced = res && PQresultStatus(res) == PGRES_PIPELINE_SYNC;
+  PQclear(res);
+  co_return synced&& PQstatus(conn_) != CONNECTION_BAD;
+}
+
+Task<void> PostgresAsyncDriver::ExecuteAppended(int n, OpResult* results, int64_t* ended_ns, std::string* errors) {
+  const bool was_connected = conn_ != nullptr;
+  if (was_connected) SyncReads();
+  bool alive = was_connected && !append_failed_ && co_await Flush();
+  int answered = 0;
+  while (alive && answered < n) {
+    const Appended& op = appended_[size_t(answered)];
+    results[answered] = OpResult{};
+    alive =
+        co_await Collect(&results[answered], op.scalar, &errors[answered]) && (!op.sync_after || co_await AwaitSync());
+    if (!alive) break;
+    ended_ns[answered++] = MonoNowNs();
+  }
+  if (answered < n) {
+    std::string lost = endpoint_ + ": not connected";
+    if (was_connected) Lost(true, &lost);
+    const int64_t now = MonoNowNs();
+    for (int i = answered; i < n; ++i) {
+      // Sent, or part of a write that failed part-way: a write may have run.
+      const bool maybe_ran = was_connected && appended_[size_t(i)].write;
+      results[i] = OpResult{maybe_ran ? Outcome::kAmbiguous : Outcome::kUnavailable, 0, 0};
+      ended_ns[i] = now;
+      errors[i] = lost;
+    }
+  } else if (PQpipelineStatus(conn_) != PQ_PIPELINE_OFF) {
+    PQexitPipelineMode(conn_);
+  }
+  appended_.clear();
+  append_failed_ = false;
+  reads_open_ = false;
 }
 
 Task<OpResult> PostgresAsyncDriver::Control(std::string_view statement, bool write, std::string* error) {

@@ -26,6 +26,12 @@ class PostgresAsyncDriver : public AsyncDriver {
   Task<Status> Prepare(const std::vector<StatementSpec>& statements) override;
   Task<OpResult> Execute(const OpRequest& request, std::string* error) override;
   Task<OpResult> Control(std::string_view statement, bool write, std::string* error) override;
+  // libpq's pipeline mode. A Sync ends each implicit transaction: every
+  // write has one of its own (it commits, or fails, alone), consecutive
+  // reads share one (a failed read leaves the reads after it in its group
+  // not run: retryable).
+  void Append(const OpRequest& request) override;
+  Task<void> ExecuteAppended(int n, OpResult* results, int64_t* ended_ns, std::string* errors) override;
   bool connected() const override { return conn_ != nullptr; }
   void Abort() override { waiter_.Abort(); }
   void Close() override;
@@ -36,7 +42,11 @@ class PostgresAsyncDriver : public AsyncDriver {
   // Reads the results of the command sent last, into *result; false if the
   // connection was lost on the way.
   Task<bool> Collect(OpResult* result, bool scalar, std::string* error);
+  // Reads the Sync's result that ends one pipelined statement.
+  Task<bool> AwaitSync();
   OpResult Lost(bool write, std::string* error);
+  // Copies req's parameters into values_ (pointers_ point at them).
+  void SetParams(const OpRequest& req);
 
   SocketWaiter waiter_;
   PGconn* conn_ = nullptr;
@@ -45,6 +55,17 @@ class PostgresAsyncDriver : public AsyncDriver {
   std::vector<bool> writes_, scalars_;
   std::array<std::string, kMaxParams> values_;
   std::array<const char*, kMaxParams> pointers_{};
+  // Pipelined: what was appended, whether appending failed (the connection
+  // is then treated as lost), and whether reads wait for a Sync.
+  struct Appended {
+    bool write = false, scalar = false;
+    bool sync_after = false;  // a Sync follows it
+  };
+  std::vector<Appended> appended_;
+  bool append_failed_ = false;
+  bool reads_open_ = false;
+  // Ends the open group of reads with a Sync after the last one appended.
+  void SyncReads();
 };
 
 }  // namespace stampede::drivers

@@ -251,11 +251,10 @@ void RedisAsyncDriver::Append(const OpRequest& req) {
   appended_writes_.push_back(commands_.write(req.stmt));
 }
 
-Task<void> RedisAsyncDriver::ExecuteAppended(int n, OpResult* results, int64_t* ended_ns, std::string* error) {
+Task<void> RedisAsyncDriver::ExecuteAppended(int n, OpResult* results, int64_t* ended_ns, std::string* errors) {
   const bool was_connected = connected_;
   int answered = 0;
   std::string why;
-  bool first_error = true;
   if (connected_) {
     boost::system::error_code ec;
     co_await asio::async_write(socket_, asio::buffer(out_), asio::redirect_error(asio::use_awaitable, ec));
@@ -264,29 +263,20 @@ Task<void> RedisAsyncDriver::ExecuteAppended(int n, OpResult* results, int64_t* 
       reply_.type = 0;
       void* reply = nullptr;
       if (!co_await ReadReply(reader_, &reply, &why)) break;
-      std::string message;  // empty unless an error reply: no allocation
-      results[answered] = FromReply(&message);
-      if (!message.empty() && first_error) {
-        *error = std::move(message);
-        first_error = false;
-      }
+      results[answered] = FromReply(&errors[answered]);
       ended_ns[answered++] = MonoNowNs();
     }
   }
   if (answered < n) {
-    std::string lost;
-    if (was_connected) {
-      Lost(true, why, &lost);
-    } else {
-      lost = endpoint_ + ": not connected";
-    }
-    if (first_error) *error = std::move(lost);
+    std::string lost = endpoint_ + ": not connected";
+    if (was_connected) Lost(true, why, &lost);
     const int64_t now = MonoNowNs();
     for (int i = answered; i < n; ++i) {
       // Sent (or a write that failed part-way): a write may have run.
       const bool maybe_ran = was_connected && appended_writes_[size_t(i)];
       results[i] = OpResult{maybe_ran ? Outcome::kAmbiguous : Outcome::kUnavailable, 0, 0};
       ended_ns[i] = now;
+      errors[i] = lost;
     }
   }
   appended_writes_.clear();

@@ -38,7 +38,7 @@ class RedisAsyncDriver : public AsyncDriver {
   Task<OpResult> Execute(const OpRequest& request, std::string* error) override;
   Task<OpResult> Control(std::string_view statement, bool write, std::string* error) override;
   void Append(const OpRequest& request) override;
-  Task<void> ExecuteAppended(int n, OpResult* results, int64_t* ended_ns, std::string* error) override;
+  Task<void> ExecuteAppended(int n, OpResult* results, int64_t* ended_ns, std::string* errors) override;
   bool connected() const override { return connected_; }
   void Abort() override;
   void Close() override;

@@ -62,6 +62,10 @@ free_port() {
   done
 }
 
+# report.md's "## Verdict" section, read from the file (no pipe into head:
+# under pipefail a writer cut off by head's exit fails the pipeline).
+verdict_of() { awk '/^## Verdict/ { p = 1; print; next } p && /^## / { exit } p' "$1"; }
+
 port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 # A base port B such that B+offset is free for every offset given.
 free_port_base() {  # OFFSET...

@@ -100,7 +100,7 @@ expect_eq "$(jq -r '.verdict.checks[] | select(.pass | not) | .expect' "$TMP/unm
 rc=0; "$STAMPEDE" report "$TMP/unmet" >/dev/null 2>"$TMP/report.err" || rc=$?
 expect_eq "$rc" 4 "stampede report's exit code for the same run"
 "$STAMPEDE" report "$TMP/met" >/dev/null || fail "stampede report of the met run exited $?"
-sed -n '/## Verdict/,/^## /p' "$TMP/unmet/report.md" | head -n 10
+verdict_of "$TMP/unmet/report.md"
 pass "expectations: met -> exit 0, 'p50 < 1ns' unmet -> exit 4 with its measured value"
 
 # A fault the owning agent cannot do (a partition of a node whose config

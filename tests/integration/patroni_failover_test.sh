@@ -28,7 +28,7 @@ rc=0
   >"$TMP/run.out" 2>"$TMP/run.err" || rc=$?
 s=$TMP/res/summary.json
 [ -f "$s" ] || fail "no summary.json (exit $rc): $(tail -3 "$TMP/run.err")"
-sed -n '/## Verdict/,/^## Phases/p' "$TMP/res/report.md" | head -n 14
+verdict_of "$TMP/res/report.md"
 expect_eq "$rc" 0 "exit code (the plan's verdict)"
 expect_eq "$(jq -c '[.faults[0:2][] | [.action, .node, .ok]]' "$s")" '[["kill","pg1",true],["start","pg1",true]]' "faults"
 leader=$("$ROOT/deploy/local/patroni.sh" leader "$PT_DIR") || fail "no leader after the run"
