@@ -2,7 +2,8 @@
 # A throwaway PostgreSQL HA cluster from Debian's packages (postgresql,
 # patroni, etcd-server), all on loopback: three PostgreSQL nodes managed by
 # Patroni, with synchronous replication, and a three-member etcd.
-#   patroni.sh start DIR BASE_PORT PASSWORD   # SQL ports BASE, BASE+1, BASE+2
+#   patroni.sh start DIR BASE_PORT PASSWORD   # SQL ports BASE, BASE+1, BASE+2; returns
+#                                             # once a synchronous standby is assigned
 #   patroni.sh stop DIR
 #   patroni.sh kill-node DIR N                # SIGKILL node N's Patroni and PostgreSQL
 #   patroni.sh start-node DIR N               # (re)start node N; it rejoins as a replica
@@ -139,6 +140,18 @@ running_members() {
   echo 0
 }
 
+# A member holds the synchronous standby role. Until one does, Patroni's
+# (non-strict) synchronous_mode lets the leader commit alone: a write
+# acknowledged then is lost if the leader dies (seen: a run started while
+# the replicas were still bootstrapping; the promoted node had none of it).
+sync_standby() {
+  local n
+  for n in 1 2 3; do
+    api "$n" /cluster | jq -e '[.members[] | select(.role == "sync_standby")] | length > 0' >/dev/null 2>&1 && return 0
+  done
+  return 1
+}
+
 wait_members() {  # COUNT TRIES
   local tries=$2
   for _ in $(seq 1 "$tries"); do
@@ -181,6 +194,8 @@ case "$cmd" in
     start_node 2
     start_node 3
     wait_members 3 240
+    for _ in $(seq 1 120); do sync_standby && break; sleep 0.5; done
+    sync_standby || { echo "patroni: no synchronous standby; see $dir/node*/patroni.log" >&2; exit 1; }
     ;;
   stop)
     for n in 1 2 3; do kill_node "$n"; done
