@@ -278,19 +278,30 @@ void AgentRun::PhaseMain(v1::PreparePhase prepare) {
     phase->running = true;
   }
   runner->Run(phase->start_ns, phase->join_ns);
+  std::vector<std::shared_ptr<PhaseRunner>> adopted;
   {
     // A share this agent took over in this phase ends with it.
     MutexLock lock(mu_);
     while (phase->adopting != 0) cv_.wait(lock.native());
     phase->running = false;
+    adopted.swap(phase->adopted);
   }
   Event(v1::Event::PHASE_DONE, index, "", -1, runner->timed_out());
-  if (runner->check_writes()) {
-    const v1::WritesCheck check = runner->CheckWrites(PhaseRunner::kWritesCheckBudgetNs);
-    SLOG(kInfo) << "phase " << index << ": writes checked: " << check.acked() << " acknowledged, " << check.lost()
-                << " lost, " << check.unchecked() << " unchecked";
-    Event(v1::Event::WRITES_CHECKED, index, "", -1, false, &check);
+  if (runner->check_writes()) CheckWrites(index, runner.get(), adopted);
+}
+
+// The read-back of this agent's share and of the shares it took over, as
+// one answer, all under one budget.
+void AgentRun::CheckWrites(uint32_t index, PhaseRunner* runner,
+                           const std::vector<std::shared_ptr<PhaseRunner>>& adopted) {
+  const int64_t until = MonoNowNs() + PhaseRunner::kWritesCheckBudgetNs;
+  v1::WritesCheck check = runner->CheckWrites(PhaseRunner::kWritesCheckBudgetNs);
+  for (const auto& other : adopted) {
+    PhaseRunner::AddWritesCheck(other->CheckWrites(std::max<int64_t>(0, until - MonoNowNs())), &check);
   }
+  SLOG(kInfo) << "phase " << index << ": writes checked: " << check.acked() << " acknowledged, " << check.lost()
+              << " lost, " << check.unchecked() << " unchecked";
+  Event(v1::Event::WRITES_CHECKED, index, "", -1, false, &check);
 }
 
 void AgentRun::OnAdopt(const v1::AdoptShare& adopt) {
@@ -319,6 +330,7 @@ void AgentRun::AdoptMain(v1::AdoptShare adopt, std::shared_ptr<Phase> phase) {
     Event(v1::Event::LOG, adopt.phase_index(), "could not take over " + adopt.source() + "'s share: " + s.message());
   }
   MutexLock lock(mu_);
+  if (s.ok()) phase->adopted.push_back(runner);
   phase->adopting--;
   cv_.notify_all();
 }

@@ -84,12 +84,14 @@ class AgentRun {
     std::shared_ptr<PhaseRunner> runner;
     int64_t start_ns = 0, join_ns = 0;
     bool started = false, running = false, cancelled = false;
-    int adopting = 0;  // adopted shares still running
+    int adopting = 0;                                   // adopted shares still running
+    std::vector<std::shared_ptr<PhaseRunner>> adopted;  // shares taken over, for the writes check
   };
   void PhaseMain(v1::PreparePhase prepare);
   void CleanupMain();
   bool Admit(PhaseRunnerOptions* o);
   void AdoptMain(v1::AdoptShare adopt, std::shared_ptr<Phase> phase);
+  void CheckWrites(uint32_t index, PhaseRunner* runner, const std::vector<std::shared_ptr<PhaseRunner>>& adopted);
   // weights: the share weights of a PreparePhase or AdoptShare (by slot).
   PhaseRunnerOptions RunnerOptions(uint32_t phase, uint32_t slot, uint32_t slots, bool lead, const std::string& source,
                                    const std::vector<uint32_t>& weights = {});

@@ -117,6 +117,9 @@ class PhaseRunner {
   // operations acknowledged or left ambiguous, within budget_ns
   // (agent/writes_check.cc). Cancel() ends it early.
   virtual v1::WritesCheck CheckWrites(int64_t budget_ns) = 0;
+  // Adds one read-back's numbers to another's (a share taken over, read
+  // back by the agent that took it); ids up to the first 20 of each kind.
+  static void AddWritesCheck(const v1::WritesCheck& from, v1::WritesCheck* into);
   // The phase asks for CheckWrites, and was not aborted.
   bool check_writes() const { return phase_.check_writes() && !Aborted(); }
   // How long CheckWrites may take (docs/plan.md).

@@ -79,6 +79,24 @@ v1::WritesCheck AsyncRunner::CheckWrites(int64_t budget_ns) {
   return out;
 }
 
+void PhaseRunner::AddWritesCheck(const v1::WritesCheck& from, v1::WritesCheck* into) {
+  if (!from.supported()) return;
+  into->set_acked(into->acked() + from.acked());
+  into->set_lost(into->lost() + from.lost());
+  into->set_ambiguous(into->ambiguous() + from.ambiguous());
+  into->set_ambiguous_found(into->ambiguous_found() + from.ambiguous_found());
+  into->set_unchecked(into->unchecked() + from.unchecked());
+  into->set_failed(into->failed() + from.failed());
+  into->set_failed_found(into->failed_found() + from.failed_found());
+  for (int64_t id : from.lost_ids()) {
+    if (into->lost_ids_size() < kMaxLostIds) into->add_lost_ids(id);
+  }
+  for (int64_t id : from.failed_found_ids()) {
+    if (into->failed_found_ids_size() < kMaxLostIds) into->add_failed_found_ids(id);
+  }
+  if (into->note().empty()) into->set_note(from.note());
+}
+
 drivers::Task<void> AsyncRunner::CheckWorker(Worker* w, WorkerCheck* c) {
   const workloads::WriteLedger* ledger = w->ops ? w->ops->writes() : nullptr;
   if (!ledger) co_return;

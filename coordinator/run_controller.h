@@ -188,6 +188,7 @@ class RunController : public SessionListener {
   int64_t phase_start_ns_ ABSL_GUARDED_BY(mu_) = 0;
   int64_t phase_owed_ ABSL_GUARDED_BY(mu_) = -1;
   std::map<std::string, v1::WritesCheck> writes_ ABSL_GUARDED_BY(mu_);  // this phase's, by agent
+  std::set<std::string> phase_agents_ ABSL_GUARDED_BY(mu_);             // active when this phase started
   std::map<std::string, std::string> adopted_ ABSL_GUARDED_BY(mu_);     // lost -> adopter
   std::vector<std::string> redistribute_ ABSL_GUARDED_BY(mu_);          // lost, to hand over
   std::map<std::string, uint32_t> slots_ ABSL_GUARDED_BY(mu_);          // this phase's

@@ -38,7 +38,16 @@ Status RunController::CheckWrites(int p) {
   line.index = uint32_t(p);
   {
     MutexLock lock(mu_);
-    for (const std::string& agent : AwaitedLocked({})) {
+    const std::vector<std::string> awaited = AwaitedLocked({});
+    for (const std::string& agent : phase_agents_) {
+      // Lost during the phase: the inserts its workers made before that
+      // are known to no one (a share handed over is read back by the
+      // agent that took it).
+      if (std::find(awaited.begin(), awaited.end(), agent) == awaited.end()) {
+        line.agents_missing.push_back(agent + " (lost during the phase)");
+      }
+    }
+    for (const std::string& agent : awaited) {
       auto it = writes_.find(agent);
       if (it == writes_.end()) {
         line.agents_missing.push_back(agent);
@@ -133,6 +142,7 @@ void RunController::StartPhase(int p) {
     MutexLock lock(mu_);
     const std::vector<std::string> awaited = AwaitedLocked({});
     active.insert(awaited.begin(), awaited.end());
+    phase_agents_ = active;
     owed = barrier_.Owed(index, awaited);
     mergers_[size_t(p)] = std::make_unique<PhaseMerger>(phase.name(), index, start_ns, run_start_ns_, active, kGraceNs);
     phase_start_ns_ = start_ns;

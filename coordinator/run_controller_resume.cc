@@ -191,6 +191,7 @@ void RunController::ReplayLocked(const std::vector<record::Record>& journal, Rep
     // An ended phase takes whatever comes now as late lines.
     m->SetNextSeq(p.ended ? INT64_MAX : p.max_seq + 1);
     mergers_[index] = std::move(m);
+    phase_agents_ = p.agents;  // the latest phase's, for its writes check
   }
 }
 
