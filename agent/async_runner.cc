@@ -272,7 +272,7 @@ drivers::Task<void> AsyncRunner::RunOps(Worker* w) {
     uint32_t retries = 0;
     drivers::OpResult r = co_await ExecuteOp(w, &op, &retries);
     Settle(w, op, r, intended, retries, MonoNowNs(), w->error);
-    if (!w->driver->connected()) co_await AfterLoss(w, op);
+    if (!w->driver->connected()) co_await AfterLoss(w);
     if (think_ns > 0 && !co_await SleepUntil(w, std::min(MonoNowNs() + think_ns, deadline_mono_ns_))) break;
   }
 }
@@ -289,7 +289,7 @@ void AsyncRunner::Settle(Worker* w, int op, const drivers::OpResult& r, int64_t 
   }
 }
 
-drivers::Task<void> AsyncRunner::AfterLoss(Worker* w, int op) {
+drivers::Task<void> AsyncRunner::AfterLoss(Worker* w) {
   w->stats->endpoint(size_t(w->endpoint)).lost.fetch_add(1, std::memory_order_relaxed);
   // A node that accepts connections but fails every operation (Galera
   // outside the primary component) must not be hammered: back off from
@@ -299,7 +299,7 @@ drivers::Task<void> AsyncRunner::AfterLoss(Worker* w, int op) {
     MissOverdue(w);
     Status s = co_await Reconnect(w);
     if (s.ok()) break;
-    ReportError(op, Outcome::kUnavailable, "reconnect: " + s.message());
+    ReportReconnectError(s.message());
     co_await SleepUntil(w, std::min(MonoNowNs() + NextBackoffNs(w), deadline_mono_ns_));
   }
 }

@@ -91,7 +91,7 @@ class AsyncRunner : public PhaseRunner {
               const std::string& error);
   // After the connection was lost: backs off (from the second loss in a
   // row) and reconnects, until it does or the phase ends.
-  Task<void> AfterLoss(Worker* w, int op);
+  Task<void> AfterLoss(Worker* w);
   Task<drivers::OpResult> ExecuteOp(Worker* w, int* op, uint32_t* retries);
   Task<drivers::OpResult> ExecuteStatement(Worker* w, const drivers::OpRequest& req, uint32_t* retries);
   Task<drivers::OpResult> ExecuteTransaction(Worker* w, const drivers::OpRequest* calls, int n, uint32_t* retries);

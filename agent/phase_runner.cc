@@ -265,6 +265,19 @@ void PhaseRunner::ReportError(int op, Outcome outcome, const std::string& messag
   if (options_.on_log) options_.on_log(line);
 }
 
+void PhaseRunner::ReportReconnectError(const std::string& message) {
+  // The cause without the endpoint: "127.0.0.1:5432: connection refused".
+  const size_t colon = message.find(": ");
+  const std::string cause = colon == std::string::npos ? message : message.substr(colon + 2);
+  {
+    MutexLock lock(mu_);
+    if (reconnect_causes_.size() >= kMaxReconnectCauses || !reconnect_causes_.insert(cause).second) return;
+  }
+  const std::string line = "phase " + phase_.name() + ": a worker could not reconnect: " + message;
+  SLOG(kWarn) << line;
+  if (options_.on_log) options_.on_log(line);
+}
+
 void PhaseRunner::Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool final) {
   for (auto& o : acc_ops_) o = OpTotals{};
   for (auto& h : acc_latency_) h.Reset();

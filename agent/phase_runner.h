@@ -27,6 +27,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -162,6 +163,11 @@ class PhaseRunner {
   // The back-off before the worker's next reconnect round; grows to 2 s.
   int64_t NextBackoffNs(WorkerState* w);
   void ReportError(int op, Outcome outcome, const std::string& message);
+  // A failed reconnect: logged when its cause is new (up to
+  // kMaxReconnectCauses a phase), since the first one rarely says why a
+  // cluster that came back still refuses the workers.
+  void ReportReconnectError(const std::string& message);
+  static constexpr size_t kMaxReconnectCauses = 8;
   drivers::ConnectOptions OptionsFor(int endpoint) const;
   std::string TimeoutNote() const;
 
@@ -195,6 +201,7 @@ class PhaseRunner {
   void Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool final);
 
   std::vector<std::array<std::atomic<bool>, kNumOutcomes>> logged_;
+  std::set<std::string> reconnect_causes_ ABSL_GUARDED_BY(mu_);
   // Collector accumulators (collector thread only).
   std::vector<OpTotals> acc_ops_;
   std::vector<Histogram> acc_latency_;

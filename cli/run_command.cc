@@ -47,11 +47,17 @@ std::string HumanLatency(double us) {
   return buf;
 }
 
+// Workers that cannot connect do no operation, so errors stay at 0 while
+// the database refuses them: the line says so when it happens.
 void PrintProgress(const v1::Progress& p) {
-  std::printf("[%7.1fs] %-12s ops/s %9s  p99 %10s  errors %6llu  missed %5llu  agents %u  workers %u\n", p.elapsed_s(),
+  std::printf("[%7.1fs] %-12s ops/s %9s  p99 %10s  errors %6llu  missed %5llu  agents %u  workers %u", p.elapsed_s(),
               p.phase().c_str(), Thousands(p.ops_per_s()).c_str(), HumanLatency(p.p99_us()).c_str(),
               static_cast<unsigned long long>(p.errors()), static_cast<unsigned long long>(p.missed()), p.agents(),
               p.active_workers());
+  if (p.connect_failures() > 0) {
+    std::printf("  connect failures %llu", static_cast<unsigned long long>(p.connect_failures()));
+  }
+  std::printf("\n");
   std::fflush(stdout);
 }
 

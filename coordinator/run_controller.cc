@@ -392,6 +392,9 @@ void RunController::CountSecond(const record::Second& second, const std::string&
   p.set_missed(missed);
   p.set_agents(second.agents);
   p.set_active_workers(second.active_workers);
+  uint64_t refused = 0;
+  for (const auto& [endpoint, e] : second.endpoints) refused += e.connect_failures;
+  p.set_connect_failures(refused);
   options_.observer->OnProgress(p);
 }
 
