@@ -117,8 +117,11 @@ YAML
   expect_eq "$acked" 30000 "acknowledged inserts"
   [ "$lost" -gt 1000 ] || fail "expected thousands of evicted keys, the read-back found $lost lost ($keys keys left)"
   after=$((acked - keys - lost))
-  [ "$after" -ge 0 ] && [ "$after" -le 50 ] ||
-    fail "lost $lost, acknowledged $acked, keys left $keys: expected lost <= acknowledged - keys left <= lost + 50"
+  # Redis at maxmemory goes on evicting while the read-back runs (its own
+  # connections take memory): a key read back may be gone by the count.
+  # That drift was 0-59 keys in runs here; 1% of the inserts bounds it.
+  [ "$after" -ge 0 ] && [ "$after" -le 300 ] ||
+    fail "lost $lost, acknowledged $acked, keys left $keys: expected lost <= acknowledged - keys left <= lost + 300"
   [ "$after" = 0 ] || echo "Redis evicted $after more keys after they were read back (the read-back's connections take memory too)"
   expect_eq "$(jq '.phases[0].writes.lost_ids | length' "$s")" 20 "lost ids named"
   for id in $(jq '.phases[0].writes.lost_ids[]' "$s" | head -n 5); do

@@ -78,22 +78,28 @@ on_host 1 "$STAMPEDE" run "$TMP/plan.yaml" --coordinator "$coord" $(tls_of submi
 expect_eq "$rc" 0 "run exit code"
 s=$(summary_of "$TMP/results")/summary.json
 expect_eq "$(jq -c '[.faults[0:2][] | [.action, .node, .ok]]' "$s")" '[["partition","node1",true],["heal","node1",true]]' "faults"
-leader=$("$ROOT/deploy/local/patroni.sh" leader "$PT_DIR") || fail "no leader after the run"
 grep -q "promoted self to leader" "$PT_DIR/node2/patroni.log" "$PT_DIR/node3/patroni.log" ||
   fail "neither standby was promoted while node1 was cut off"
+# The known Patroni 3.0.2 quirk (etcd 3.4; seen in about one run of four
+# here): after the heal the new leader could not reach etcd for its
+# retry_timeout while etcd re-formed, demoted itself, and node1, still
+# finishing its own demotion from the partition, wrote the leader key
+# ("updated leader lock during demoting self because DCS is not
+# accessible"). Then either node1 promotes itself with its old data (what
+# the other leader acknowledged is gone: the run must count it lost), or it
+# holds the key while demoting and the cluster has no leader for a while
+# (the read-back then cannot read: it must say so). Patroni's bug, not
+# stampede's: handled here, with the numbers printed.
 quirk=0
-if [ "$leader" = 1 ]; then
-  # Seen once in five runs here (Patroni 3.0.2, etcd 3.4): after the heal
-  # the new leader could not reach etcd for its retry_timeout while etcd
-  # re-formed, demoted itself, and node1, still finishing its own demotion
-  # from the partition, wrote the leader key ("updated leader lock during
-  # demoting self because DCS is not accessible") and promoted itself with
-  # its old data: what the other leader acknowledged is gone. Patroni's
-  # bug, not stampede's; the run must count those writes as lost.
-  grep -q "updated leader lock during demoting self" "$PT_DIR/node1/patroni.log" ||
-    fail "node1 leads again without the known Patroni quirk: $(grep -E 'promoted|demot' "$PT_DIR/node1/patroni.log" | tail -3)"
-  quirk=1
-fi
+grep -q "updated leader lock during demoting self" "$PT_DIR/node1/patroni.log" && quirk=1
+leader=""
+for _ in $(seq 1 $((quirk ? 120 : 1))); do
+  leader=$("$ROOT/deploy/local/patroni.sh" leader "$PT_DIR") && break
+  sleep 0.5
+done
+[ -n "$leader" ] || [ "$quirk" = 1 ] || fail "no leader after the run"
+[ "$leader" != 1 ] || [ "$quirk" = 1 ] ||
+  fail "node1 leads again without the known Patroni quirk: $(grep -E 'promoted|demot' "$PT_DIR/node1/patroni.log" | tail -3)"
 unav=$(jq '.faults[0].unavailability_s' "$s")
 awk -v v="$unav" 'BEGIN { exit !(v >= 3 && v <= 27) }' || fail "unavailability $unav s"
 ok=$(jq '.phases[0].ops[0].ok' "$s")
@@ -102,12 +108,20 @@ read -r acked wlost committed unchecked failed found <<<"$(jq -r '.phases[0].wri
 [ "$quirk" = 1 ] || expect_eq "$found" 0 "failed inserts found in the database (of $failed read back): rows beyond acknowledged + ambiguous"
 expect_eq "$acked" "$ok" "inserts the read-back knew as acknowledged"
 [ "$quirk" = 1 ] || expect_eq "$wlost" 0 "acknowledged inserts lost"
-expect_eq "$unchecked" 0 "inserts the read-back could not check"
 [ "$amb" -gt 0 ] || fail "no write was left hanging on the partitioned primary"
+expect_eq "$(on_host 3 nft list tables | grep -c stampede_ || true)" 0 "stampede tables left on node1's host"
+if [ "$quirk" = 1 ] && [ "$unchecked" -gt 0 ]; then
+  # The read-back ran while the cluster had no leader: it says how many it
+  # could not read, and why; rows cannot be compared with partial evidence.
+  [ "$(jq -r '.phases[0].writes.note' "$s")" != "" ] || fail "unchecked inserts without a reason"
+  echo "KNOWN PATRONI QUIRK: node1 held the leader key while demoting itself after the heal (leader now: ${leader:-none}); the read-back read $((acked + amb + failed - unchecked)) inserts, $wlost lost, and counted $unchecked it could not read: $(jq -r '.phases[0].writes.note' "$s")"
+  pass "node1 partitioned from its peers: unavailability $unav s; $acked acknowledged inserts; the read-back said what it could not check"
+  exit 0
+fi
+expect_eq "$unchecked" 0 "inserts the read-back could not check"
 "$ROOT/deploy/local/patroni.sh" wait-members "$PT_DIR" 3 || fail "node1 did not rejoin: $("$ROOT/deploy/local/patroni.sh" status "$PT_DIR" | head -c 600)"
 rows=$(patroni_sql "SELECT count(*) FROM pp")
 expect_eq "$rows" $((acked - wlost + committed)) "rows on the leader = acknowledged - lost + ambiguous that committed"
 [ "$quirk" = 0 ] ||
   echo "KNOWN PATRONI QUIRK: node1 took the leader key back after the heal; the run counted $wlost of $acked acknowledged inserts lost, and the rows agree"
-expect_eq "$(on_host 3 nft list tables | grep -c stampede_ || true)" 0 "stampede tables left on node1's host"
 pass "node1 partitioned from its peers: unavailability $unav s; leader after the heal node $leader; $acked acknowledged inserts, $wlost lost, $committed of $amb ambiguous committed = $rows rows"
