@@ -62,6 +62,24 @@ free_port() {
   done
 }
 
+# A pipelined phase that ran into trouble: every operation it owed done
+# (ok + errors), none missed, at least one whole batch cut (ambiguous), and
+# a clean read-back (nothing lost or unchecked, no failed insert found).
+# Sets ok, amb, errors, acked, committed.
+expect_accounted_and_read_back() {  # SUMMARY PHASE_INDEX OWED
+  local done missed lost unchecked failed found
+  read -r ok amb errors done missed <<<"$(jq -r ".phases[$2] | \"\\(.ops[0].ok) \\(.ops[0].errors.ambiguous) \\(.ops[0].errors | add) \\(.done) \\(.missed)\"" "$1")"
+  expect_eq "$done" "$3" "operations done (ok + errors)"
+  expect_eq "$((ok + errors))" "$3" "ok + errors"
+  expect_eq "$missed" 0 "operations missed"
+  [ "$amb" -ge 16 ] || fail "only $amb ambiguous inserts: no whole batch was cut"
+  read -r acked lost committed unchecked failed found <<<"$(jq -r ".phases[$2].writes | \"\\(.acked) \\(.lost) \\(.ambiguous_committed) \\(.unchecked) \\(.failed // 0) \\(.failed_found // 0)\"" "$1")"
+  expect_eq "$acked" "$ok" "inserts the read-back knew as acknowledged"
+  expect_eq "$lost" 0 "acknowledged inserts lost"
+  expect_eq "$unchecked" 0 "inserts the read-back could not check"
+  expect_eq "$found" 0 "failed inserts found in the database (of $failed read back)"
+}
+
 # report.md's "## Verdict" section, read from the file (no pipe into head:
 # under pipefail a writer cut off by head's exit fails the pipeline).
 verdict_of() { awk '/^## Verdict/ { p = 1; print; next } p && /^## / { exit } p' "$1"; }

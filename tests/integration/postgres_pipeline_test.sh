@@ -61,16 +61,7 @@ psql_bench -c "BEGIN" -c "LOCK TABLE pl IN EXCLUSIVE MODE" -c "SELECT pg_sleep(1
 rc=0; wait "$run" || rc=$?
 expect_eq "$rc" 0 "locked run's exit code ($(tail -n 3 "$TMP/lock.err"))"
 s=$TMP/lock/summary.json
-read -r ok amb errors done missed <<<"$(jq -r '.phases[1] | "\(.ops[0].ok) \(.ops[0].errors.ambiguous) \(.ops[0].errors | add) \(.done) \(.missed)"' "$s")"
-expect_eq "$done" 160000 "operations done"
-expect_eq "$((ok + errors))" 160000 "ok + errors"
-expect_eq "$missed" 0 "missed"
-[ "$amb" -ge 16 ] || fail "only $amb ambiguous inserts: the lock cut no whole batch"
-read -r acked wlost committed unchecked failed found <<<"$(jq -r '.phases[1].writes | "\(.acked) \(.lost) \(.ambiguous_committed) \(.unchecked) \(.failed // 0) \(.failed_found // 0)"' "$s")"
-expect_eq "$acked" "$ok" "inserts the read-back knew as acknowledged"
-expect_eq "$wlost" 0 "acknowledged inserts lost"
-expect_eq "$unchecked" 0 "inserts the read-back could not check"
-expect_eq "$found" 0 "failed inserts found in the database (of $failed read back)"
+expect_accounted_and_read_back "$s" 1 160000
 rows=$(psql_bench -c "SELECT count(*) FROM pl WHERE id >= 1000000000000")
 expect_eq "$rows" $((acked + committed)) "rows = acknowledged + ambiguous that committed"
 pass "a 1.5 s table lock under pipeline 16: $ok ok, $amb ambiguous ($committed committed), $((errors - amb)) other errors, $rows rows"

@@ -36,16 +36,7 @@ expect_eq "$rc" 0 "run exit code ($(tail -n 3 "$TMP/run.err"))"
 s=$TMP/res/summary.json
 expect_eq "$(jq -c '[.faults[0:2][] | [.action, .ok]]' "$s")" '[["pause",true],["resume",true]]' "faults"
 expect_eq "$(jq '.phases[0].pipeline' "$s")" 16 "the phase's pipeline in summary.json"
-read -r ok amb errors done owed missed <<<"$(jq -r '.phases[0] | "\(.ops[0].ok) \(.ops[0].errors.ambiguous) \(.ops[0].errors | add) \(.done) \(.owed) \(.missed)"' "$s")"
-expect_eq "$done" 300000 "operations done (ok + errors)"
-expect_eq "$((ok + errors))" 300000 "ok + errors"
-expect_eq "$missed" 0 "operations missed"
-[ "$amb" -ge 16 ] || fail "only $amb ambiguous inserts: the pause cut no whole batch"
-read -r acked wlost committed unchecked failed found <<<"$(jq -r '.phases[0].writes | "\(.acked) \(.lost) \(.ambiguous_committed) \(.unchecked) \(.failed // 0) \(.failed_found // 0)"' "$s")"
-expect_eq "$acked" "$ok" "inserts the read-back knew as acknowledged"
-expect_eq "$wlost" 0 "acknowledged inserts lost"
-expect_eq "$unchecked" 0 "inserts the read-back could not check"
-expect_eq "$found" 0 "failed inserts found in the database (of $failed read back)"
+expect_accounted_and_read_back "$s" 0 300000
 keys=$(db_count redis pl)
 expect_eq "$keys" $((acked + committed)) "keys = acknowledged + ambiguous that committed"
 grep -q "^## Phase insert (.*, 8 workers, pipeline 16)" "$TMP/res/report.md" ||
