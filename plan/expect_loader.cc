@@ -50,6 +50,10 @@ void ExpectLoader::LoadScope(const YAML::Node& map, const std::string& scope, co
         Error(items[i], item_at, parsed.status().message());
         continue;
       }
+      if (std::string why = NeedsReadBack(scope, subject, parsed->metric); !why.empty()) {
+        Error(items[i], item_at, why);
+        continue;
+      }
       if (size_t(plan_->expect_size()) >= record::kMaxExpectations) {
         Error(items[i], item_at, "at most " + std::to_string(record::kMaxExpectations) + " conditions");
         return;
@@ -60,6 +64,22 @@ void ExpectLoader::LoadScope(const YAML::Node& map, const std::string& scope, co
       x->set_text(parsed->text);
     }
   }
+}
+
+// A *_writes metric on a named phase (or one of its steps) is measured by
+// the read-back, which only a phase with check_writes does.
+std::string ExpectLoader::NeedsReadBack(const std::string& scope, const std::string& subject,
+                                        const std::string& metric) const {
+  if (scope != "phase" || subject == "*" || metric.size() < 7 || metric.compare(metric.size() - 7, 7, "_writes") != 0) {
+    return "";
+  }
+  const std::string phase = subject.substr(0, subject.find('/'));
+  for (const v1::Phase& p : plan_->phases()) {
+    if (p.name() == phase && !p.check_writes()) {
+      return metric + " is measured by the read-back: phase " + phase + " needs check_writes: true";
+    }
+  }
+  return "";
 }
 
 std::string ExpectLoader::CheckSubject(const std::string& scope, const std::string& subject) const {

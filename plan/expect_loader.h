@@ -30,6 +30,7 @@ class ExpectLoader : public YamlReader {
   void LoadScope(const YAML::Node& map, const std::string& scope, const std::string& field);
   // "" if `subject` may be named in `scope`, else what was expected.
   std::string CheckSubject(const std::string& scope, const std::string& subject) const;
+  std::string NeedsReadBack(const std::string& scope, const std::string& subject, const std::string& metric) const;
 
   v1::Plan* plan_;
 };

@@ -47,7 +47,10 @@ double OpCount(const OpSummary& o, const std::string& metric, double duration_s)
 // The read-back's numbers (check_writes). Lost and unexpected writes are
 // not known while some inserts went unread: the check fails, saying so.
 Measure MeasureWrites(const PhaseSummary& p, const std::string& metric) {
-  if (!p.writes) return {std::nullopt, "not checked (the phase needs check_writes: true)"};
+  if (!p.writes) {
+    return {std::nullopt,
+            "not checked (no read-back: the phase needs check_writes: true, and the run must get that far)"};
+  }
   const record::WritesChecked& w = *p.writes;
   if (!w.supported) return {std::nullopt, "not checked: " + w.note};
   if (metric == "acked_writes") return {double(w.acked), ""};

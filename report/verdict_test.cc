@@ -123,7 +123,8 @@ TEST(VerdictTest, LostWritesNeedTheReadBack) {
   EXPECT_EQ(v.checks[0].measured, "2");
   EXPECT_FALSE(v.checks[0].pass);
   EXPECT_TRUE(v.checks[1].pass);
-  EXPECT_EQ(v.checks[2].measured, "not checked (the phase needs check_writes: true)");
+  EXPECT_EQ(v.checks[2].measured,
+            "not checked (no read-back: the phase needs check_writes: true, and the run must get that far)");
   EXPECT_FALSE(v.checks[2].pass);
   s.phases[1].writes->lost = 0;
   s.phases[1].writes->unchecked = 40;
