@@ -33,7 +33,7 @@ class RebalanceWorker : public WorkerOps {
     req->stmt = op_;
     req->nparams = 0;
     if (op_ == RebalanceWorkload::kCount) return op_;
-    ledger_.Begin(next_id_ - first_id_);
+    if (op_ == RebalanceWorkload::kInsertOne) ledger_.Begin(next_id_ - first_id_);
     const uint64_t id = next_id_++;
     req->Set(0, Param::Int(static_cast<int64_t>(id)));
     if (op_ == RebalanceWorkload::kInsertOne || op_ == RebalanceWorkload::kUpdateOne) {
@@ -46,9 +46,9 @@ class RebalanceWorker : public WorkerOps {
   }
 
   void Observe(int op, const drivers::OpResult& result) override {
-    // Every op settles (only InsertOne's have inserts): pipelined, the
-    // ledger's ring takes one start per op drawn.
-    ledger_.Settle(next_id_ - first_id_, result.outcome);
+    // Only InsertOne keeps the ledger (one Begin per op drawn, one Settle
+    // per op observed: in draw order, pipelined or not).
+    if (op_ == RebalanceWorkload::kInsertOne) ledger_.Settle(next_id_ - first_id_, result.outcome);
     if (op != RebalanceWorkload::kCount || result.outcome != Outcome::kOk) return;
     counted_ = true;
     count_ = result.value;
