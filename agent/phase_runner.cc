@@ -93,6 +93,7 @@ Status PhaseRunner::PrepareShare(const std::function<WorkerState*()>& make,
   ctx.group_workers = phase_.group_workers();
   ctx.custom = &phase_.custom();
   ctx.pipeline = std::max<uint32_t>(1, phase_.pipeline());
+  ctx.batch = std::max<uint32_t>(1, phase_.batch());
   std::map<std::string, std::string> params(phase_.params().begin(), phase_.params().end());
   auto workload = workloads::CreateWorkload(phase_.workload(), ctx, params);
   if (!workload.ok()) return workload.status();

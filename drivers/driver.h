@@ -59,17 +59,28 @@ struct Param {
   static Param Str(std::string_view v) { return Param{false, 0, v}; }
 };
 
+// Parameters an OpRequest holds itself; a statement with more (a batched
+// multi-row insert, Phase.batch) points at its caller's array instead.
 constexpr int kMaxParams = 16;
+constexpr int kMaxStatementParams = 4096;
 
 struct OpRequest {
   int stmt = 0;
   int nparams = 0;
   std::array<Param, kMaxParams> params;
+  // nparams > kMaxParams: the parameters are wide[0..nparams), owned by
+  // the caller until Execute or Append returns.
+  const Param* wide = nullptr;
 
   void Set(int i, Param p) {
     params[i] = p;
     if (i >= nparams) nparams = i + 1;
   }
+  void SetWide(const Param* p, int n) {
+    wide = p;
+    nparams = n;
+  }
+  const Param& param(int i) const { return nparams > kMaxParams ? wide[i] : params[size_t(i)]; }
 };
 
 struct OpResult {

@@ -99,7 +99,7 @@ Task<Status> MysqlAsyncDriver::Prepare(const std::vector<StatementSpec>& stateme
   for (const StatementSpec& spec : statements) {
     if (!mysql_) co_return Status::Error(endpoint_ + ": not connected");
     auto st = std::make_unique<Statement>();
-    auto text = ToQuestionMarks(spec.text, kMaxParams, &st->order);
+    auto text = ToQuestionMarks(spec.text, kMaxStatementParams, &st->order);
     if (!text.ok()) co_return text.status();
     st->write = spec.write;
     st->scalar = spec.scalar;
@@ -135,7 +135,7 @@ Task<OpResult> MysqlAsyncDriver::Execute(const OpRequest& req, std::string* erro
   }
   Statement& st = *statements_[size_t(req.stmt)];
   for (size_t i = 0; i < st.order.size(); ++i) {
-    const Param& p = req.params[size_t(st.order[i])];
+    const Param& p = req.param(st.order[i]);
     MYSQL_BIND& b = st.binds[i];
     if (p.is_int) {
       st.ints[i] = p.i;

@@ -198,9 +198,13 @@ Task<OpResult> PostgresAsyncDriver::Execute(const OpRequest& req, std::string* e
 }
 
 void PostgresAsyncDriver::SetParams(const OpRequest& req) {
+  if (size_t(req.nparams) > values_.size()) {
+    values_.resize(size_t(req.nparams));
+    pointers_.resize(size_t(req.nparams));
+  }
   for (int i = 0; i < req.nparams; ++i) {
     std::string& v = values_[size_t(i)];
-    const Param& p = req.params[size_t(i)];
+    const Param& p = req.param(i);
     if (p.is_int) {
       char buf[24];
       auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), p.i);

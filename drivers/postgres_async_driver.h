@@ -53,8 +53,9 @@ class PostgresAsyncDriver : public AsyncDriver {
   std::string endpoint_;
   std::vector<std::string> names_;
   std::vector<bool> writes_, scalars_;
-  std::array<std::string, kMaxParams> values_;
-  std::array<const char*, kMaxParams> pointers_{};
+  // Grown to the widest request seen (a batched insert), then reused.
+  std::vector<std::string> values_ = std::vector<std::string>(kMaxParams);
+  std::vector<const char*> pointers_ = std::vector<const char*>(kMaxParams);
   // Pipelined: what was appended, whether appending failed (the connection
   // is then treated as lost), and whether reads wait for a Sync.
   struct Appended {

@@ -43,11 +43,11 @@ Status RedisCommands::Compile(const std::vector<StatementSpec>& statements) {
     c.write = spec.write;
     c.scalar = spec.scalar;
     for (const std::string& word : SplitWords(spec.text)) {
-      auto segments = ParsePlaceholders(word, kMaxParams);
+      auto segments = ParsePlaceholders(word, kMaxStatementParams);
       if (!segments.ok()) return segments.status().WithContext(spec.text);
       c.words.push_back(std::move(*segments));
     }
-    if (c.words.empty() || c.words.size() > kMaxWords) {
+    if (c.words.empty() || c.words.size() > kMaxCommandWords) {
       return Status::Error("bad command '" + spec.text + "'");
     }
     commands_.push_back(std::move(c));
@@ -57,6 +57,8 @@ Status RedisCommands::Compile(const std::vector<StatementSpec>& statements) {
 
 int RedisCommands::Render(const OpRequest& req, std::vector<std::string>* args) const {
   const Command& c = commands_[req.stmt];
+  // Once per connection for a command wider than kMaxWords (a batched MSET).
+  if (args->size() < c.words.size()) args->resize(c.words.size());
   for (size_t w = 0; w < c.words.size(); ++w) {
     std::string& out = (*args)[w];
     out.clear();
@@ -65,7 +67,7 @@ int RedisCommands::Render(const OpRequest& req, std::vector<std::string>* args) 
         out.append(s.literal);
         continue;
       }
-      AppendParam(req.params[s.param], &out);
+      AppendParam(req.param(s.param), &out);
     }
   }
   return static_cast<int>(c.words.size());

@@ -13,11 +13,14 @@ namespace stampede::drivers {
 
 class RedisCommands {
  public:
+  // Words of a one-off command; a compiled one may have up to
+  // kMaxCommandWords (a batched MSET: 1 + 2 x 1000).
   static constexpr size_t kMaxWords = 64;
+  static constexpr size_t kMaxCommandWords = 2 * kMaxStatementParams;
 
   Status Compile(const std::vector<StatementSpec>& statements);
-  // Renders statement req.stmt into (*args)[0..argc); returns argc. args must
-  // hold kMaxWords strings; their capacity is reused.
+  // Renders statement req.stmt into (*args)[0..argc); returns argc. args
+  // grows to the command's words if it is shorter; capacity is reused.
   int Render(const OpRequest& req, std::vector<std::string>* args) const;
   bool write(int stmt) const { return commands_[stmt].write; }
   bool scalar(int stmt) const { return commands_[stmt].scalar; }

@@ -28,5 +28,27 @@ TEST(RedisCommandsTest, RendersWords) {
   EXPECT_TRUE(c.write(0));
 }
 
+// A batched MSET has more words than kMaxWords and more parameters than an
+// OpRequest holds: they come from the caller's array, args grows once.
+TEST(RedisCommandsTest, RendersAWideCommandFromTheCallersParameters) {
+  std::string text = "MSET";
+  std::vector<Param> params;
+  std::vector<std::string> values;
+  for (int r = 0; r < 500; ++r) values.push_back("v" + std::to_string(r));
+  for (int r = 0; r < 500; ++r) {
+    text += " t:$" + std::to_string(2 * r + 1) + " $" + std::to_string(2 * r + 2);
+    params.push_back(Param::Int(r));
+    params.push_back(Param::Str(values[size_t(r)]));
+  }
+  RedisCommands c;
+  ASSERT_TRUE(c.Compile({{text, true}}).ok());
+  std::vector<std::string> args(RedisCommands::kMaxWords);
+  OpRequest req;
+  req.SetWide(params.data(), int(params.size()));
+  ASSERT_EQ(c.Render(req, &args), 1001);
+  EXPECT_EQ(args[999], "t:499");
+  EXPECT_EQ(args[1000], "v499");
+}
+
 }  // namespace
 }  // namespace stampede::drivers

@@ -251,7 +251,7 @@ class Loader : public YamlReader {
     }
     CheckKeys(p, at,
               {"name", "workload", "workers", "duration", "ops", "rate", "params", "stages", "think_time", "arrival",
-               "setup", "cleanup", "custom", "timeout", "check_writes", "pipeline"});
+               "setup", "cleanup", "custom", "timeout", "check_writes", "pipeline", "batch"});
     v1::Phase* phase = result_.plan.add_phases();
     phase->set_name(RequiredString(p, "name", at + ".name"));
     if (!phase->name().empty()) {
@@ -321,6 +321,10 @@ class Loader : public YamlReader {
     }
     if (p["check_writes"]) phase->set_check_writes(Bool(p["check_writes"], at + ".check_writes"));
     if (p["pipeline"]) LoadPipeline(p["pipeline"], at + ".pipeline", phase);
+    // Rows per insert statement; the workload's part is checked with its
+    // params. 1,000 rows x 4 columns stays under every server's limit on
+    // parameters per statement (PostgreSQL: 65,535).
+    if (p["batch"]) phase->set_batch(uint32_t(UInt(p["batch"], at + ".batch", 1, 1000)));
     if (p["timeout"]) {
       phase->set_timeout_ms(uint64_t(DurationMs(p["timeout"], at + ".timeout")));
       if (phase->duration_ms() > 0) {
@@ -340,7 +344,7 @@ class Loader : public YamlReader {
     const drivers::DriverInfo* driver = drivers::FindDriver(t.driver());
     if (phase->rate() > 0 || phase->stages_size() > 0) {
       Error(n, field,
-            "only for a closed-loop phase without stages (a worker sends its next batch when the last one is "
+            "only for a closed-loop phase without stages (a worker sends its next round when the last one is "
             "answered)");
     } else if (driver && std::find(driver->pipelined_flavors.begin(), driver->pipelined_flavors.end(), t.flavor()) ==
                              driver->pipelined_flavors.end()) {
@@ -462,6 +466,7 @@ class Loader : public YamlReader {
       ctx.flavor = result_.plan.target().flavor();
       ctx.total_workers = phase->workers() ? phase->workers() : 1;
       ctx.custom = &phase->custom();
+      ctx.batch = std::max<uint32_t>(1, phase->batch());
       std::map<std::string, std::string> values(phase->params().begin(), phase->params().end());
       auto w = info->factory(ctx, workloads::Params(info->param_specs(), values));
       if (!w.ok()) Error(params ? params : p, at + ".params", w.status().message());
@@ -471,6 +476,8 @@ class Loader : public YamlReader {
       const std::string blocker = w.ok() && phase->pipeline() > 1 ? (*w)->PipelineBlocker() : "";
       if (!blocker.empty())
         Error(p["pipeline"], at + ".pipeline", "cannot pipeline " + phase->workload() + ": " + blocker);
+      const std::string unbatched = w.ok() && phase->batch() > 1 ? (*w)->BatchBlocker() : "";
+      if (!unbatched.empty()) Error(p["batch"], at + ".batch", "cannot batch " + phase->workload() + ": " + unbatched);
     }
   }
 

@@ -113,6 +113,27 @@ TEST(PlanLoaderTest, ReadWriteSessionNeedsADriverThatKnowsThePrimary) {
   EXPECT_NE(e[0].find("target.session: expected any or read-write, found 'primary'"), std::string::npos) << e[0];
 }
 
+TEST(PlanLoaderTest, BatchIsRowsPerInsertOfAWorkloadThatBatches) {
+  const std::string pg = "name: x\ntarget: {driver: postgres, endpoints: ['h:1']}\nphases:\n";
+  auto ok = LoadPlanText(pg + "  - {name: a, workload: crud, workers: 2, ops: 100, batch: 100}\n", "p.yaml");
+  ASSERT_TRUE(ok.ok()) << ok.errors[0];
+  EXPECT_EQ(ok.plan.phases(0).batch(), 100u);
+  auto again = LoadPlanText(PlanToYaml(ok.plan), "again.yaml");
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again.plan.phases(0).batch(), 100u);
+  auto e = Errors(pg + "  - {name: a, workload: crud, workers: 2, ops: 100, batch: 1001}\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0], "p.yaml:4:60: phases[0].batch: expected a positive integer up to 1000, found 1001");
+  e = Errors(pg + "  - {name: a, workload: ycsb, workers: 2, ops: 100, batch: 10}\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0], "p.yaml:4:60: phases[0].batch: cannot batch ycsb: its inserts are not batched (crud's are)");
+  e = Errors(
+      "name: x\ntarget: {driver: redis, flavor: redis-cluster, endpoints: ['h:1']}\nphases:\n"
+      "  - {name: a, workload: crud, workers: 2, ops: 100, batch: 10}\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("cannot batch crud: one MSET's keys would span hash slots"), std::string::npos) << e[0];
+}
+
 TEST(PlanLoaderTest, PipelineNeedsAClosedLoopADriverThatPipelinesAndSingleStatementOps) {
   const std::string redis = "name: x\ntarget: {driver: redis, endpoints: ['h:1']}\nphases:\n";
   auto ok = LoadPlanText(redis + "  - {name: a, workload: kv, workers: 2, duration: 5s, pipeline: 16}\n", "p.yaml");
@@ -125,7 +146,7 @@ TEST(PlanLoaderTest, PipelineNeedsAClosedLoopADriverThatPipelinesAndSingleStatem
   ASSERT_EQ(e.size(), 1u);
   EXPECT_EQ(e[0],
             "p.yaml:4:76: phases[0].pipeline: only for a closed-loop phase without stages (a worker sends its next "
-            "batch when the last one is answered)");
+            "round when the last one is answered)");
   e = Errors(redis + "  - {name: a, workload: kv, workers: 2, duration: 5s, pipeline: 1001}\n");
   ASSERT_EQ(e.size(), 1u);
   EXPECT_EQ(e[0], "p.yaml:4:65: phases[0].pipeline: expected a positive integer up to 1000, found 1001");

@@ -270,6 +270,7 @@ Json EncodePhaseStart(const PhaseStart& p) {
   }
   if (p.owed >= 0) j["owed"] = p.owed;
   if (p.pipeline > 1) j["pipeline"] = p.pipeline;
+  if (p.batch > 1) j["batch"] = p.batch;
   return j;
 }
 
@@ -286,6 +287,7 @@ PhaseStart DecodePhaseStart(const Json& line) {
   p.group = GetString(line, "group");
   p.step = GetString(line, "step");
   p.pipeline = std::max<uint32_t>(1, GetU32(line, "pipeline"));
+  p.batch = std::max<uint32_t>(1, GetU32(line, "batch"));
   return p;
 }
 

@@ -56,6 +56,7 @@ struct PhaseStart {
   int64_t owed = -1;                // operations the schedule owes (-1: not known)
   std::string group, step;          // a step of a stepped workload
   uint32_t pipeline = 1;            // operations in flight per connection
+  uint32_t batch = 1;               // rows per insert statement
 };
 
 // "phase_end"

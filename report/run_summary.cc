@@ -8,30 +8,17 @@
 #include <sstream>
 
 #include "record/record_codec.h"
+#include "report/batch_rows.h"
 #include "report/fault_cycles.h"
 #include "report/recovery.h"
 #include "report/report_html.h"
 #include "report/run_view.h"
+#include "report/text_format.h"
 #include "report/verdict.h"
 #include "report/writes_check.h"
 
 namespace stampede::report {
 namespace {
-
-double Us(uint64_t ns) { return double(ns) / 1000.0; }
-
-std::string Fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.*f", digits, v);
-  return buf;
-}
-
-// Latencies for people: 3 significant digits in a fitting unit.
-std::string HumanUs(double us) {
-  if (us < 1000) return Fixed(us, us < 10 ? 1 : 0) + " µs";
-  if (us < 1e6) return Fixed(us / 1000, us < 1e4 ? 2 : 1) + " ms";
-  return Fixed(us / 1e6, 2) + " s";
-}
 
 Status WriteFile(const std::string& path, const std::string& content) {
   std::ofstream out(path, std::ios::trunc);
@@ -146,6 +133,7 @@ void SummaryBuilder::Add(const record::Record& r) {
             p.name = x.phase;
             p.workers = x.workers;
             p.pipeline = x.pipeline;
+            p.batch = x.batch;
             p.workload = x.workload;
             p.group = x.group;
             p.step = x.step;
@@ -254,6 +242,7 @@ Json SummaryToJson(const RunSummary& s) {
                   {"endpoints", endpoints},
                   {"workers", p.workers},
                   {"pipeline", p.pipeline},
+                  {"batch", p.batch},
                   {"duration_s", p.duration_s},
                   {"completed", p.completed},
                   {"agent_ops", p.agent_ops},
@@ -265,6 +254,7 @@ Json SummaryToJson(const RunSummary& s) {
                   {"owed", p.owed >= 0 ? Json(p.owed) : Json(nullptr)}};
     if (p.timed_out) phase["timed_out"] = true;
     if (p.writes) phase["writes"] = WritesToJson(*p.writes);
+    if (const OpSummary* o = p.BatchedOp()) phase["rows"] = BatchRowsToJson(p, *o);
     if (!p.group.empty()) {
       phase["group"] = p.group;
       phase["step"] = p.step;
@@ -316,6 +306,7 @@ namespace {
 void PhaseTableMarkdown(const RunSummary& s, const PhaseSummary& p, std::ostringstream& md) {
   md << "\n## Phase " << p.name << " (" << Fixed(p.duration_s, 2) << " s, " << p.workers << " workers"
      << (p.pipeline > 1 ? ", pipeline " + std::to_string(p.pipeline) : "")
+     << (p.batch > 1 ? ", batch " + std::to_string(p.batch) : "")
      << (p.timed_out   ? ", timed out"
          : p.completed ? ""
                        : ", incomplete")
@@ -369,6 +360,7 @@ void PhaseNotesMarkdown(const PhaseSummary& p, std::ostringstream& md) {
     }
     md << "\n";
   }
+  if (const OpSummary* o = p.BatchedOp()) md << "\n" << BatchRowsMarkdown(p, *o) << "\n";
   if (p.writes) md << "\n" << WritesMarkdown(*p.writes) << "\n";
   if (p.agent_ops.size() > 1) {
     md << "\nOperations by agent: ";

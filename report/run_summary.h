@@ -36,6 +36,7 @@ struct PhaseSummary {
   std::string step;   // and this step ("InsertOne")
   uint32_t workers = 0;
   uint32_t pipeline = 1;  // operations in flight per connection
+  uint32_t batch = 1;     // rows per statement of the op named "insert"
   double duration_s = 0;
   bool ended = false;  // a phase_end line was read
   bool completed = false;
@@ -54,7 +55,8 @@ struct PhaseSummary {
   std::optional<record::WritesChecked> writes;  // check_writes: the read-back
 
   OpSummary* FindOrAdd(const std::string& op);
-  uint64_t done() const;  // ok + errors
+  const OpSummary* BatchedOp() const;  // batch > 1: the op named "insert"
+  uint64_t done() const;               // ok + errors
   uint64_t missed() const;
 };
 

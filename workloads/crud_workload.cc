@@ -14,9 +14,10 @@ using Type = ParamSpec::Type;
 class CrudWorker : public WorkerOps {
  public:
   CrudWorker(const uint64_t* weights, uint64_t keys, int value_size, uint64_t insert_base, uint32_t worker,
-             uint32_t total_workers, uint64_t seed, int txn)
+             uint32_t total_workers, uint64_t seed, int txn, uint32_t batch)
       : ledger_(insert_base, worker, total_workers),
         txn_(txn),
+        batch_(batch),
         base_(insert_base),
         keys_(keys),
         worker_(worker),
@@ -25,6 +26,10 @@ class CrudWorker : public WorkerOps {
         values_(CrudWorkload::kMaxTxn, std::string(static_cast<size_t>(value_size), 'x')) {
     uint64_t acc = 0;
     for (int i = 0; i < CrudWorkload::kNumOps; ++i) cumulative_[i] = acc += weights[i];
+    if (batch_ > 1) {
+      rows_.assign(batch_, std::string(static_cast<size_t>(value_size), 'x'));
+      row_params_.resize(2 * size_t(batch_));
+    }
   }
 
   int Next(drivers::OpRequest* req) override {
@@ -35,6 +40,7 @@ class CrudWorker : public WorkerOps {
     int op = 0;
     while (pick >= cumulative_[op]) ++op;
     int64_t id;
+    if (op == CrudWorkload::kInsert && batch_ > 1) return NextBatch(req);
     if (op == CrudWorkload::kInsert) {
       id = static_cast<int64_t>(base_ + worker_ + inserted_++ * stride_);
     } else if (keys_ > 0) {
@@ -56,6 +62,26 @@ class CrudWorker : public WorkerOps {
     return op;
   }
 
+  // One statement inserting batch_ rows: ($1, $2), ($3, $4), ... with the
+  // ids of as many consecutive inserts (so the ledger tracks each row).
+  int NextBatch(drivers::OpRequest* req) {
+    req->stmt = CrudWorkload::kInsert;
+    for (uint32_t r = 0; r < batch_; ++r) {
+      const int64_t id = static_cast<int64_t>(base_ + worker_ + inserted_++ * stride_);
+      FillRandomString(rng_, rows_[r].data(), rows_[r].size());
+      row_params_[2 * r] = Param::Int(id);
+      row_params_[2 * r + 1] = Param::Str(rows_[r]);
+    }
+    const int n = 2 * int(batch_);
+    if (n > drivers::kMaxParams) {
+      req->SetWide(row_params_.data(), n);
+    } else {
+      req->nparams = 0;
+      for (int i = 0; i < n; ++i) req->Set(i, row_params_[size_t(i)]);
+    }
+    return CrudWorkload::kInsert;
+  }
+
   void Observe(int, const drivers::OpResult& result) override { ledger_.Settle(inserted_, result.outcome); }
   const WriteLedger* writes() const override { return &ledger_; }
   void Pipelined(uint32_t depth) {
@@ -65,6 +91,7 @@ class CrudWorker : public WorkerOps {
  private:
   WriteLedger ledger_;
   const int txn_;
+  const uint32_t batch_;
   uint64_t drawn_ = 0;
   uint64_t cumulative_[CrudWorkload::kNumOps];
   uint64_t base_;
@@ -76,7 +103,24 @@ class CrudWorker : public WorkerOps {
   Rng rng_;
   std::vector<std::string> values_;
   size_t next_value_ = 0;
+  std::vector<std::string> rows_;           // batch_ > 1: one value per row
+  std::vector<drivers::Param> row_params_;  // id, value per row
 };
+
+// The insert statement of `rows` rows.
+std::string InsertStatement(Dialect dialect, const std::string& table, uint32_t rows) {
+  std::string text =
+      dialect == Dialect::kRedis ? (rows > 1 ? "MSET" : "SET") : "INSERT INTO " + table + " (id, foo) VALUES";
+  for (uint32_t r = 0; r < rows; ++r) {
+    const std::string id = "$" + std::to_string(2 * r + 1), value = "$" + std::to_string(2 * r + 2);
+    if (dialect == Dialect::kRedis) {
+      text += " " + table + ":" + id + " " + value;
+    } else {
+      text += std::string(r ? ", " : " ") + "(" + id + ", " + value + ")";
+    }
+  }
+  return text;
+}
 
 }  // namespace
 
@@ -126,7 +170,7 @@ StatusOr<std::unique_ptr<Workload>> CrudWorkload::Create(const WorkloadContext& 
   w->value_size_ = static_cast<int>(params.Int("value_size"));
   const std::string& t = params.Str("table");
   if (ctx.dialect == Dialect::kRedis) {
-    w->statements_ = {{"SET " + t + ":$1 $2", true},
+    w->statements_ = {{InsertStatement(ctx.dialect, t, ctx.batch), true},
                       {"GET " + t + ":$1", false},
                       {"SET " + t + ":$1 $2 XX", true},
                       {"DEL " + t + ":$1", true}};
@@ -134,7 +178,7 @@ StatusOr<std::unique_ptr<Workload>> CrudWorkload::Create(const WorkloadContext& 
       w->setup_.push_back(RedisDeletePrefix(t));
     }
   } else {
-    w->statements_ = {{"INSERT INTO " + t + " (id, foo) VALUES ($1, $2)", true},
+    w->statements_ = {{InsertStatement(ctx.dialect, t, ctx.batch), true},
                       {"SELECT foo FROM " + t + " WHERE id = $1", false},
                       {"UPDATE " + t + " SET foo = $2 WHERE id = $1", true},
                       {"DELETE FROM " + t + " WHERE id = $1", true}};
@@ -151,9 +195,16 @@ std::unique_ptr<WorkerOps> CrudWorkload::MakeWorker(uint32_t global_worker) cons
   // an id an earlier phase of the plan did.
   const uint64_t insert_base = uint64_t{ctx_.phase_index} * kPhaseIdSpan;
   auto worker = std::make_unique<CrudWorker>(weights_, keys_, value_size_, insert_base, global_worker,
-                                             ctx_.total_workers, seed, txn_);
+                                             ctx_.total_workers, seed, txn_, std::max<uint32_t>(1, ctx_.batch));
   worker->Pipelined(ctx_.pipeline);
   return worker;
+}
+
+std::string CrudWorkload::BatchBlocker() const {
+  if (txn_ > 1) return "crud with txn > 1 runs transactions of single-row statements";
+  if (weights_[kInsert] == 0) return "the phase inserts nothing";
+  if (ctx_.flavor == "redis-cluster") return "one MSET's keys would span hash slots (redis-cluster answers CROSSSLOT)";
+  return "";
 }
 
 std::string CrudWorkload::ReadBack(int64_t id, drivers::OpRequest* req) const {

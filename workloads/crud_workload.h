@@ -27,6 +27,7 @@ class CrudWorkload : public StatementWorkload {
   int transaction_op() const override { return kTxn; }
   std::string ReadBack(int64_t id, drivers::OpRequest* request) const override;
   std::string PipelineBlocker() const override { return txn_ > 1 ? "crud with txn > 1 runs transactions" : ""; }
+  std::string BatchBlocker() const override;
 
   enum Op { kInsert = 0, kSelect, kUpdate, kDelete, kNumOps };
   static constexpr int kTxn = kNumOps;  // reported op of a multi-statement transaction

@@ -58,6 +58,7 @@ struct WorkloadContext {
   uint32_t group_workers = 0;                  // stepped workloads: the plan phase's workers
   const v1::CustomWorkload* custom = nullptr;  // workload: custom (the phase's block)
   uint32_t pipeline = 1;                       // Phase.pipeline: operations drawn before the first is observed
+  uint32_t batch = 1;                          // Phase.batch: rows per insert statement
 };
 
 // One worker's operation source. Not thread-safe.
@@ -120,6 +121,10 @@ class Workload {
   virtual std::string PipelineBlocker() const {
     return "its operations are not pipelined yet (crud, kv, rebalance2021 and custom are)";
   }
+  // Phase.batch: "" if its inserts honour WorkloadContext::batch (rows per
+  // statement, each row's insert index still its own in the ledger), or
+  // why not.
+  virtual std::string BatchBlocker() const { return "its inserts are not batched (crud's are)"; }
 };
 
 // The usual shape: op names, prepared statements and setup statements that

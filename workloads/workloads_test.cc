@@ -134,6 +134,59 @@ TEST(CrudWorkloadTest, PipelinedLedgerSettlesInDrawOrder) {
   EXPECT_NE((*CreateWorkload("ycsb", ctx, {}))->PipelineBlocker(), "");
 }
 
+// batch: one statement inserts the rows of as many consecutive inserts;
+// every row is in the ledger with the statement's outcome.
+TEST(CrudWorkloadTest, BatchedInsertsFillOneStatementPerBatch) {
+  WorkloadContext ctx;
+  ctx.total_workers = 3;
+  ctx.batch = 3;
+  auto small = CreateWorkload("crud", ctx, {{"table", "t"}});
+  ASSERT_TRUE(small.ok()) << small.status().message();
+  EXPECT_EQ((*small)->BatchBlocker(), "");
+  EXPECT_EQ((*small)->statements()[0].text, "INSERT INTO t (id, foo) VALUES ($1, $2), ($3, $4), ($5, $6)");
+  auto ops = (*small)->MakeWorker(2);
+  drivers::OpRequest req;
+  ASSERT_EQ(ops->Next(&req), CrudWorkload::kInsert);
+  ASSERT_EQ(req.nparams, 6);  // inline: up to kMaxParams
+  for (int r = 0; r < 3; ++r) {
+    EXPECT_EQ(req.param(2 * r).i, 2 + 3 * r);
+    EXPECT_EQ(req.param(2 * r + 1).s.size(), 10u);
+  }
+  ops->Observe(CrudWorkload::kInsert, drivers::OpResult{Outcome::kAmbiguous, 3, 0});
+  ops->Next(&req);
+  EXPECT_EQ(req.param(0).i, 2 + 3 * 3);
+  ops->Observe(CrudWorkload::kInsert, drivers::OpResult{Outcome::kOk, 3, 0});
+  const WriteLedger* l = ops->writes();
+  for (uint64_t k = 0; k < 6; ++k) {
+    EXPECT_EQ(l->ambiguous(k), k < 3) << k;
+    EXPECT_EQ(l->acked(k), k >= 3) << k;
+  }
+
+  ctx.batch = 100;
+  ctx.dialect = drivers::Dialect::kRedis;
+  auto wide = CreateWorkload("crud", ctx, {{"table", "t"}});
+  ASSERT_TRUE(wide.ok());
+  const std::string& mset = (*wide)->statements()[0].text;
+  EXPECT_EQ(mset.substr(0, 22), "MSET t:$1 $2 t:$3 $4 t");
+  EXPECT_EQ(mset.substr(mset.size() - 11), "t:$199 $200");
+  auto wops = (*wide)->MakeWorker(0);
+  ASSERT_EQ(wops->Next(&req), CrudWorkload::kInsert);
+  ASSERT_EQ(req.nparams, 200);  // wide: the worker's own array
+  EXPECT_EQ(req.param(198).i, 99 * 3);
+  std::set<std::string> values;
+  for (int r = 0; r < 100; ++r) values.insert(std::string(req.param(2 * r + 1).s));
+  EXPECT_EQ(values.size(), 100u);
+
+  ctx.flavor = "redis-cluster";
+  EXPECT_NE((*CreateWorkload("crud", ctx, {}))->BatchBlocker().find("CROSSSLOT"), std::string::npos);
+  ctx.flavor = "";
+  ctx.dialect = drivers::Dialect::kPostgres;
+  EXPECT_NE((*CreateWorkload("crud", ctx, {{"txn", "2"}}))->BatchBlocker(), "");
+  EXPECT_EQ((*CreateWorkload("crud", ctx, {{"insert", "0"}, {"select", "1"}}))->BatchBlocker(),
+            "the phase inserts nothing");
+  EXPECT_NE((*CreateWorkload("kv", ctx, {}))->BatchBlocker(), "");
+}
+
 TEST(RebalanceWorkloadTest, InsertOneKeepsALedgerAndReadsBack) {
   WorkloadContext ctx;
   ctx.total_workers = 2;
