@@ -272,6 +272,7 @@ Json SummaryToJson(const RunSummary& s) {
       steps.push_back({{"step", p->step},
                        {"phase", p->name},
                        {"seconds", p->duration_s},
+                       {"ns_per_op", count ? p->duration_s * 1e9 / double(count) : 0.0},
                        {"count", count},
                        {"ok", ok},
                        {"errors", count - ok},
@@ -398,14 +399,17 @@ std::string RenderReportMarkdown(const RunSummary& s) {
   }
   for (const StepGroup& g : StepGroups(s)) {
     // As the original printed it: "<db> InsertOne 10.03s" ... "<db> Total".
-    md << "\n## " << g.name << ": steps\n\n| step | time | ok | errors |\n|---|---:|---:|---:|\n";
+    // ns/op as the Go benchmarks of the origin print it: the step's wall
+    // time over its operations.
+    md << "\n## " << g.name << ": steps\n\n| step | time | ns/op | ok | errors |\n|---|---:|---:|---:|---:|\n";
     for (const PhaseSummary* p : g.steps) {
       uint64_t count = 0, ok = 0;
       for (const OpSummary& o : p->ops) count += o.count(), ok += o.outcomes[0];
-      md << "| " << p->step << " | " << Fixed(p->duration_s, 2) << "s | " << ok << " | " << count - ok
+      md << "| " << p->step << " | " << Fixed(p->duration_s, 2) << "s | "
+         << Fixed(count ? p->duration_s * 1e9 / double(count) : 0, 0) << " | " << ok << " | " << count - ok
          << (p->completed ? "" : " (incomplete)") << " |\n";
     }
-    md << "| Total | " << Fixed(g.total_s, 2) << "s | | |\n";
+    md << "| Total | " << Fixed(g.total_s, 2) << "s | | | |\n";
     if (g.steps.front()->workload == "hugedb2019") md << "\n" << HugedbCruLine(g) << "\n";
   }
   md << RenderRecoveryMarkdown(s.faults);

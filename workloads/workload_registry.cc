@@ -7,6 +7,7 @@
 #include "workloads/geo_workload.h"
 #include "workloads/hugedb_workload.h"
 #include "workloads/kv_workload.h"
+#include "workloads/orm_workload.h"
 #include "workloads/rebalance_workload.h"
 #include "workloads/ycsb_workload.h"
 
@@ -25,6 +26,8 @@ const std::vector<WorkloadInfo>& Workloads() {
        &GeoWorkload::ParamSpecs, &GeoWorkload::Create, &GeoWorkload::Steps},
       {"hugedb2019", "users, items and rels: inserts, then concurrent searches and updates (the origin's hugedb)",
        &HugedbWorkload::ParamSpecs, &HugedbWorkload::Create, &HugedbWorkload::Steps},
+      {"orm2019", "the origin's ORM benchmark: Insert, MultiInsert (100 rows), Update, Read, MultiRead (limit 100)",
+       &OrmWorkload::ParamSpecs, &OrmWorkload::Create, &OrmWorkload::Steps},
       {"ycsb", "YCSB core workloads a-f: a load step, then the read/update/insert/scan mix", &YcsbWorkload::ParamSpecs,
        &YcsbWorkload::Create, &YcsbWorkload::Steps},
   };

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "workloads/crud_workload.h"
+#include "workloads/orm_workload.h"
 #include "workloads/rebalance_workload.h"
 #include "workloads/workload_registry.h"
 
@@ -185,6 +186,54 @@ TEST(CrudWorkloadTest, BatchedInsertsFillOneStatementPerBatch) {
   EXPECT_EQ((*CreateWorkload("crud", ctx, {{"insert", "0"}, {"select", "1"}}))->BatchBlocker(),
             "the phase inserts nothing");
   EXPECT_NE((*CreateWorkload("kv", ctx, {}))->BatchBlocker(), "");
+}
+
+// orm2019: the origin's counts, every id written once across Insert and
+// MultiInsert, a MultiInsert of 100 rows in one statement.
+TEST(OrmWorkloadTest, OriginCountsAndDisjointIds) {
+  const auto& specs = OrmWorkload::ParamSpecs();
+  auto steps = OrmWorkload::Steps(Params(specs, {}), 4);
+  ASSERT_EQ(steps.size(), 5u);
+  const uint64_t counts[] = {10000, 2500, 10000, 20000, 10000};
+  for (size_t i = 0; i < 5; ++i) EXPECT_EQ(steps[i].ops, counts[i]) << steps[i].name;
+  EXPECT_EQ(steps[1].name, "MultiInsert");
+  EXPECT_TRUE(steps[0].writes);
+  auto tenth = OrmWorkload::Steps(Params(specs, {{"scale", "0.001"}}), 4);
+  EXPECT_EQ(tenth[0].ops, 10u);
+  EXPECT_EQ(tenth[1].ops, 3u);  // 2.5 rounds up
+  EXPECT_EQ(tenth[1].workers, 3u);
+
+  WorkloadContext ctx;
+  ctx.dialect = drivers::Dialect::kMysql;
+  ctx.total_workers = 3;
+  ctx.step = "MultiInsert";
+  auto multi = CreateWorkload("orm2019", ctx, {{"scale", "0.01"}});
+  ASSERT_TRUE(multi.ok()) << multi.status().message();
+  EXPECT_NE((*multi)->statements()[0].text.find("`right`"), std::string::npos);
+  EXPECT_TRUE((*multi)->SetupStatements().empty());  // only Insert prepares the table
+  std::set<int64_t> ids;
+  for (uint32_t g = 0; g < 3; ++g) {
+    auto ops = (*multi)->MakeWorker(g);
+    drivers::OpRequest req;
+    for (uint64_t k = 0; k < 9 / 3; ++k) {
+      ASSERT_EQ(ops->Next(&req), OrmWorkload::kMultiInsert);
+      ASSERT_EQ(req.nparams, 800);
+      EXPECT_EQ(req.param(1).s, "Orm Benchmark");
+      for (int r = 0; r < 100; ++r) EXPECT_TRUE(ids.insert(req.param(8 * r).i).second);
+    }
+  }
+  EXPECT_EQ(*ids.begin(), 100);  // after Insert's 100 ids
+  EXPECT_EQ(*ids.rbegin(), 100 + 900 - 1);
+  ctx.step = "Insert";
+  ctx.dialect = drivers::Dialect::kPostgres;
+  auto insert = CreateWorkload("orm2019", ctx, {});
+  ASSERT_TRUE(insert.ok());
+  EXPECT_EQ((*insert)->SetupStatements().size(), 2u);
+  drivers::OpRequest read;
+  EXPECT_EQ((*insert)->ReadBack(7, &read), "");
+  EXPECT_EQ(read.stmt, int(OrmWorkload::kRead));
+  ctx.dialect = drivers::Dialect::kRedis;
+  EXPECT_FALSE(CreateWorkload("orm2019", ctx, {}).ok());
 }
 
 TEST(RebalanceWorkloadTest, InsertOneKeepsALedgerAndReadsBack) {

@@ -167,6 +167,30 @@ YAML
   pass "hugedb2019 on $driver: 1000 users = $ins rows, 4000 items, 999 rels, 1000 of each search; $cru"
 fi
 
+# --- orm2019 with the origin's counts (SQL only) --------------------------
+if [ "$driver" != redis ]; then
+  cat >"$TMP/orm.yaml" <<YAML
+name: orm-$driver
+$(target_yaml "$driver")
+agents: {min: 2}
+phases:
+  - {name: orm, workload: orm2019, workers: 4, check_writes: true, params: {table: it_models}}
+YAML
+  run_plan orm
+  ostep() { jq -r --arg s "$1" --arg f "$2" '[.groups[0].steps[] | select(.step==$s)][0][$f]' "$s"; }
+  recap=""
+  for st in Insert:10000 MultiInsert:2500 Update:10000 Read:20000 MultiRead:10000; do
+    expect_eq "$(ostep "${st%%:*}" ok)" "${st#*:}" "orm2019 ${st%%:*} ok"
+    expect_eq "$(ostep "${st%%:*}" errors)" 0 "orm2019 ${st%%:*} errors"
+    grep -q "^| ${st%%:*} | [0-9.]*s | [0-9]* | ${st#*:} | 0 |" "$dir/report.md" ||
+      fail "orm2019: report.md recap has no time and ns/op for ${st%%:*}"
+    recap="$recap ${st%%:*} $(ostep "${st%%:*}" seconds)s $(ostep "${st%%:*}" ns_per_op | cut -d. -f1) ns/op;"
+  done
+  expect_eq "$(db_count "$driver" it_models | tr -d ' ')" 260000 "orm2019 rows: 10000 + 2500 x 100"
+  expect_eq "$(jq -c '[.phases[0].writes.acked, .phases[0].writes.lost]' "$s")" "[10000,0]" "orm2019 Insert read back"
+  pass "orm2019 on $driver:$recap 260000 rows"
+fi
+
 # --- plan features: setup/cleanup (plan, phase, per dialect), crud iter,
 # --- ns/op, ops and duration together ------------------------------------
 if [ "$driver" != redis ]; then

@@ -238,9 +238,9 @@
     const sum = view.summary || { phases: [] };
     let html = verdictHtml();
     for (const g of sum.groups || []) {
-      html += `<h3>${esc(g.name)}: steps</h3><table><tr><th>step</th><th>time</th><th>ok</th><th>errors</th></tr>`;
-      for (const st of g.steps) html += `<tr><td>${esc(st.step)}</td><td>${fmt(st.seconds, 2)} s</td><td>${st.ok}</td><td>${st.errors}</td></tr>`;
-      html += `<tr><td><b>Total</b></td><td><b>${fmt(g.total_s, 2)} s</b></td><td></td><td></td></tr></table>`;
+      html += `<h3>${esc(g.name)}: steps</h3><table><tr><th>step</th><th>time</th><th>ns/op</th><th>ok</th><th>errors</th></tr>`;
+      for (const st of g.steps) html += `<tr><td>${esc(st.step)}</td><td>${fmt(st.seconds, 2)} s</td><td>${fmt(st.ns_per_op || 0, 0)}</td><td>${st.ok}</td><td>${st.errors}</td></tr>`;
+      html += `<tr><td><b>Total</b></td><td><b>${fmt(g.total_s, 2)} s</b></td><td></td><td></td><td></td></tr></table>`;
     }
     for (const p of sum.phases || []) {
       html += `<h3>${esc(p.name)} <span class="muted">${fmt(p.duration_s, 2)} s, ${p.workers} workers${p.timed_out ? ", timed out" : p.completed ? "" : ", incomplete"}</span></h3>`;
