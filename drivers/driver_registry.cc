@@ -45,7 +45,7 @@ const std::vector<DriverInfo>& Drivers() {
          return flavor == "redis-cluster" ? std::unique_ptr<AsyncDriver>(new RedisClusterAsyncDriver(ex))
                                           : std::unique_ptr<AsyncDriver>(new RedisAsyncDriver(ex));
        },
-       {"redis"}},
+       {"redis", "redis-cluster"}},
   };
   return kDrivers;
 }

@@ -57,7 +57,9 @@ void AppendNumber(std::string* out, char prefix, size_t n) {
 }
 
 // RESP: the command args[0..argc) appended to *out.
-void Encode(const std::vector<std::string>& args, int argc, std::string* out) {
+}  // namespace
+
+void EncodeResp(const std::vector<std::string>& args, int argc, std::string* out) {
   AppendNumber(out, '*', size_t(argc));
   for (int i = 0; i < argc; ++i) {
     const std::string& a = args[size_t(i)];
@@ -66,8 +68,6 @@ void Encode(const std::vector<std::string>& args, int argc, std::string* out) {
     out->append("\r\n", 2);
   }
 }
-
-}  // namespace
 
 RedisAsyncDriver::RedisAsyncDriver(const asio::any_io_executor& executor)
     : socket_(executor), args_(RedisCommands::kMaxWords) {
@@ -178,7 +178,7 @@ Task<bool> RedisAsyncDriver::Exchange(const std::vector<std::string>& args, int 
     co_return false;
   }
   out_.clear();
-  Encode(args, argc, &out_);
+  EncodeResp(args, argc, &out_);
   boost::system::error_code ec;
   co_await asio::async_write(socket_, asio::buffer(out_), asio::redirect_error(asio::use_awaitable, ec));
   // Nothing (complete) reached the server.
@@ -247,19 +247,40 @@ Task<OpResult> RedisAsyncDriver::Execute(const OpRequest& req, std::string* erro
 
 void RedisAsyncDriver::Append(const OpRequest& req) {
   if (appended_writes_.empty()) out_.clear();
-  Encode(args_, commands_.Render(req, &args_), &out_);
+  EncodeResp(args_, commands_.Render(req, &args_), &out_);
   appended_writes_.push_back(commands_.write(req.stmt));
 }
 
+void RedisAsyncDriver::AppendEncoded(std::string_view command, bool write) {
+  if (appended_writes_.empty()) out_.clear();
+  out_.append(command);
+  appended_writes_.push_back(write);
+}
+
 Task<void> RedisAsyncDriver::ExecuteAppended(int n, OpResult* results, int64_t* ended_ns, std::string* errors) {
-  const bool was_connected = connected_;
+  co_await WriteAppended();
+  co_await ReadAppended(n, results, ended_ns, errors);
+}
+
+Task<void> RedisAsyncDriver::WriteAppended() {
+  sent_connected_ = connected_;
+  send_failed_ = false;
+  send_why_.clear();
+  if (!connected_) co_return;
+  boost::system::error_code ec;
+  co_await asio::async_write(socket_, asio::buffer(out_), asio::redirect_error(asio::use_awaitable, ec));
+  if (ec || aborted_) {
+    send_failed_ = true;
+    send_why_ = ec.message();
+  }
+}
+
+Task<void> RedisAsyncDriver::ReadAppended(int n, OpResult* results, int64_t* ended_ns, std::string* errors) {
+  const bool was_connected = sent_connected_;
   int answered = 0;
-  std::string why;
-  if (connected_) {
-    boost::system::error_code ec;
-    co_await asio::async_write(socket_, asio::buffer(out_), asio::redirect_error(asio::use_awaitable, ec));
-    if (ec || aborted_) why = ec.message();
-    while (!ec && !aborted_ && answered < n) {
+  std::string why = send_why_;
+  if (was_connected && connected_) {
+    while (!send_failed_ && !aborted_ && answered < n) {
       reply_.type = 0;
       void* reply = nullptr;
       if (!co_await ReadReply(reader_, &reply, &why)) break;

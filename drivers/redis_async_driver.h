@@ -20,6 +20,9 @@ struct redisReader;
 
 namespace stampede::drivers {
 
+// Appends args[0..argc) as one RESP command to *out.
+void EncodeResp(const std::vector<std::string>& args, int argc, std::string* out);
+
 // What the reader kept of the last reply.
 struct RedisReplySummary {
   int type = 0;
@@ -39,6 +42,12 @@ class RedisAsyncDriver : public AsyncDriver {
   Task<OpResult> Control(std::string_view statement, bool write, std::string* error) override;
   void Append(const OpRequest& request) override;
   Task<void> ExecuteAppended(int n, OpResult* results, int64_t* ended_ns, std::string* errors) override;
+  // Pipelining over several nodes (the cluster driver): appends a command
+  // already encoded (EncodeResp), and runs ExecuteAppended in its two
+  // halves, so that every node has its commands before any answer is read.
+  void AppendEncoded(std::string_view command, bool write);
+  Task<void> WriteAppended();
+  Task<void> ReadAppended(int n, OpResult* results, int64_t* ended_ns, std::string* errors);
   bool connected() const override { return connected_; }
   void Abort() override;
   void Close() override;
@@ -78,7 +87,10 @@ class RedisAsyncDriver : public AsyncDriver {
   std::vector<std::string> args_;      // rendered words, reused
   std::string out_;                    // the encoded command(s), reused
   std::vector<bool> appended_writes_;  // pipelined: each appended request's write flag
-  std::array<char, 4096> in_;          // a read; hiredis's reader keeps the rest
+  bool sent_connected_ = false;        // pipelined: connected when WriteAppended began
+  bool send_failed_ = false;           // and the write failed (why: send_why_)
+  std::string send_why_;
+  std::array<char, 4096> in_;  // a read; hiredis's reader keeps the rest
 };
 
 }  // namespace stampede::drivers

@@ -3,12 +3,6 @@
 #include "common/strings.h"
 
 namespace stampede::drivers {
-namespace {
-
-constexpr int kMaxRedirects = 5;
-
-}  // namespace
-
 RedisClusterAsyncDriver::RedisClusterAsyncDriver(const boost::asio::any_io_executor& executor)
     : executor_(executor), args_(RedisCommands::kMaxWords) {}
 

@@ -35,6 +35,13 @@ class RedisClusterAsyncDriver : public AsyncDriver {
   // Routed by its second word like any command (MULTI and EXEC have none:
   // they go to the first master).
   Task<OpResult> Control(std::string_view statement, bool write, std::string* error) override;
+  // Pipelining (drivers/redis_cluster_pipeline.cc): each request is encoded
+  // when appended; ExecuteAppended groups them by the node of their slot,
+  // writes every node's group, then reads each node's answers. A MOVED or
+  // ASK answer is followed for that operation alone; a keyless count runs
+  // over the masters as Execute's does.
+  void Append(const OpRequest& request) override;
+  Task<void> ExecuteAppended(int n, OpResult* results, int64_t* ended_ns, std::string* errors) override;
   // True while a slot map is loaded: a lost node marks the map stale and
   // the next operation reloads it; only a failed reload needs Connect.
   bool connected() const override { return map_loaded_; }
@@ -50,6 +57,13 @@ class RedisClusterAsyncDriver : public AsyncDriver {
   Task<bool> EnsureMap(std::string* error);
   Task<OpResult> Route(int argc, bool write, std::string* error);
   Task<OpResult> SumOverMasters(int argc, std::string* error);
+  // Pipelined: op i's answer was a redirect (or TRYAGAIN): follows it.
+  Task<void> Redirected(int i, OpResult* result, int64_t* ended_ns, std::string* error);
+  // Pipelined: sends the groups of ops, one node at a time.
+  Task<void> WriteGroups(OpResult* results, int64_t* ended_ns, std::string* errors);
+  Task<void> ReadGroups(OpResult* results, int64_t* ended_ns, std::string* errors);
+
+  static constexpr int kMaxRedirects = 5;
 
   boost::asio::any_io_executor executor_;
   ConnectOptions base_;  // credentials and timeouts; host/port per node
@@ -64,6 +78,21 @@ class RedisClusterAsyncDriver : public AsyncDriver {
   RedisCommands commands_;
   std::vector<std::string> args_;  // rendered words, reused
   std::vector<std::string> asking_ = {"ASKING"};
+  // Pipelined: what was appended (buffers reused across rounds) and the
+  // ops grouped by node index.
+  struct Pending {
+    std::string encoded;
+    int slot = -1;  // -1: keyless (a count over the masters)
+    bool write = false;
+    std::vector<std::string> keyless_args;  // keyless only: the words
+  };
+  std::vector<Pending> pending_;
+  int appended_ = 0;
+  std::vector<std::vector<int>> groups_;
+  std::vector<RedisAsyncDriver*> group_nodes_;
+  std::vector<OpResult> sub_results_;
+  std::vector<int64_t> sub_ended_;
+  std::vector<std::string> sub_errors_;
 };
 
 }  // namespace stampede::drivers

@@ -158,11 +158,16 @@ TEST(PlanLoaderTest, PipelineNeedsAClosedLoopADriverThatPipelinesAndSingleStatem
   EXPECT_EQ(e[0],
             "p.yaml:4:67: phases[0].pipeline: cannot pipeline ycsb: its operations are not pipelined yet (crud, "
             "kv, rebalance2021 and custom are)");
+  EXPECT_TRUE(LoadPlanText("name: x\ntarget: {driver: redis, flavor: redis-cluster, endpoints: ['h:1']}\nphases:\n"
+                           "  - {name: a, workload: kv, workers: 2, duration: 5s, pipeline: 4}\n",
+                           "p.yaml")
+                  .ok());
   e = Errors(
-      "name: x\ntarget: {driver: redis, flavor: redis-cluster, endpoints: ['h:1']}\nphases:\n"
+      "name: x\ntarget: {driver: postgres, flavor: cockroachdb, endpoints: ['h:1']}\nphases:\n"
       "  - {name: a, workload: kv, workers: 2, duration: 5s, pipeline: 4}\n");
   ASSERT_EQ(e.size(), 1u);
-  EXPECT_NE(e[0].find("the redis driver pipelines flavor redis only, not 'redis-cluster'"), std::string::npos) << e[0];
+  EXPECT_NE(e[0].find("the postgres driver pipelines flavor postgres only, not 'cockroachdb'"), std::string::npos)
+      << e[0];
   e = Errors(
       "name: x\ntarget: {driver: mysql, endpoints: ['h:1']}\nphases:\n"
       "  - {name: a, workload: kv, workers: 2, duration: 5s, pipeline: 4}\n");
