@@ -47,30 +47,9 @@ void* CreateNil(const redisReadTask* t) { return Top(t, REDIS_REPLY_NIL); }
 void FreeObject(void*) {}
 redisReplyObjectFunctions kSummaryFunctions = {CreateString, CreateArray, CreateInteger, CreateNil, FreeObject};
 
-void AppendNumber(std::string* out, char prefix, size_t n) {
-  char buf[24];
-  buf[0] = prefix;
-  auto [end, ec] = std::to_chars(buf + 1, buf + sizeof(buf) - 2, n);
-  *end++ = '\r';
-  *end++ = '\n';
-  out->append(buf, end);
-}
-
-// RESP: the command args[0..argc) appended to *out.
 }  // namespace
 
-void EncodeResp(const std::vector<std::string>& args, int argc, std::string* out) {
-  AppendNumber(out, '*', size_t(argc));
-  for (int i = 0; i < argc; ++i) {
-    const std::string& a = args[size_t(i)];
-    AppendNumber(out, '$', a.size());
-    out->append(a);
-    out->append("\r\n", 2);
-  }
-}
-
-RedisAsyncDriver::RedisAsyncDriver(const asio::any_io_executor& executor)
-    : socket_(executor), args_(RedisCommands::kMaxWords) {
+RedisAsyncDriver::RedisAsyncDriver(const asio::any_io_executor& executor) : socket_(executor) {
   out_.reserve(1024);
   reply_.error.reserve(128);
 }
@@ -172,13 +151,18 @@ Task<Status> RedisAsyncDriver::Prepare(const std::vector<StatementSpec>& stateme
 
 Task<bool> RedisAsyncDriver::Exchange(const std::vector<std::string>& args, int argc, bool write, redisReader* reader,
                                       void** reply, OpResult* lost, std::string* error) {
+  out_.clear();
+  EncodeResp(args, argc, &out_);
+  co_return co_await ExchangeOut(write, reader, reply, lost, error);
+}
+
+Task<bool> RedisAsyncDriver::ExchangeOut(bool write, redisReader* reader, void** reply, OpResult* lost,
+                                         std::string* error) {
   if (!connected_) {
     lost->outcome = Outcome::kUnavailable;
     *error = endpoint_ + ": not connected";
     co_return false;
   }
-  out_.clear();
-  EncodeResp(args, argc, &out_);
   boost::system::error_code ec;
   co_await asio::async_write(socket_, asio::buffer(out_), asio::redirect_error(asio::use_awaitable, ec));
   // Nothing (complete) reached the server.
@@ -241,13 +225,18 @@ Task<OpResult> RedisAsyncDriver::Send(const std::vector<std::string>& args, int 
 }
 
 Task<OpResult> RedisAsyncDriver::Execute(const OpRequest& req, std::string* error) {
-  const int argc = commands_.Render(req, &args_);
-  co_return co_await Send(args_, argc, commands_.write(req.stmt), error);
+  out_.clear();
+  commands_.Encode(req, &out_);
+  OpResult result;
+  reply_.type = 0;
+  void* reply = nullptr;
+  if (!co_await ExchangeOut(commands_.write(req.stmt), reader_, &reply, &result, error)) co_return result;
+  co_return FromReply(error);
 }
 
 void RedisAsyncDriver::Append(const OpRequest& req) {
   if (appended_writes_.empty()) out_.clear();
-  EncodeResp(args_, commands_.Render(req, &args_), &out_);
+  commands_.Encode(req, &out_);
   appended_writes_.push_back(commands_.write(req.stmt));
 }
 

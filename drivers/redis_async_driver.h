@@ -20,9 +20,6 @@ struct redisReader;
 
 namespace stampede::drivers {
 
-// Appends args[0..argc) as one RESP command to *out.
-void EncodeResp(const std::vector<std::string>& args, int argc, std::string* out);
-
 // What the reader kept of the last reply.
 struct RedisReplySummary {
   int type = 0;
@@ -70,6 +67,8 @@ class RedisAsyncDriver : public AsyncDriver {
   // (and *lost filled) if the connection was lost.
   Task<bool> Exchange(const std::vector<std::string>& args, int argc, bool write, redisReader* reader, void** reply,
                       OpResult* lost, std::string* error);
+  // The same for the command already encoded in out_.
+  Task<bool> ExchangeOut(bool write, redisReader* reader, void** reply, OpResult* lost, std::string* error);
   // Reads until reader has a reply in *reply; on a lost connection, false
   // with *why saying so.
   Task<bool> ReadReply(redisReader* reader, void** reply, std::string* why);
@@ -84,7 +83,6 @@ class RedisAsyncDriver : public AsyncDriver {
   RedisReplySummary reply_;
   std::string endpoint_;
   RedisCommands commands_;
-  std::vector<std::string> args_;      // rendered words, reused
   std::string out_;                    // the encoded command(s), reused
   std::vector<bool> appended_writes_;  // pipelined: each appended request's write flag
   bool sent_connected_ = false;        // pipelined: connected when WriteAppended began

@@ -25,7 +25,34 @@ uint16_t Crc16(std::string_view s) {
   return crc;
 }
 
+void AppendNumber(std::string* out, char prefix, size_t n) {
+  char buf[24];
+  buf[0] = prefix;
+  auto [end, ec] = std::to_chars(buf + 1, buf + sizeof(buf) - 2, n);
+  *end++ = '\r';
+  *end++ = '\n';
+  out->append(buf, end);
+}
+
+// A parameter's text: a string's own bytes, an integer's digits in *buf.
+std::string_view ParamText(const Param& p, char (&buf)[24]) {
+  if (!p.is_int) return p.s;
+  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), p.i);
+  (void)ec;
+  return std::string_view(buf, size_t(end - buf));
+}
+
 }  // namespace
+
+void EncodeResp(const std::vector<std::string>& args, int argc, std::string* out) {
+  AppendNumber(out, '*', size_t(argc));
+  for (int i = 0; i < argc; ++i) {
+    const std::string& a = args[size_t(i)];
+    AppendNumber(out, '$', a.size());
+    out->append(a);
+    out->append("\r\n", 2);
+  }
+}
 
 int RedisKeySlot(std::string_view key) {
   size_t open = key.find('{');
@@ -53,6 +80,22 @@ Status RedisCommands::Compile(const std::vector<StatementSpec>& statements) {
     commands_.push_back(std::move(c));
   }
   return Status::Ok();
+}
+
+void RedisCommands::Encode(const OpRequest& req, std::string* out) const {
+  const Command& c = commands_[req.stmt];
+  AppendNumber(out, '*', c.words.size());
+  char buf[24];
+  for (const std::vector<Segment>& word : c.words) {
+    // The length first (an integer's digits are written twice: cheaper
+    // than a copy of the word).
+    size_t n = 0;
+    for (const Segment& s : word) n += s.param < 0 ? s.literal.size() : ParamText(req.param(s.param), buf).size();
+    AppendNumber(out, '$', n);
+    for (const Segment& s : word)
+      out->append(s.param < 0 ? std::string_view(s.literal) : ParamText(req.param(s.param), buf));
+    out->append("\r\n", 2);
+  }
 }
 
 int RedisCommands::Render(const OpRequest& req, std::vector<std::string>* args) const {

@@ -22,6 +22,9 @@ class RedisCommands {
   // Renders statement req.stmt into (*args)[0..argc); returns argc. args
   // grows to the command's words if it is shorter; capacity is reused.
   int Render(const OpRequest& req, std::vector<std::string>* args) const;
+  // Appends statement req.stmt to *out as one RESP command, its words
+  // written in place (no rendered copy): the per-operation path.
+  void Encode(const OpRequest& req, std::string* out) const;
   bool write(int stmt) const { return commands_[stmt].write; }
   bool scalar(int stmt) const { return commands_[stmt].scalar; }
 
@@ -33,6 +36,9 @@ class RedisCommands {
   };
   std::vector<Command> commands_;
 };
+
+// Appends args[0..argc) as one RESP command to *out.
+void EncodeResp(const std::vector<std::string>& args, int argc, std::string* out);
 
 // The cluster hash slot of a key (CRC16-XMODEM mod 16384, honouring {tags}).
 int RedisKeySlot(std::string_view key);

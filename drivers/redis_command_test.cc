@@ -50,5 +50,26 @@ TEST(RedisCommandsTest, RendersAWideCommandFromTheCallersParameters) {
   EXPECT_EQ(args[1000], "v499");
 }
 
+// Encode writes the same words as RESP in place, as EncodeResp writes the
+// rendered ones.
+TEST(RedisCommandsTest, EncodesAsTheRenderedWords) {
+  RedisCommands c;
+  ASSERT_TRUE(c.Compile({{"SET t:$1:x $2 XX", true}, {"GET $1", false}}).ok());
+  OpRequest req;
+  req.Set(0, Param::Int(-1234567));
+  req.Set(1, Param::Str("v a l"));
+  std::vector<std::string> args;
+  std::string rendered, encoded = "prefix";
+  EncodeResp(args, c.Render(req, &args), &rendered);
+  c.Encode(req, &encoded);
+  EXPECT_EQ(encoded, "prefix" + rendered);
+  EXPECT_EQ(rendered, "*4\r\n$3\r\nSET\r\n$12\r\nt:-1234567:x\r\n$5\r\nv a l\r\n$2\r\nXX\r\n");
+  req.stmt = 1;
+  req.Set(0, Param::Str(""));
+  encoded.clear();
+  c.Encode(req, &encoded);
+  EXPECT_EQ(encoded, "*2\r\n$3\r\nGET\r\n$0\r\n\r\n");
+}
+
 }  // namespace
 }  // namespace stampede::drivers
