@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "agent/clock_sync.h"
+#include "agent/node_sampler.h"
 #include "agent/outbox.h"
 #include "agent/spool.h"
 #include "common/clock.h"
@@ -23,11 +24,13 @@ constexpr char kVersion[] = "0.1.0";
 struct Agent::State {
   explicit State(const AgentOptions& o)
       : spool(o.config.spool_dir, o.name, o.config.spool_max_bytes),
-        run(o.name, o.engine, &o.config, &spool, &clock, &outbox, o.metrics) {}
+        run(o.name, o.engine, &o.config, &spool, &clock, &outbox, o.metrics),
+        sampler(&o.config.faults, &clock, &outbox) {}
   ClockSync clock;
   Outbox outbox;
   Spool spool;
   AgentRun run;
+  NodeSampler sampler;  // last: stopped first
 };
 
 // One stream to the coordinator: the reader hands messages to the run, a

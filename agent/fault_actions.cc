@@ -36,6 +36,8 @@ StatusOr<std::vector<std::string>> Argv(const YAML::Node& n, const std::string& 
   return argv;
 }
 
+}  // namespace
+
 StatusOr<std::vector<pid_t>> FindPids(const NodeActions& n) {
   std::vector<pid_t> pids;
   if (!n.pidfile.empty()) {
@@ -55,6 +57,8 @@ StatusOr<std::vector<pid_t>> FindPids(const NodeActions& n) {
   if (pids.empty()) return Status::Error("no running process is " + n.exe);
   return pids;
 }
+
+namespace {
 
 Status Signal(const NodeActions& n, int sig) {
   auto pids = FindPids(n);
@@ -183,15 +187,16 @@ StatusOr<FaultActions> FaultActions::FromYaml(const YAML::Node& nodes, const std
     const std::string name = it->first.Scalar();
     const YAML::Node spec = it->second;
     const std::string at = "nodes." + name;
-    const size_t kinds = spec.IsMap() ? spec.size() - (spec["network"] ? 1 : 0) : 2;
+    const size_t kinds = spec.IsMap() ? spec.size() - (spec["network"] ? 1 : 0) - (spec["data_dir"] ? 1 : 0) : 2;
     if (!spec.IsMap() || kinds > 1 || spec.size() == 0) {
       return Status::Error(ConfigAt(file, it->first) + at +
-                           ": expected one of process, systemd, docker, command, and or network");
+                           ": expected one of process, systemd, docker, command, and or network, data_dir");
     }
     NodeActions n;
     n.kind = NodeActions::Kind::kNone;
     for (auto k = spec.begin(); k != spec.end(); ++k) {
       const std::string kind = k->first.Scalar();
+      if (kind == "data_dir") continue;  // read below, once the kind is known
       if (kind == "network") {
         auto net = NetworkSpec::FromYaml(k->second, file, at + ".network");
         if (!net.ok()) return net.status();
@@ -205,9 +210,20 @@ StatusOr<FaultActions> FaultActions::FromYaml(const YAML::Node& nodes, const std
                              ": expected process, systemd, docker, command or network");
       }
     }
+    if (const YAML::Node dir = spec["data_dir"]) {
+      if (!dir.IsScalar() || dir.Scalar().empty() || dir.Scalar()[0] != '/') {
+        return Status::Error(ConfigAt(file, dir) + at + ".data_dir: expected an absolute path");
+      }
+      n.data_dir = dir.Scalar();
+    }
     fa.nodes_[name] = std::move(n);
   }
   return fa;
+}
+
+const NodeActions* FaultActions::Find(const std::string& node) const {
+  auto it = nodes_.find(node);
+  return it == nodes_.end() ? nullptr : &it->second;
 }
 
 std::vector<std::string> FaultActions::nodes() const {
@@ -223,7 +239,7 @@ Status FaultActions::Check(const std::string& action, const std::string& node) c
   if (IsNetworkFaultAction(action)) return network_->Check(action, node);
   const NodeActions& n = it->second;
   if (n.kind == NodeActions::Kind::kNone) {
-    return Status::Error("node '" + node + "' declares only network faults, not how to " + action + " it");
+    return Status::Error("node '" + node + "' declares no process, systemd, docker or command to " + action + " it");
   }
   if (n.kind == NodeActions::Kind::kCommand && !n.commands.count(action) &&
       !(action == "restart" && n.commands.count("stop") && n.commands.count("start"))) {

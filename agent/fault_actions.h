@@ -10,6 +10,7 @@
 //     db5: {docker: {container: roach3}}
 //     db6: {command: {kill: [/usr/local/bin/kill-db], start: [/usr/local/bin/start-db]}}
 //     db7: {process: {...}, network: {peers: [10.0.0.8, 10.0.0.9], ports: [3306, 4567]}}
+//     db8: {process: {...}, data_dir: /var/lib/mysql}        # sampled once a second
 //
 // Actions: kill (SIGKILL), stop (graceful), pause / resume (SIGSTOP /
 // SIGCONT), start, restart (stop, then start); with `network:`
@@ -45,7 +46,12 @@ struct NodeActions {
   std::string unit;                                          // systemd
   std::string container;                                     // docker
   std::map<std::string, std::vector<std::string>> commands;  // command: action -> argv
+  std::string data_dir;  // the node's data directory: its disk usage is sampled (agent/node_sampler.h)
 };
+
+// The processes of a `process` node: its pidfile's, or every one running
+// its exe.
+StatusOr<std::vector<pid_t>> FindPids(const NodeActions& n);
 
 class FaultActions {
  public:
@@ -57,6 +63,7 @@ class FaultActions {
   int64_t timeout_ms() const { return timeout_ms_; }
 
   std::vector<std::string> nodes() const;
+  const NodeActions* Find(const std::string& node) const;  // null if not declared
   // Whether (action, node) is declared; the reason if not.
   Status Check(const std::string& action, const std::string& node) const;
   // Performs it (blocking, up to the timeout: run it off the gRPC threads);

@@ -64,6 +64,11 @@ class SessionListener {
   virtual void OnSnapshot(const std::string& agent, const v1::Snapshot& snapshot) = 0;
   virtual void OnEvent(const std::string& agent, const v1::Event& event) = 0;
   virtual void OnAgentLost(const std::string& agent, const std::string& reason) = 0;
+  // A node the agent declared, sampled (checked: declared, numbers sane).
+  virtual void OnNodeStats(const std::string& agent, const v1::NodeStats& stats) {
+    (void)agent;
+    (void)stats;
+  }
   // A session opened (before its welcome is sent): the listener fills what
   // the welcome says about the agent's run, and may take the agent back.
   virtual void OnAgentJoined(const std::shared_ptr<AgentSession>& session, v1::Welcome* welcome) = 0;

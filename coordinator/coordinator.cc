@@ -119,6 +119,13 @@ class Coordinator::Service final : public v1::Coordinator::Service {
         case v1::AgentMessage::kEvent:
           if (auto l = owner_->registry_.listener()) l->OnEvent(session->name(), m.event());
           break;
+        case v1::AgentMessage::kNodeStats:
+          // Only a node it declared, with numbers that can be (a bad one is
+          // dropped: it is a gauge, not a count).
+          if (auto l = owner_->registry_.listener(); l && NodeStatsSane(session->hello(), m.node_stats())) {
+            l->OnNodeStats(session->name(), m.node_stats());
+          }
+          break;
         default:
           break;
       }

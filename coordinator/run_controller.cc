@@ -204,6 +204,7 @@ Status RunController::Begin() {
     }
   }
   Emit(run);
+  SetRecording(true);
   if (options_.observer) options_.observer->OnStarted(run_id_, dir_);
   Log("run " + run_id_ + " with " + std::to_string(names_.size()) + " agent(s): " + Join(names_, ", "));
   health_.Start(plan.target(), run_start_ns_);
@@ -405,6 +406,13 @@ void RunController::OnSnapshot(const std::string& agent, const v1::Snapshot& sna
   if (snapshot.run_id() != run_id_ || p >= mergers_.size() || !mergers_[p]) return;
   // A phase that ended already takes it as a late line.
   for (auto& l : mergers_[p]->Add(snapshot)) lines_.push_back(std::move(l));
+}
+
+void RunController::OnNodeStats(const std::string& agent, const v1::NodeStats& stats) {
+  MutexLock lock(node_mu_);
+  if (!recording_) return;
+  Emit(record::NodeSample{stats.node(), agent, Since(stats.time_ns()), stats.running(), stats.disk_bytes(),
+                          stats.rss_bytes(), stats.cpu_s()});
 }
 
 void RunController::OnEvent(const std::string& agent, const v1::Event& event) {

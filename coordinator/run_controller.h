@@ -84,6 +84,7 @@ class RunController : public SessionListener {
 
   void OnSnapshot(const std::string& agent, const v1::Snapshot& snapshot) override;
   void OnEvent(const std::string& agent, const v1::Event& event) override;
+  void OnNodeStats(const std::string& agent, const v1::NodeStats& stats) override;
   void OnAgentLost(const std::string& agent, const std::string& reason) override;
   void OnAgentJoined(const std::shared_ptr<AgentSession>& session, v1::Welcome* welcome) override;
 
@@ -163,6 +164,13 @@ class RunController : public SessionListener {
   RunOptions options_;
   AgentRegistry* registry_;
   std::string run_id_;
+  // Node samples are journalled between the run line and the end line.
+  Mutex node_mu_;
+  bool recording_ ABSL_GUARDED_BY(node_mu_) = false;
+  void SetRecording(bool on) {
+    MutexLock lock(node_mu_);
+    recording_ = on;
+  }
   std::string dir_;
   report::JournalWriter journal_;
   bool journal_open_ = false;

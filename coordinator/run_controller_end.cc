@@ -118,6 +118,7 @@ v1::RunResult RunController::Finish(bool ok, const std::string& error) {
   }
   record::RunEnd end{ok, error, std::nullopt};
   if (!degraded.empty()) end.degraded = degraded;
+  SetRecording(false);
   Emit(end);
   journal_.Close();
   // The run is over and journalled: the agents may drop their spools.

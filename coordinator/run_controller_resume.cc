@@ -102,6 +102,7 @@ Status RunController::Resume(int* first_phase, bool* in_progress) {
     ReplayLocked(journal, &replay);
   }
   Emit(record::CoordinatorEvent{"restarted", Since(MonoNowNs()), "took the run back from its journal"});
+  SetRecording(true);
   Log("took run " + run_id_ + " back from " + dir_ + "/journal.jsonl; waiting for its agents");
 
   const std::vector<std::string> missing = AwaitAgentsBack();

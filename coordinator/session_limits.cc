@@ -77,4 +77,15 @@ std::string SnapshotProblem(const v1::Snapshot& s, std::string_view session_agen
   return "";
 }
 
+bool NodeStatsSane(const v1::Hello& hello, const v1::NodeStats& s) {
+  constexpr int64_t kMaxBytes = int64_t{1} << 50;
+  const auto bytes_ok = [&](int64_t b) { return b == -1 || (b >= 0 && b <= kMaxBytes); };
+  const bool cpu_ok = s.cpu_s() == -1 || (s.cpu_s() >= 0 && s.cpu_s() <= 100.0 * 365 * 86400);
+  if (!bytes_ok(s.disk_bytes()) || !bytes_ok(s.rss_bytes()) || !cpu_ok) return false;
+  for (const std::string& n : hello.nodes()) {
+    if (n == s.node()) return true;
+  }
+  return false;
+}
+
 }  // namespace stampede::coordinator

@@ -26,6 +26,10 @@ std::string AgentNameProblem(std::string_view name);
 // Empty if `s`, received on the session of agent `session_agent`, is
 // well-formed, else a one-line reason.
 std::string SnapshotProblem(const v1::Snapshot& s, std::string_view session_agent);
+// Whether a node sample names a node the agent's hello declared and holds
+// numbers a node can have (sizes up to 1 PB, CPU up to 100 years, -1: not
+// known).
+bool NodeStatsSane(const v1::Hello& hello, const v1::NodeStats& s);
 
 }  // namespace stampede::coordinator
 

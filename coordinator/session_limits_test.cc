@@ -66,5 +66,27 @@ TEST(SessionLimitsTest, AgentNames) {
   EXPECT_NE(AgentNameProblem("a\nb"), "");
 }
 
+// Node samples: only a node the agent declared, with numbers a node can have.
+TEST(SessionLimitsTest, NodeStatsOfUndeclaredNodesOrAbsurdNumbersAreDropped) {
+  v1::Hello hello;
+  hello.set_name("db3-host");
+  hello.add_nodes("node3");
+  v1::NodeStats s;
+  s.set_node("node3");
+  s.set_disk_bytes(123456);
+  s.set_rss_bytes(-1);
+  s.set_cpu_s(1.5);
+  EXPECT_TRUE(NodeStatsSane(hello, s));
+  v1::NodeStats other = s;
+  other.set_node("node1");
+  EXPECT_FALSE(NodeStatsSane(hello, other));
+  v1::NodeStats absurd = s;
+  absurd.set_disk_bytes(-5);
+  EXPECT_FALSE(NodeStatsSane(hello, absurd));
+  absurd = s;
+  absurd.set_cpu_s(1e12);
+  EXPECT_FALSE(NodeStatsSane(hello, absurd));
+}
+
 }  // namespace
 }  // namespace stampede::coordinator

@@ -46,6 +46,22 @@ MetricsExporter::MetricsExporter() : registry_(std::make_shared<prometheus::Regi
                                  .Name("stampede_cluster_underreplicated")
                                  .Help("Under-replicated ranges/regions/tablets (or missing nodes) the probe reports")
                                  .Register(*registry_);
+  node_up_ = &prometheus::BuildGauge()
+                  .Name("stampede_node_up")
+                  .Help("1 if the node's process was running at its last sample, else 0")
+                  .Register(*registry_);
+  node_disk_ = &prometheus::BuildGauge()
+                    .Name("stampede_node_disk_bytes")
+                    .Help("Disk usage of the node's data directory (du), sampled by its agent")
+                    .Register(*registry_);
+  node_rss_ = &prometheus::BuildGauge()
+                   .Name("stampede_node_resident_memory_bytes")
+                   .Help("Resident memory of the node's process")
+                   .Register(*registry_);
+  node_cpu_ = &prometheus::BuildGauge()
+                   .Name("stampede_node_cpu_seconds")
+                   .Help("CPU time (user + system) the node's process has used since it started")
+                   .Register(*registry_);
 }
 
 const prometheus::Histogram::BucketBoundaries& MetricsExporter::Buckets() {
@@ -91,6 +107,12 @@ void MetricsExporter::OnRecord(const record::Record& r) {
   } else if (const auto* poll = std::get_if<record::HealthPoll>(&r)) {
     healthy_family_->Add({}).Set(poll->healthy ? 1 : 0);
     if (poll->answered) underreplicated_family_->Add({}).Set(double(poll->underreplicated));
+  } else if (const auto* node = std::get_if<record::NodeSample>(&r)) {
+    const prometheus::Labels labels = {{"node", node->node}};
+    node_up_->Add(labels).Set(node->running ? 1 : 0);
+    if (node->disk_bytes >= 0) node_disk_->Add(labels).Set(double(node->disk_bytes));
+    if (node->rss_bytes >= 0) node_rss_->Add(labels).Set(double(node->rss_bytes));
+    if (node->cpu_s >= 0) node_cpu_->Add(labels).Set(node->cpu_s);
   }
 }
 

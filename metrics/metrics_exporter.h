@@ -70,6 +70,11 @@ class MetricsExporter {
   prometheus::Family<prometheus::Counter>* faults_;
   prometheus::Family<prometheus::Gauge>* healthy_family_;
   prometheus::Family<prometheus::Gauge>* underreplicated_family_;
+  // The database nodes' resources (agent/node_sampler.h), by node.
+  prometheus::Family<prometheus::Gauge>* node_up_;
+  prometheus::Family<prometheus::Gauge>* node_disk_;
+  prometheus::Family<prometheus::Gauge>* node_rss_;
+  prometheus::Family<prometheus::Gauge>* node_cpu_;
   Mutex mu_;
   std::map<std::string, std::string> phase_of_index_;  // journal phase names by index
 };

@@ -422,6 +422,26 @@ HealthPoll DecodeHealth(const Json& line) {
   return h;
 }
 
+Json EncodeNode(const NodeSample& n) {
+  Json j = {{"type", "node"}, {"node", n.node}, {"agent", n.agent}, {"t", n.t}, {"running", n.running}};
+  if (n.disk_bytes >= 0) j["disk_bytes"] = n.disk_bytes;
+  if (n.rss_bytes >= 0) j["rss_bytes"] = n.rss_bytes;
+  if (n.cpu_s >= 0) j["cpu_s"] = n.cpu_s;
+  return j;
+}
+
+NodeSample DecodeNode(const Json& line) {
+  NodeSample n;
+  n.node = GetString(line, "node");
+  n.agent = GetString(line, "agent");
+  n.t = GetDouble(line, "t");
+  n.running = GetBool(line, "running");
+  n.disk_bytes = GetI64(line, "disk_bytes", -1);
+  n.rss_bytes = GetI64(line, "rss_bytes", -1);
+  n.cpu_s = GetDouble(line, "cpu_s", -1);
+  return n;
+}
+
 Json EncodeAgentEvent(const AgentEvent& a) {
   Json j = {{"type", "agent"}, {"event", a.event}, {"agent", a.agent}, {"t", a.t}};
   if (!a.reason.empty()) j["reason"] = a.reason;
@@ -470,6 +490,7 @@ Json Encode(const Record& r) {
                         [](const FaultSent& x) { return EncodeFault(x); },
                         [](const FaultDone& x) { return EncodeFaultDone(x); },
                         [](const HealthPoll& x) { return EncodeHealth(x); },
+                        [](const NodeSample& x) { return EncodeNode(x); },
                         [](const AgentEvent& x) { return EncodeAgentEvent(x); },
                         [](const CoordinatorEvent& x) {
                           return Json{{"type", "coordinator"}, {"event", x.event}, {"t", x.t}, {"detail", x.detail}};
@@ -498,6 +519,7 @@ std::optional<Record> Decode(const Json& line) {
   if (type == "fault") return DecodeFault(line);
   if (type == "fault_result") return DecodeFaultDone(line);
   if (type == "health") return DecodeHealth(line);
+  if (type == "node") return DecodeNode(line);
   if (type == "agent") return DecodeAgentEvent(line);
   if (type == "coordinator") {
     return CoordinatorEvent{GetString(line, "event"), GetDouble(line, "t"), GetString(line, "detail")};

@@ -150,6 +150,8 @@ TEST(RecordCodec, EveryKindRoundTrips) {
       degraded,
       RunEnd{false, "aborted", std::nullopt},
       FaultSent{1, "insert", "loss", "db3", "a2", 3.5, false, "5%, in"},
+      NodeSample{"db3", "a2", 4.0, true, 123456789, 5000000, 12.5},
+      NodeSample{"db3", "a2", 5.0, false, 123456789, -1, -1},
   };
   for (const Record& r : all) {
     const Json line = Encode(r);
@@ -166,12 +168,14 @@ TEST(RecordCodec, EveryKindRoundTrips) {
   EXPECT_FALSE(Encode(all[4]).contains("undo"));
   EXPECT_EQ(Encode(all[5])["undo"], true);
   EXPECT_FALSE(Encode(all[4]).contains("detail"));
-  EXPECT_EQ(Encode(all.back())["detail"], "5%, in");
+  EXPECT_EQ(Encode(all[all.size() - 3])["detail"], "5%, in");
   EXPECT_FALSE(Encode(all[5]).contains("phase"));
   EXPECT_FALSE(Encode(all[8]).contains("detail"));
   EXPECT_EQ(Encode(all[8])["error"], "connection refused");
-  EXPECT_FALSE(Encode(all[all.size() - 2]).contains("degraded"));
+  EXPECT_FALSE(Encode(all[all.size() - 4]).contains("degraded"));
   EXPECT_EQ(Encode(all[13])["degraded"], "agent a2 lost");
+  EXPECT_EQ(Encode(all[all.size() - 2])["disk_bytes"], 123456789);
+  EXPECT_FALSE(Encode(all.back()).contains("rss_bytes"));  // not known: left out
 }
 
 TEST(RecordCodec, WritesCheckedRoundTrips) {

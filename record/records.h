@@ -116,6 +116,17 @@ struct HealthPoll {
   std::string error;  // when not answered
 };
 
+// "node": a database node's resources, sampled once a second by the agent
+// that owns it (agent/node_sampler.h); -1: not known.
+struct NodeSample {
+  std::string node, agent;
+  double t = 0;
+  bool running = false;  // its process was found
+  int64_t disk_bytes = -1;
+  int64_t rss_bytes = -1;
+  double cpu_s = -1;  // CPU its process used since it started
+};
+
 // "agent": lost (reason, last_heard_t), back (how), adopted (source).
 struct AgentEvent {
   std::string event, agent;
@@ -153,7 +164,7 @@ template <class... Fs>
 Overloaded(Fs...) -> Overloaded<Fs...>;
 
 using Record = std::variant<RunStart, PhaseStart, Second, PhaseEnd, WritesChecked, FaultSent, FaultDone, HealthPoll,
-                            AgentEvent, CoordinatorEvent, LogLine, RunEnd>;
+                            NodeSample, AgentEvent, CoordinatorEvent, LogLine, RunEnd>;
 
 }  // namespace stampede::record
 

@@ -176,6 +176,7 @@ void SummaryBuilder::Add(const record::Record& r) {
             s_.degraded = x.degraded.value_or("");
           },
           [](const record::HealthPoll&) {},
+          [&](const record::NodeSample& x) { s_.nodes[x.node].Add(x); },
       },
       r);
 }
@@ -207,6 +208,35 @@ RunSummary BuildSummary(const std::vector<Json>& journal) {
   for (const Json& line : journal) b.Add(line);
   return b.Result();
 }
+
+namespace {
+
+// The stepped phases again, per plan phase, in the original's shape: each
+// step's time and a total.
+Json StepGroupsToJson(const RunSummary& s) {
+  Json groups = Json::array();
+  for (const StepGroup& g : StepGroups(s)) {
+    Json steps = Json::array();
+    for (const PhaseSummary* p : g.steps) {
+      uint64_t count = 0, ok = 0;
+      for (const OpSummary& o : p->ops) count += o.count(), ok += o.outcomes[0];
+      steps.push_back({{"step", p->step},
+                       {"phase", p->name},
+                       {"seconds", p->duration_s},
+                       {"ns_per_op", count ? p->duration_s * 1e9 / double(count) : 0.0},
+                       {"count", count},
+                       {"ok", ok},
+                       {"errors", count - ok},
+                       {"completed", p->completed}});
+    }
+    Json group = {{"name", g.name}, {"workload", g.steps.front()->workload}, {"steps", steps}, {"total_s", g.total_s}};
+    if (g.steps.front()->workload == "hugedb2019") group["cru"] = HugedbCruLine(g);
+    groups.push_back(std::move(group));
+  }
+  return groups;
+}
+
+}  // namespace
 
 Json SummaryToJson(const RunSummary& s) {
   Json phases = Json::array();
@@ -261,27 +291,7 @@ Json SummaryToJson(const RunSummary& s) {
     }
     phases.push_back(std::move(phase));
   }
-  // The stepped phases again, per plan phase, in the original's shape:
-  // each step's time and a total.
-  Json groups = Json::array();
-  for (const StepGroup& g : StepGroups(s)) {
-    Json steps = Json::array();
-    for (const PhaseSummary* p : g.steps) {
-      uint64_t count = 0, ok = 0;
-      for (const OpSummary& o : p->ops) count += o.count(), ok += o.outcomes[0];
-      steps.push_back({{"step", p->step},
-                       {"phase", p->name},
-                       {"seconds", p->duration_s},
-                       {"ns_per_op", count ? p->duration_s * 1e9 / double(count) : 0.0},
-                       {"count", count},
-                       {"ok", ok},
-                       {"errors", count - ok},
-                       {"completed", p->completed}});
-    }
-    Json group = {{"name", g.name}, {"workload", g.steps.front()->workload}, {"steps", steps}, {"total_s", g.total_s}};
-    if (g.steps.front()->workload == "hugedb2019") group["cru"] = HugedbCruLine(g);
-    groups.push_back(std::move(group));
-  }
+  Json groups = StepGroupsToJson(s);
   Json events = Json::array();
   for (const RunEvent& e : s.events) {
     events.push_back({{"t", e.t}, {"who", e.who}, {"event", e.event}, {"detail", e.detail}});
@@ -291,10 +301,19 @@ Json SummaryToJson(const RunSummary& s) {
     undone.push_back(
         {{"action", u.action}, {"node", u.node}, {"agent", u.agent}, {"ok", u.ok}, {"message", u.message}, {"t", u.t}});
   }
-  Json j = {{"run_id", s.run_id}, {"plan_name", s.plan_name}, {"started_at", s.started_at},
-            {"target", s.target}, {"agents", s.agents},       {"roles", s.roles},
-            {"ok", s.ok},         {"phases", phases},         {"groups", groups},
-            {"notes", s.logs},    {"events", events},         {"undone", undone}};
+  Json j = {{"run_id", s.run_id},
+            {"plan_name", s.plan_name},
+            {"started_at", s.started_at},
+            {"target", s.target},
+            {"agents", s.agents},
+            {"roles", s.roles},
+            {"nodes", NodesToJson(s.nodes)},
+            {"ok", s.ok},
+            {"phases", phases},
+            {"groups", groups},
+            {"notes", s.logs},
+            {"events", events},
+            {"undone", undone}};
   j["error"] = s.error.empty() ? Json(nullptr) : Json(s.error);
   j["degraded"] = s.degraded.empty() ? Json(nullptr) : Json(s.degraded);
   j["verdict"] = s.expect.empty() ? Json(nullptr) : VerdictToJson(Evaluate(s));
@@ -410,10 +429,12 @@ std::string RenderReportMarkdown(const RunSummary& s) {
          << (p->completed ? "" : " (incomplete)") << " |\n";
     }
     md << "| Total | " << Fixed(g.total_s, 2) << "s | | | |\n";
+    if (std::string disk = DiskUsageLine(s.nodes); !disk.empty()) md << "\n" << disk << "\n";
     if (g.steps.front()->workload == "hugedb2019") md << "\n" << HugedbCruLine(g) << "\n";
   }
   md << RenderRecoveryMarkdown(s.faults);
   md << RenderFaultCyclesMarkdown(GroupFaultCycles(s.faults), s.faults);
+  md << NodesMarkdown(s.nodes);
   if (!s.undone.empty()) {
     md << "\n## Undone when the run ended\n\nThe run ended before its plan put these nodes back:\n\n";
     for (const UndoneFault& u : s.undone) {

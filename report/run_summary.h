@@ -14,6 +14,7 @@
 #include "common/outcome.h"
 #include "record/records.h"
 #include "report/journal.h"
+#include "report/node_usage.h"
 #include "report/recovery.h"
 
 namespace stampede::report {
@@ -84,6 +85,7 @@ struct RunSummary {
   std::vector<PhaseSummary> phases;
   std::vector<std::string> logs;
   std::vector<FaultRecovery> faults;
+  NodeUsages nodes;        // the database nodes' resources (report/node_usage.h)
   bool ns_per_op = false;  // plan's report.ns_per_op: show dbbench's column
   bool finished = false;   // an "end" line was written
   bool ok = false;

@@ -57,6 +57,36 @@ TEST(RunSummaryTest, MergesSecondsAndComputesPercentilesFromHistograms) {
   EXPECT_NE(csv.find("2.000,insert,insert,10,8,0,2,0,0,10.0,"), std::string::npos) << csv;
 }
 
+// Node samples: disk at the first and last sample, peak memory, and CPU
+// used over the run, a restarted process's CPU counted from its start.
+TEST(RunSummaryTest, NodesShowDiskAtStartAndEndAndCpuAcrossARestart) {
+  std::vector<Json> j = Journal();
+  const auto node = [](double t, bool running, int64_t disk, int64_t rss, double cpu) {
+    Json n = {{"type", "node"}, {"node", "db3"}, {"agent", "a2"}, {"t", t}, {"running", running}, {"disk_bytes", disk}};
+    if (rss >= 0) n["rss_bytes"] = rss;
+    if (cpu >= 0) n["cpu_s"] = cpu;
+    return n;
+  };
+  j.insert(j.begin() + 2, node(0.5, true, 10'000'000, 50'000'000, 100.0));
+  j.insert(j.begin() + 3, node(1.5, true, 12'000'000, 80'000'000, 101.5));
+  j.insert(j.begin() + 4, node(2.5, false, 12'000'000, -1, -1));          // killed
+  j.insert(j.begin() + 5, node(3.5, true, 15'500'000, 40'000'000, 0.5));  // started again
+  RunSummary s = BuildSummary(j);
+  ASSERT_EQ(s.nodes.count("db3"), 1u);
+  const NodeUsage& n = s.nodes.at("db3");
+  EXPECT_EQ(n.disk_first, 10'000'000);
+  EXPECT_EQ(n.disk_last, 15'500'000);
+  EXPECT_EQ(n.rss_max, 80'000'000);
+  EXPECT_DOUBLE_EQ(n.cpu_used_s, 2.0);
+  EXPECT_TRUE(n.running_last);
+  const Json out = SummaryToJson(s)["nodes"][0];
+  EXPECT_EQ(out["disk_bytes_start"], 10'000'000);
+  EXPECT_EQ(out["agent"], "a2");
+  const std::string md = RenderReportMarkdown(s);
+  EXPECT_NE(md.find("| db3 | a2 | 10.0 | 15.5 | 5.5 | 80.0 | 2.0 | yes |"), std::string::npos) << md;
+  EXPECT_EQ(DiskUsageLine(s.nodes), "Disk usage (MB, start -> end of the run): db3 10.0 -> 15.5.");
+}
+
 TEST(RunSummaryTest, TornLastLineIsSkippedAndUnfinishedRunIsFlagged) {
   std::string path = ::testing::TempDir() + "/journal.jsonl";
   {

@@ -145,7 +145,7 @@ Json RunViewBuilder::View(const RunSummary& summary) const {
   for (const FaultCycles& c : GroupFaultCycles(summary.faults)) cycles.push_back(FaultCyclesToJson(c));
   view["fault_cycles"] = cycles;
   Json s = SummaryToJson(summary);
-  view["summary"] = {{"phases", s["phases"]}, {"groups", s["groups"]}};
+  view["summary"] = {{"phases", s["phases"]}, {"groups", s["groups"]}, {"nodes", s["nodes"]}};
   view["events"] = s["events"];
   view["undone"] = s["undone"];
   view["degraded"] = s["degraded"];

@@ -23,6 +23,7 @@ cat >"$TMP/agent.yaml" <<YAML
 nodes:
   redis1:
     process: {pidfile: $RD_DIR/redis.pid}
+    data_dir: $RD_DIR
 YAML
 "$STAMPEDE" agent --coordinator "127.0.0.1:$COORD_PORT" --name db-host --config "$TMP/agent.yaml" \
   >"$TMP/agent-db.out" 2>"$TMP/agent-db.log" &
@@ -114,7 +115,9 @@ curl -sf "${COORD_HTTP}api/runs/$(jq -r .run_id "$s")" | jq -e '.status == "ok" 
   || fail "/api/runs/RUN_ID does not return the run's view"
 curl -sf "${COORD_HTTP}metrics" >"$TMP/metrics.txt"
 for m in stampede_ops_total stampede_op_latency_seconds_bucket stampede_active_workers stampede_agents_connected \
-         stampede_fault_events_total stampede_cluster_healthy stampede_cluster_underreplicated; do
+         stampede_fault_events_total stampede_cluster_healthy stampede_cluster_underreplicated \
+         'stampede_node_up{node="redis1"}' 'stampede_node_disk_bytes{node="redis1"}' \
+         'stampede_node_resident_memory_bytes{node="redis1"}' 'stampede_node_cpu_seconds{node="redis1"}'; do
   grep -q "^$m" "$TMP/metrics.txt" || fail "/metrics has no $m"
 done
 # Every metric the Grafana dashboard queries is one the coordinator exports.

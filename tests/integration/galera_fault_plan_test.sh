@@ -6,7 +6,9 @@
 # that owns node3 (declared in its local config) does it. The run exits 0,
 # summary.json has both faults with their recovery numbers, no acknowledged
 # insert is missing, and the cluster is whole again. A plan naming a node no
-# agent declares fails before anything runs.
+# agent declares fails before anything runs. The agent samples node3's data
+# directory, memory and CPU: the report shows its disk usage at the start
+# and end (and under the steps' recap), Prometheus its gauges.
 source "$(dirname "$0")/../lib.sh"
 start_galera
 start_coordinator
@@ -16,6 +18,7 @@ nodes:
     process:
       pidfile: $GA_DIR/node3/mysqld.pid
       start: [$ROOT/deploy/local/galera.sh, start-node, $GA_DIR, "3"]
+    data_dir: $GA_DIR/node3/data
 YAML
 "$STAMPEDE" agent --coordinator "127.0.0.1:$COORD_PORT" --name db3-host --config "$TMP/db-agent.yaml" \
   >"$TMP/agent-db3.out" 2>"$TMP/agent-db3.log" &
@@ -89,6 +92,19 @@ echo "$status" | grep -q "wsrep_cluster_size.3" || fail "cluster size after rest
 echo "$status" | grep -q "Synced" || fail "node 1 not Synced: $status"
 grep -q "## Faults and recovery" "$dir/report.md" || fail "report has no recovery section"
 sed -n '/## Faults and recovery/,$p' "$dir/report.md"
+# node3's resources, sampled by db3-host: killed, then running again.
+read -r dstart dend samples running <<<"$(jq -r '.nodes[] | select(.node == "node3") | "\(.disk_bytes_start) \(.disk_bytes_end) \(.samples) \(.running_at_end)"' "$s")"
+[ "${dstart:-null}" != null ] && [ "$dstart" -gt 1000000 ] && [ "$dend" -gt 1000000 ] ||
+  fail "node3's disk usage not sampled: $(jq -c .nodes "$s")"
+[ "$samples" -ge 20 ] || fail "only $samples samples of node3 over a run of about 30 s"
+expect_eq "$running" true "node3 running at the end"
+grep '"type":"node"' "$dir/journal.jsonl" | jq -s -e 'any(.[]; .running == false)' >/dev/null ||
+  fail "no sample saw node3 down while it was killed"
+output_has "^| node3 | db3-host | [0-9.]* | [0-9.]* | -*[0-9.]* | [0-9.]* | [0-9.]* | yes |" cat "$dir/report.md" ||
+  fail "report.md has no node row: $(grep -A4 '## Nodes' "$dir/report.md")"
+output_has "^Disk usage (MB, start -> end of the run): node3 " cat "$dir/report.md" || fail "the steps' recap has no disk row"
+output_has '^stampede_node_disk_bytes{node="node3"} [0-9]' curl -sf "${COORD_HTTP}metrics" ||
+  fail "Prometheus has no node3 disk gauge"
 pass "galera node3 killed and restarted from the plan: $ok ok, $rows rows, unavailability $un s, recovered after $(jq .faults[0].time_to_recovered_s "$s") s, healthy after $th s"
 
 # Repeated cycles: node3 killed three times (repeat: 3, every: 15s) and

@@ -78,6 +78,7 @@ nodes:
       pidfile: $GA_DIR/node$n/mysqld.pid
       start: [$ROOT/deploy/local/galera.sh, start-node, $GA_DIR, "$n"]
     network: {peers: [${peers%, }], interface: eth0}
+    data_dir: $GA_DIR/node$n/data
 YAML
   start_host_agent $((n + 3)) "db$n" "$TMP/db$n.yaml"
 done
@@ -161,5 +162,15 @@ for _ in $(seq 60); do
 done
 echo "$status" | grep -q "wsrep_cluster_size.3" || fail "cluster size after the restart and the heal: $status"
 sed -n '/## Faults and recovery/,/### start/p' "$dir/report.md"
+# Each node's owner sampled its data directory: disk at the start and end
+# in the Nodes table, and the disk row under the steps' recap.
+for n in 1 2 3; do
+  output_has "^| node$n | db$n | [0-9.]* | [0-9.]* |" cat "$dir/report.md" || fail "report.md has no row for node$n"
+done
+expect_eq "$(jq '[.nodes[] | select(.disk_bytes_start > 1000000 and .disk_bytes_end > 1000000)] | length' "$s")" 3 \
+  "nodes with their disk usage at the start and end"
+output_has "^Disk usage (MB, start -> end of the run): node1 .*, node2 .*, node3 " cat "$dir/report.md" ||
+  fail "the steps' recap has no disk row"
+sed -n '/^## Nodes/,/^## /p' "$dir/report.md"
 pass "across 6 namespace hosts with mutual TLS: node3 killed and restarted; $ok ok, $rows rows, unavailability $(jq .faults[0].unavailability_s "$s") s, healthy after $(jq .faults[0].time_to_healthy_s "$s") s"
 pass "node2 partitioned from its peers left the primary component ($(jq .faults[2].errors.unavailable "$s") ops refused) and rejoined when healed; undone at the end: $undone"

@@ -234,6 +234,19 @@
     return html + "</table>";
   }
 
+  // The database nodes' resources, as their agents sample them.
+  function nodesHtml(nodes) {
+    if (!nodes.length) return "";
+    const mb = (b) => (b === null || b === undefined ? "n/a" : fmt(b / 1e6, 1));
+    let html = "<h3>Nodes</h3><table><tr><th>node</th><th>agent</th><th>running</th><th>disk MB</th><th>change MB</th><th>peak RSS MB</th><th>CPU s</th></tr>";
+    for (const n of nodes) {
+      const change = n.disk_bytes_start === null ? "n/a" : fmt((n.disk_bytes_end - n.disk_bytes_start) / 1e6, 1);
+      html += `<tr><td>${esc(n.node)}</td><td>${esc(n.agent)}</td><td>${n.running_at_end ? "yes" : "<b>no</b>"}</td>` +
+        `<td>${mb(n.disk_bytes_end)}</td><td>${change}</td><td>${mb(n.rss_bytes_max)}</td><td>${n.cpu_s === null ? "n/a" : fmt(n.cpu_s, 1)}</td></tr>`;
+    }
+    return html + "</table>";
+  }
+
   function drawTables() {
     const sum = view.summary || { phases: [] };
     let html = verdictHtml();
@@ -242,6 +255,7 @@
       for (const st of g.steps) html += `<tr><td>${esc(st.step)}</td><td>${fmt(st.seconds, 2)} s</td><td>${fmt(st.ns_per_op || 0, 0)}</td><td>${st.ok}</td><td>${st.errors}</td></tr>`;
       html += `<tr><td><b>Total</b></td><td><b>${fmt(g.total_s, 2)} s</b></td><td></td><td></td><td></td></tr></table>`;
     }
+    html += nodesHtml(sum.nodes || []);
     for (const p of sum.phases || []) {
       html += `<h3>${esc(p.name)} <span class="muted">${fmt(p.duration_s, 2)} s, ${p.workers} workers${p.timed_out ? ", timed out" : p.completed ? "" : ", incomplete"}</span></h3>`;
       html += "<table><tr><th>op</th><th>count</th><th>ops/s</th><th>mean</th><th>p50</th><th>p99</th><th>p99.9</th><th>max</th><th>errors</th><th>retries</th><th>missed</th></tr>";
