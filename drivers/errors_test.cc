@@ -45,6 +45,7 @@ TEST(MysqlErrorsTest, Codes) {
   EXPECT_EQ(ClassifyMysqlError(1213, true), Outcome::kRetryable);
   EXPECT_EQ(ClassifyMysqlError(1205, true), Outcome::kRetryable);
   EXPECT_EQ(ClassifyMysqlError(1047, false), Outcome::kUnavailable);
+  EXPECT_EQ(ClassifyMysqlError(1290, true), Outcome::kUnavailable);  // read-only: not run
   EXPECT_EQ(ClassifyMysqlError(2013, true), Outcome::kAmbiguous);
   EXPECT_EQ(ClassifyMysqlError(2013, false), Outcome::kUnavailable);
   EXPECT_EQ(ClassifyMysqlError(2003, true), Outcome::kUnavailable);

@@ -62,9 +62,10 @@ OpResult MysqlAsyncDriver::Failed(unsigned code, const std::string& message, boo
   OpResult r;
   r.outcome = ClassifyMysqlError(int(code), write);
   *error = endpoint_ + ": " + std::to_string(code) + ": " + (waiter_.aborted() ? "connection cut" : message);
-  // 1047, 1180: this Galera node is not in the primary component; another
-  // endpoint may be.
-  if (IsMysqlConnectionError(int(code)) || code == 1047 || code == 1180 || waiter_.aborted()) Close();
+  // 1047, 1180: this Galera node is not in the primary component; 1290:
+  // this server is read-only (a replica, or a primary demoted by a
+  // failover). Another endpoint may be the one to write to.
+  if (IsMysqlConnectionError(int(code)) || code == 1047 || code == 1180 || code == 1290 || waiter_.aborted()) Close();
   return r;
 }
 
@@ -84,14 +85,41 @@ Task<Status> MysqlAsyncDriver::Connect(const ConnectOptions& o) {
       mysql_real_connect_start(&ret, mysql_, o.host.c_str(), o.user.c_str(), o.password.c_str(),
                                o.database.empty() ? nullptr : o.database.c_str(), unsigned(o.port), nullptr, 0);
   co_await Drive(waiter_, mysql_, status, [&](int ready) { return mysql_real_connect_cont(&ret, mysql_, ready); });
+  // The read-only check is part of connecting: connect_timeout bounds it.
+  // (An if, not ?: : GCC 12 mishandles a co_await inside a conditional
+  // expression.)
+  std::string refused;
+  if (ret && o.session == "read-write") refused = co_await ReadOnlyProblem();
   timer.cancel();
-  if (!ret) {
-    Status s = Status::Error(endpoint_ + ": " + std::to_string(mysql_errno(mysql_)) + ": " +
-                             (waiter_.aborted() ? "timed out connecting (connect_timeout)" : mysql_error(mysql_)));
+  if (!ret || !refused.empty()) {
+    Status s =
+        !refused.empty()
+            ? Status::Error(refused)
+            : Status::Error(endpoint_ + ": " + std::to_string(mysql_errno(mysql_)) + ": " +
+                            (waiter_.aborted() ? "timed out connecting (connect_timeout)" : mysql_error(mysql_)));
     Close();
     co_return s;
   }
   co_return Status::Ok();
+}
+
+Task<std::string> MysqlAsyncDriver::ReadOnlyProblem() {
+  int ret = 0;
+  int status = mysql_real_query_start(&ret, mysql_, kMysqlReadOnlyQuery, std::strlen(kMysqlReadOnlyQuery));
+  co_await Drive(waiter_, mysql_, status, [&](int ready) { return mysql_real_query_cont(&ret, mysql_, ready); });
+  MYSQL_RES* res = nullptr;
+  if (ret == 0) {
+    status = mysql_store_result_start(&res, mysql_);
+    co_await Drive(waiter_, mysql_, status, [&](int ready) { return mysql_store_result_cont(&res, mysql_, ready); });
+  }
+  if (!res) {
+    co_return endpoint_ + ": " + std::to_string(mysql_errno(mysql_)) + ": " +
+        (waiter_.aborted() ? "timed out connecting (connect_timeout)" : mysql_error(mysql_));
+  }
+  MYSQL_ROW row = mysql_fetch_row(res);  // stored: no wait
+  const bool read_only = row && row[0] && std::strcmp(row[0], "0") != 0;
+  mysql_free_result(res);
+  co_return read_only ? MysqlReadOnly(endpoint_) : "";
 }
 
 Task<Status> MysqlAsyncDriver::Prepare(const std::vector<StatementSpec>& statements) {

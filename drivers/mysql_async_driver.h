@@ -35,6 +35,8 @@ class MysqlAsyncDriver : public AsyncDriver {
  private:
   struct Statement;
   OpResult Failed(unsigned code, const std::string& message, bool write, std::string* error);
+  // session: read-write: "" if the server accepts writes, else why not.
+  Task<std::string> ReadOnlyProblem();
 
   SocketWaiter waiter_;
   MYSQL* mysql_ = nullptr;

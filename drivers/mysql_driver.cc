@@ -3,6 +3,7 @@
 #include <cppconn/connection.h>
 #include <cppconn/driver.h>
 #include <cppconn/exception.h>
+#include <cppconn/resultset.h>
 #include <cppconn/statement.h>
 #include <mysql_driver.h>
 
@@ -54,6 +55,14 @@ Status MysqlDriver::Connect(const ConnectOptions& options) {
     conn_.reset(MysqlConnectorDriver()->connect(props));
     if (!options.database.empty()) conn_->setSchema(options.database);
     conn_->setAutoCommit(true);
+    if (options.session == "read-write") {
+      std::unique_ptr<sql::Statement> st(conn_->createStatement());
+      std::unique_ptr<sql::ResultSet> rs(st->executeQuery(kMysqlReadOnlyQuery));
+      if (rs->next() && rs->getInt(1) != 0) {
+        conn_.reset();
+        return Status::Error(MysqlReadOnly(endpoint_));
+      }
+    }
   } catch (const sql::SQLException& e) {
     conn_.reset();
     return Status::Error(endpoint_ + ": " + Describe(e));

@@ -16,6 +16,7 @@ constexpr Rule kRules[] = {
     {1047, Outcome::kUnavailable},  // WSREP has not yet prepared node
     {1180, Outcome::kUnavailable},  // Galera: COMMIT failed, not in the primary component
     {1053, Outcome::kUnavailable},  // server shutdown in progress
+    {1290, Outcome::kUnavailable},  // ER_OPTION_PREVENTS_STATEMENT: --read-only (a replica, a demoted primary): not run
     {1040, Outcome::kUnavailable},  // too many connections
     {1927, Outcome::kUnavailable},  // MariaDB: connection killed
     {8002, Outcome::kRetryable},    // TiDB: SELECT FOR UPDATE write conflict
@@ -52,6 +53,10 @@ Outcome ClassifyMysqlError(int code, bool write) {
     if (r.code == code) return r.outcome;
   }
   return Outcome::kFatal;
+}
+
+std::string MysqlReadOnly(const std::string& endpoint) {
+  return endpoint + ": read-only (@@global.read_only = 1), not the primary (session: read-write)";
 }
 
 }  // namespace stampede::drivers

@@ -2,6 +2,8 @@
 #ifndef STAMPEDE_DRIVERS_MYSQL_ERRORS_H_
 #define STAMPEDE_DRIVERS_MYSQL_ERRORS_H_
 
+#include <string>
+
 #include "common/outcome.h"
 
 namespace stampede::drivers {
@@ -12,6 +14,12 @@ bool IsMysqlConnectionError(int code);
 // Classifies a server or client error code. `write` makes a connection lost
 // mid-statement ambiguous.
 Outcome ClassifyMysqlError(int code, bool write);
+
+// session: read-write asks a server `SELECT @@global.read_only` after
+// logging in; a replica (or a primary set read-only) answers 1 and is
+// refused with this message.
+inline constexpr char kMysqlReadOnlyQuery[] = "SELECT @@global.read_only";
+std::string MysqlReadOnly(const std::string& endpoint);
 
 }  // namespace stampede::drivers
 

@@ -78,7 +78,8 @@ Task<void> RedisClusterAsyncDriver::WriteGroups(OpResult* results, int64_t* ende
     std::vector<int>& group = groups_[index];
     if (group.empty()) continue;
     std::string error = "stopped";
-    RedisAsyncDriver* node = aborted_ ? nullptr : co_await Node(int(index), &error);
+    RedisAsyncDriver* node = nullptr;
+    if (!aborted_) node = co_await Node(int(index), &error);
     if (!node) {
       map_stale_ = true;  // the node is down: the map will change
       for (int i : group) {

@@ -174,16 +174,18 @@ class Loader : public YamlReader {
     faults_.LoadHealth(t);
   }
 
-  // read-write: postgres (libpq target_session_attrs) and a single Redis
-  // node (ROLE) can tell a primary; a Redis Cluster routes to masters itself.
+  // read-write: postgres (libpq target_session_attrs), mysql (@@read_only)
+  // and a single Redis node (ROLE) can tell a primary; a Redis Cluster
+  // routes to masters itself.
   void LoadSession(const YAML::Node& n, const drivers::DriverInfo* info) {
     const std::string s = String(n, "target.session");
     const std::string& flavor = result_.plan.target().flavor();
-    const bool can = !info || info->name == "postgres" || (info->name == "redis" && flavor == "redis");
+    const bool can =
+        !info || info->name == "postgres" || info->name == "mysql" || (info->name == "redis" && flavor == "redis");
     if (s != "any" && s != "read-write")
       return Error(n, "target.session", "expected any or read-write, found " + Quoted(s));
     if (s == "read-write" && !can) {
-      return Error(n, "target.session", "read-write needs postgres or redis (flavor redis), not " + flavor);
+      return Error(n, "target.session", "read-write needs postgres, mysql or redis (flavor redis), not " + flavor);
     }
     if (s == "read-write") result_.plan.mutable_target()->set_session(s);
   }
