@@ -17,6 +17,12 @@ int64_t DiskUsage(const std::string& path) {
   if (lstat(path.c_str(), &st) != 0) return -1;
   int64_t bytes = int64_t(st.st_blocks) * 512;
   std::error_code ec;
+  if (S_ISDIR(st.st_mode)) {
+    // A directory the agent may not read would sum to its own few blocks,
+    // a small number that looks real: not known instead.
+    fs::directory_iterator readable(path, ec);
+    if (ec) return -1;
+  }
   fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec);
   for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (lstat(it->path().c_str(), &st) == 0) bytes += int64_t(st.st_blocks) * 512;

@@ -23,8 +23,9 @@
 
 namespace stampede::agent {
 
-// Bytes allocated on disk to every file under `path` (-1 if it cannot be
-// read at all). Files that vanish while it walks are skipped.
+// Bytes allocated on disk to every file under `path` (-1 if it does not
+// exist or the agent may not list it). Files that vanish while it walks,
+// and subdirectories it may not read, are skipped.
 int64_t DiskUsage(const std::string& path);
 
 // Resident memory and CPU time (user + system) of a process, from

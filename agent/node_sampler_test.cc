@@ -1,6 +1,7 @@
 #include "agent/node_sampler.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -61,6 +62,26 @@ TEST(NodeSamplerTest, AProcessNodeReportsItsMemoryAndCpu) {
   s = SampleNode("db1", *node);
   EXPECT_FALSE(s.running());
   EXPECT_EQ(s.rss_bytes(), -1);
+  std::filesystem::remove_all(dir);
+}
+
+// A data directory the agent may not list is not known (-1), not the few
+// blocks of the directory itself. (Root may list anything: then it counts.)
+TEST(NodeSamplerTest, ADirectoryItMayNotListIsNotKnown) {
+  const std::string dir = TempDir();
+  {
+    std::ofstream a(dir + "/a");
+    a << std::string(1 << 20, 'x');
+  }
+  ASSERT_EQ(chmod(dir.c_str(), 0), 0);
+  const bool can_list = access(dir.c_str(), R_OK | X_OK) == 0;
+  const int64_t bytes = DiskUsage(dir);
+  chmod(dir.c_str(), 0700);
+  if (can_list) {
+    EXPECT_GE(bytes, 1 << 20);
+  } else {
+    EXPECT_EQ(bytes, -1);
+  }
   std::filesystem::remove_all(dir);
 }
 
