@@ -18,6 +18,7 @@
 #include "coordinator/session_limits.h"
 #include "metrics/pusher.h"
 #include "plan/plan_loader.h"
+#include "plan/plan_validator.h"
 #include "proto/stampede.grpc.pb.h"
 #include "record/record_codec.h"
 #include "web/http_server.h"
@@ -144,10 +145,10 @@ class Coordinator::Service final : public v1::Coordinator::Service {
   grpc::Status SubmitRun(grpc::ServerContext* context, const v1::SubmitRunRequest* request,
                          grpc::ServerWriter<v1::RunUpdate>* writer) override {
     if (grpc::Status denied = MaySubmit(*context, "a run"); !denied.ok()) return denied;
-    // The plan is validated again here: a coordinator trusts no client.
-    auto check = plan::LoadPlanText(plan::PlanToYaml(request->plan()), "submitted plan");
-    if (!check.ok()) {
-      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, Join(check.errors, "\n"));
+    // The plan as it will run is validated again here: a coordinator trusts
+    // no client.
+    if (auto problems = plan::ValidatePlan(request->plan()); !problems.empty()) {
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "submitted plan: " + plan::FormatProblems(problems));
     }
     auto feed = owner_->SubmitPlan(request->plan(), request->plan_yaml());
     if (!feed) {

@@ -16,8 +16,8 @@ class AgentsLoader : public YamlReader {
  public:
   // agents: the plan's (it must outlive this); filled with the defaults
   // where the plan says nothing.
-  AgentsLoader(std::string file, std::vector<std::string>* errors, v1::AgentsSpec* agents)
-      : YamlReader(std::move(file), errors), agents_(agents) {}
+  AgentsLoader(std::string file, std::vector<std::string>* errors, YamlPlaces* places, v1::AgentsSpec* agents)
+      : YamlReader(std::move(file), errors, places), agents_(agents) {}
 
   void Load(const YAML::Node& root);
 

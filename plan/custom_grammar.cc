@@ -80,7 +80,6 @@ void CustomGrammar::LoadCustom(const YAML::Node& n, const std::string& field, v1
               Found(n));
     return;
   }
-  std::set<std::string> names;
   for (size_t i = 0; i < n.size(); ++i) {
     const YAML::Node o = n[i];
     const std::string at = field + "[" + std::to_string(i) + "]";
@@ -91,10 +90,7 @@ void CustomGrammar::LoadCustom(const YAML::Node& n, const std::string& field, v1
     CheckKeys(o, at, {"name", "weight", "txn", "statements", "sql", "params", "write"});
     v1::CustomOp* op = out->add_ops();
     op->set_name(RequiredString(o, "name", at + ".name"));
-    if (!op->name().empty() && !names.insert(op->name()).second) {
-      Error(o["name"], at + ".name", "duplicate op name " + Quoted(op->name()));
-    }
-    op->set_weight(o["weight"] ? uint32_t(UInt(o["weight"], at + ".weight", 1, 1e9)) : 1);
+    op->set_weight(o["weight"] ? uint32_t(UInt(o["weight"], at + ".weight", 1, kMaxOpWeight)) : 1);
     if (o["txn"]) op->set_txn(Bool(o["txn"], at + ".txn"));
     if (o["statements"]) {
       if (o["sql"] || o["params"] || o["write"]) {
@@ -102,8 +98,9 @@ void CustomGrammar::LoadCustom(const YAML::Node& n, const std::string& field, v1
         continue;
       }
       const YAML::Node sts = o["statements"];
-      if (!sts.IsSequence() || sts.size() == 0 || sts.size() > 16) {
-        Error(sts, at + ".statements", "expected a list of 1 to 16 {sql, params}, found " + Found(sts));
+      if (!sts.IsSequence() || sts.size() == 0 || sts.size() > kMaxOpStatements) {
+        Error(sts, at + ".statements",
+              "expected a list of 1 to " + std::to_string(kMaxOpStatements) + " {sql, params}, found " + Found(sts));
         continue;
       }
       for (size_t k = 0; k < sts.size(); ++k) {
@@ -116,29 +113,9 @@ void CustomGrammar::LoadCustom(const YAML::Node& n, const std::string& field, v1
         LoadCustomStatement(sts[k], sat, op->add_statements());
       }
     } else if (o["sql"]) {
+      // The op's one statement, written at the op's level.
+      Place(at + ".statements[0]", at, o);
       LoadCustomStatement(o, at, op->add_statements());
-    } else {
-      Error(o, at + ".sql", "missing (expected the op's statement, or statements: [...])");
-    }
-  }
-  // `from` must name an op and one of its first statement's parameters.
-  for (int i = 0; i < out->ops_size(); ++i) {
-    for (const auto& st : out->ops(i).statements()) {
-      for (const auto& g : st.params()) {
-        if (g.kind() != "from") continue;
-        const v1::CustomOp* target = nullptr;
-        for (const auto& o : out->ops()) {
-          if (o.name() == g.from_op()) target = &o;
-        }
-        const std::string at = field + "[" + std::to_string(i) + "]";
-        if (!target) {
-          Error(n[i], at, "from: no op named " + Quoted(g.from_op()));
-        } else if (target->statements_size() == 0 || int(g.from_param()) >= target->statements(0).params_size()) {
-          Error(n[i], at,
-                "from: op " + g.from_op() + " has no parameter " + std::to_string(g.from_param() + 1) +
-                    " in its first statement");
-        }
-      }
     }
   }
 }
@@ -165,18 +142,6 @@ void CustomGrammar::LoadCustomStatement(const YAML::Node& n, const std::string& 
   }
   for (size_t i = 0; params && i < params.size(); ++i) {
     LoadParamGen(params[i], at + ".params[" + std::to_string(i) + "]", out->add_params());
-  }
-  std::vector<int> order;
-  auto q = drivers::ToQuestionMarks(text, drivers::kMaxParams, &order);
-  if (!q.ok()) {
-    Error(n["sql"], at + ".sql", q.status().message());
-    return;
-  }
-  int used = 0;
-  for (int k : order) used = std::max(used, k + 1);
-  if (used > out->params_size()) {
-    Error(n["sql"], at + ".sql",
-          "uses $" + std::to_string(used) + " but params has " + std::to_string(out->params_size()) + " generator(s)");
   }
 }
 
@@ -215,9 +180,9 @@ void CustomGrammar::LoadParamGen(const YAML::Node& n, const std::string& at, v1:
     g->set_a(lo);
     g->set_b(hi);
   } else if (k == "zipfian") {
-    g->set_a(int64_t(UInt(v, f, 1, 1e15)));
+    g->set_a(int64_t(UInt(v, f, 1, double(kMaxZipfianItems))));
   } else if (k == "string") {
-    g->set_a(int64_t(UInt(v, f, 1, 65535)));
+    g->set_a(int64_t(UInt(v, f, 1, double(kMaxGeneratedString))));
   } else if (k == "choice") {
     if (!v.IsSequence() || v.size() == 0) {
       Error(v, f, "expected a non-empty list, found " + Found(v));

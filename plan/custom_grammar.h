@@ -18,8 +18,8 @@ class CustomGrammar : public YamlReader {
  public:
   // plan: the plan being loaded, whose target is read before any statement
   // (it must outlive this).
-  CustomGrammar(std::string file, std::vector<std::string>* errors, const v1::Plan& plan)
-      : YamlReader(std::move(file), errors), plan_(plan) {}
+  CustomGrammar(std::string file, std::vector<std::string>* errors, YamlPlaces* places, const v1::Plan& plan)
+      : YamlReader(std::move(file), errors, places), plan_(plan) {}
 
   void LoadStatements(const YAML::Node& n, const std::string& field,
                       google::protobuf::RepeatedPtrField<std::string>* out);

@@ -20,17 +20,14 @@ namespace stampede::plan {
 class ExpectLoader : public YamlReader {
  public:
   // plan: the plan being loaded, its phases read (it must outlive this).
-  ExpectLoader(std::string file, std::vector<std::string>* errors, v1::Plan* plan)
-      : YamlReader(std::move(file), errors), plan_(plan) {}
+  ExpectLoader(std::string file, std::vector<std::string>* errors, YamlPlaces* places, v1::Plan* plan)
+      : YamlReader(std::move(file), errors, places), plan_(plan) {}
 
   // e: the plan's expect: node.
   void LoadExpect(const YAML::Node& e);
 
  private:
   void LoadScope(const YAML::Node& map, const std::string& scope, const std::string& field);
-  // "" if `subject` may be named in `scope`, else what was expected.
-  std::string CheckSubject(const std::string& scope, const std::string& subject) const;
-  std::string NeedsReadBack(const std::string& scope, const std::string& subject, const std::string& metric) const;
 
   v1::Plan* plan_;
 };

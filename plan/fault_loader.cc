@@ -1,33 +1,12 @@
 #include "plan/fault_loader.h"
 
 #include <algorithm>
-#include <map>
 
 #include "common/duration.h"
-#include "common/strings.h"
-#include "health/health_probe.h"
 #include "plan/plan_limits.h"
 #include "proto/fault_action.h"
-#include "workloads/workload_registry.h"
 
 namespace stampede::plan {
-namespace {
-
-// A phase's operations: its ops, or the sum of a stepped workload's steps
-// (0 if some step runs for the phase's duration instead).
-uint64_t TotalOps(const v1::Phase& phase) {
-  const workloads::WorkloadInfo* info = workloads::FindWorkload(phase.workload());
-  if (!info || !info->steps) return phase.ops();
-  std::map<std::string, std::string> values(phase.params().begin(), phase.params().end());
-  uint64_t total = 0;
-  for (const auto& st : info->steps(workloads::Params(info->param_specs(), values), phase.workers())) {
-    if (st.ops == 0) return phase.ops() ? phase.ops() : 0;
-    total += st.ops;
-  }
-  return total ? total : phase.ops();
-}
-
-}  // namespace
 
 std::string NetFaultDetail(const v1::Fault& f) {
   const v1::NetFault& n = f.net();
@@ -58,7 +37,10 @@ void FaultLoader::LoadFaults(const YAML::Node& root) {
       Error(f, at, "expected a mapping with at, action and node, found " + Found(f));
       continue;
     }
+    const int first = plan_->faults_size();
     LoadFault(f, at);
+    // A repeat's copies stand where the fault was written.
+    for (int k = first; k < plan_->faults_size(); ++k) Place("faults[" + std::to_string(k) + "]", at, f);
   }
 }
 
@@ -67,11 +49,6 @@ void FaultLoader::LoadFault(const YAML::Node& f, const std::string& at) {
   v1::Fault* fault = plan_->add_faults();
   LoadWhen(f, at, fault);
   fault->set_action(RequiredString(f, "action", at + ".action"));
-  if (!fault->action().empty() && !IsFaultAction(fault->action())) {
-    Error(f["action"], at + ".action",
-          "expected one of " + Join(std::vector<std::string>(kFaultActions.begin(), kFaultActions.end()), ", ") +
-              ", found '" + fault->action() + "'");
-  }
   fault->set_node(RequiredString(f, "node", at + ".node"));
   LoadNet(f, at, fault);
   // Chaos-style cycles: `repeat: N, every: DURATION` adds N-1 copies.
@@ -80,7 +57,7 @@ void FaultLoader::LoadFault(const YAML::Node& f, const std::string& at) {
     Error(f, at, "repeat and every go together (repeat: 3, every: 20s)");
     return;
   }
-  uint64_t repeat = UInt(f["repeat"], at + ".repeat", 1, 1000);
+  uint64_t repeat = UInt(f["repeat"], at + ".repeat", 1, kMaxFaultRepeat);
   int64_t every = DurationMs(f["every"], at + ".every");
   if (fault->at_percent() > 0) {
     Error(f["repeat"], at + ".repeat", "repeat works with PHASE+DURATION times only");
@@ -94,47 +71,32 @@ void FaultLoader::LoadFault(const YAML::Node& f, const std::string& at) {
   }
 }
 
+// PHASE+DURATION or PHASE@PERCENT; plan_validator checks the phase and
+// that the time falls within it.
 void FaultLoader::LoadWhen(const YAML::Node& f, const std::string& at, v1::Fault* fault) {
   std::string when = RequiredString(f, "at", at + ".at");
   if (when.empty()) return;
   size_t sep = when.find_first_of("+@");
-  std::string phase = when.substr(0, sep);
-  const v1::Phase* target = nullptr;
-  std::vector<std::string> names;
-  for (const auto& p : plan_->phases()) {
-    names.push_back(p.name());
-    if (p.name() == phase) target = &p;
-  }
   if (sep == std::string::npos) {
     Error(f["at"], at + ".at",
           "expected PHASE+DURATION (insert+2s) or PHASE@PERCENT (insert@50%), found " + Quoted(when));
-  } else if (!target) {
-    Error(f["at"], at + ".at", "expected a phase of this plan (" + Join(names, ", ") + "), found " + Quoted(phase));
-  } else if (when[sep] == '+') {
+    return;
+  }
+  fault->set_phase(when.substr(0, sep));
+  if (when[sep] == '+') {
     auto d = ParseDurationNs(when.substr(sep + 1));
-    if (!d.ok()) {
-      Error(f["at"], at + ".at", d.status().message());
-    } else if (target->duration_ms() && uint64_t(*d / 1000000) >= target->duration_ms()) {
-      Error(f["at"], at + ".at",
-            "phase " + phase + " lasts " + FormatDurationNs(int64_t(target->duration_ms()) * 1000000) +
-                ": a fault at " + when + " would never happen");
-    } else {
-      fault->set_phase(phase);
-      fault->set_at_ms(static_cast<uint64_t>(*d / 1000000));
-    }
+    if (!d.ok()) return Error(f["at"], at + ".at", d.status().message());
+    fault->set_at_ms(static_cast<uint64_t>(*d / 1000000));
+    return;
+  }
+  std::string pct = when.substr(sep + 1);
+  if (!pct.empty() && pct.back() == '%') pct.pop_back();
+  char* end = nullptr;
+  double v = std::strtod(pct.c_str(), &end);
+  if (pct.empty() || *end != '\0' || v <= 0 || v >= 100) {
+    Error(f["at"], at + ".at", "expected a percentage above 0 and below 100 like insert@50%, found '" + when + "'");
   } else {
-    std::string pct = when.substr(sep + 1);
-    if (!pct.empty() && pct.back() == '%') pct.pop_back();
-    char* end = nullptr;
-    double v = std::strtod(pct.c_str(), &end);
-    if (pct.empty() || *end != '\0' || v <= 0 || v >= 100) {
-      Error(f["at"], at + ".at", "expected a percentage above 0 and below 100 like insert@50%, found '" + when + "'");
-    } else if (TotalOps(*target) == 0) {
-      Error(f["at"], at + ".at", "PHASE@PERCENT needs a phase with an operation count (ops:); " + phase + " has none");
-    } else {
-      fault->set_phase(phase);
-      fault->set_at_percent(v);
-    }
+    fault->set_at_percent(v);
   }
 }
 
@@ -228,30 +190,17 @@ void FaultLoader::LoadHealth(const YAML::Node& t) {
   }
   CheckKeys(h, "target.health", {"kind", "urls", "nodes", "consecutive"});
   spec->set_kind(RequiredString(h, "kind", "target.health.kind"));
-  const health::HealthKind* kind = health::FindHealthKind(spec->kind());
-  if (!spec->kind().empty() && !kind) {
-    Error(h["kind"], "target.health.kind",
-          "expected one of " + Join(health::HealthKinds(), ", ") + ", found '" + spec->kind() + "'");
-  }
   if (h["urls"]) {
     if (!h["urls"].IsSequence()) {
       Error(h["urls"], "target.health.urls", "expected a list of http:// urls");
     } else {
-      for (const auto& u : h["urls"]) {
-        if (!u.IsScalar() || u.Scalar().rfind("http://", 0) != 0) {
-          Error(u, "target.health.urls", "expected an http:// url, found " + Found(u));
-        } else {
-          spec->add_urls(u.Scalar());
-        }
-      }
+      for (const auto& u : h["urls"]) spec->add_urls(String(u, "target.health.urls"));
     }
   }
-  if (kind && kind->source == health::HealthSource::kUrls && spec->urls_size() == 0) {
-    Error(h, "target.health.urls", "health kind " + spec->kind() + " needs urls");
-  }
-  if (h["nodes"]) spec->set_nodes(static_cast<uint32_t>(UInt(h["nodes"], "target.health.nodes", 1, 1000)));
+  if (h["nodes"]) spec->set_nodes(static_cast<uint32_t>(UInt(h["nodes"], "target.health.nodes", 1, kMaxHealthNodes)));
   if (h["consecutive"]) {
-    spec->set_consecutive(static_cast<uint32_t>(UInt(h["consecutive"], "target.health.consecutive", 1, 100)));
+    spec->set_consecutive(
+        static_cast<uint32_t>(UInt(h["consecutive"], "target.health.consecutive", 1, kMaxHealthConsecutive)));
   }
 }
 

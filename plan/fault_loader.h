@@ -20,8 +20,8 @@ std::string NetFaultDetail(const v1::Fault& f);
 class FaultLoader : public YamlReader {
  public:
   // plan: the plan being loaded (it must outlive this).
-  FaultLoader(std::string file, std::vector<std::string>* errors, v1::Plan* plan)
-      : YamlReader(std::move(file), errors), plan_(plan) {}
+  FaultLoader(std::string file, std::vector<std::string>* errors, YamlPlaces* places, v1::Plan* plan)
+      : YamlReader(std::move(file), errors, places), plan_(plan) {}
 
   void LoadFaults(const YAML::Node& root);
   void LoadRecovery(const YAML::Node& root);

@@ -126,4 +126,19 @@ std::string Quoted(std::string_view s, size_t max) {
   return "'" + std::string(s.substr(0, max)) + "...' (" + std::to_string(s.size()) + " characters)";
 }
 
+std::string ExpectedInteger(double min, double max) {
+  std::string range = "an integer";
+  if (min >= 1) range = "a positive integer";
+  if (min == 0) range = "a non-negative integer";
+  return "expected " + range + (max < 1e18 ? " up to " + std::to_string(int64_t(max)) : "") + ", found ";
+}
+
+std::string ExpectedNumber(double min, double max, bool exclusive_min) {
+  std::ostringstream os;
+  os << "expected a number " << (exclusive_min ? "above " : "from ") << min;
+  if (max < 1e18) os << " up to " << max;
+  os << ", found ";
+  return os.str();
+}
+
 }  // namespace stampede::plan

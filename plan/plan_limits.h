@@ -17,6 +17,27 @@ inline constexpr uint64_t kMaxYamlNodes = 100000;         // after alias expansi
 inline constexpr int kMaxYamlDepth = 64;                  // nested lists and mappings
 inline constexpr size_t kMaxNameLength = 128;             // names and identifiers
 
+// Limits on a plan's values, kept by the YAML reader and the validator alike.
+inline constexpr uint32_t kMaxWorkers = 100000;  // a phase's, a stage's
+inline constexpr double kMaxRate = 1e9;          // ops/s
+inline constexpr uint32_t kMaxPipeline = 1000;   // operations in flight per connection
+inline constexpr uint32_t kMaxBatch = 1000;      // rows per insert statement
+inline constexpr uint32_t kMaxRetryAttempts = 100;
+inline constexpr uint32_t kMaxAgentsMin = 10000;
+inline constexpr uint32_t kMaxHealthNodes = 1000;
+inline constexpr uint32_t kMaxHealthConsecutive = 100;
+inline constexpr uint32_t kMaxFaultRepeat = 1000;
+inline constexpr uint32_t kMaxOpWeight = 1000000000;
+inline constexpr uint32_t kMaxOpStatements = 16;       // statements of one custom op
+inline constexpr int64_t kMaxGeneratedString = 65535;  // {string: LENGTH}
+inline constexpr int64_t kMaxZipfianItems = 1000000000000000;
+// What a submitted protobuf plan may hold (a YAML plan stays far below
+// these: its text is at most kMaxPlanBytes).
+inline constexpr size_t kMaxPhases = 1000;
+inline constexpr size_t kMaxFaults = 10000;  // repeat: copies included
+inline constexpr size_t kMaxEndpoints = 1000;
+inline constexpr size_t kMaxEncodedPlanBytes = size_t(4) << 20;
+
 struct LimitError {
   int line = 0;  // 1-based
   int column = 0;
@@ -34,5 +55,10 @@ bool IsIdentifier(std::string_view s);
 bool IsNameOf(std::string_view s, std::string_view extra);
 // `s` quoted for an error message, cut to about `max` characters.
 std::string Quoted(std::string_view s, size_t max = 60);
+
+// "expected a positive integer up to 100000, found " (the value follows):
+// how the reader and the validator word a number out of its range.
+std::string ExpectedInteger(double min, double max);
+std::string ExpectedNumber(double min, double max, bool exclusive_min);
 
 }  // namespace stampede::plan

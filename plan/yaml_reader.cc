@@ -1,7 +1,6 @@
 #include "plan/yaml_reader.h"
 
 #include <cmath>
-#include <sstream>
 
 #include "common/duration.h"
 #include "common/strings.h"
@@ -72,15 +71,12 @@ bool YamlReader::Bool(const YAML::Node& n, const std::string& field) {
 uint64_t YamlReader::UInt(const YAML::Node& n, const std::string& field, double min, double max) {
   int64_t v = 0;
   uint64_t u = 0;
-  std::string range = "an integer";
-  if (min >= 1) range = "a positive integer";
-  if (min == 0) range = "a non-negative integer";
+  const std::string out_of_range = ExpectedInteger(min, max);
+  const std::string not_integer = ExpectedInteger(min, 1e18);  // no range for what is not a number
   if (!n.IsScalar()) {
-    Error(n, field, "expected " + range + ", found " + Found(n));
+    Error(n, field, not_integer + Found(n));
     return 0;
   }
-  const std::string out_of_range =
-      "expected " + range + (max < 1e18 ? " up to " + std::to_string(int64_t(max)) : "") + ", found ";
   if (YAML::convert<int64_t>::decode(n, v)) {
     if (double(v) < min || double(v) > max) {
       Error(n, field, out_of_range + std::to_string(v));
@@ -96,7 +92,7 @@ uint64_t YamlReader::UInt(const YAML::Node& n, const std::string& field, double 
     }
     return u;
   }
-  Error(n, field, "expected " + range + ", found " + Found(n));
+  Error(n, field, not_integer + Found(n));
   return 0;
 }
 double YamlReader::Double(const YAML::Node& n, const std::string& field, double min, double max, bool exclusive_min) {
@@ -106,11 +102,8 @@ double YamlReader::Double(const YAML::Node& n, const std::string& field, double 
     return 0;
   }
   if (v < min || (exclusive_min && v == min) || v > max) {
-    std::ostringstream os;
-    os << "expected a number " << (exclusive_min ? "above " : "from ") << min;
-    if (max < 1e18) os << " up to " << max;
-    os << ", found " << (n.Scalar().size() > 60 ? Quoted(n.Scalar()) : n.Scalar());
-    Error(n, field, os.str());
+    Error(n, field,
+          ExpectedNumber(min, max, exclusive_min) + (n.Scalar().size() > 60 ? Quoted(n.Scalar()) : n.Scalar()));
     return 0;
   }
   return v;

@@ -1,7 +1,9 @@
 // The plan loader's reading of YAML values: every scalar checked for its
-// type and range, every error recorded as FILE:LINE:COL: FIELD: message
-// (the loader reports them all, not just the first). plan_loader.cc and
-// custom_grammar.cc read through it.
+// type (and a number for its range, with the text as written), every error
+// recorded as FILE:LINE:COL: FIELD: message (the loader reports them all,
+// not just the first). The plan's other rules are plan_validator's. The
+// loader's readers (plan_loader.cc, fault_loader.cc, custom_grammar.cc, ...)
+// read through it.
 #ifndef STAMPEDE_PLAN_YAML_READER_H_
 #define STAMPEDE_PLAN_YAML_READER_H_
 
@@ -10,6 +12,8 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "plan/yaml_places.h"
 
 namespace stampede::plan {
 
@@ -22,8 +26,10 @@ std::string Found(const YAML::Node& n);
 
 class YamlReader {
  public:
-  // Errors go to *errors, which outlives the reader.
-  YamlReader(std::string file, std::vector<std::string>* errors) : file_(std::move(file)), errors_(errors) {}
+  // Errors go to *errors, which outlives the reader, and the places of
+  // fields whose protobuf path differs from their YAML one to *places.
+  YamlReader(std::string file, std::vector<std::string>* errors, YamlPlaces* places)
+      : file_(std::move(file)), errors_(errors), places_(places) {}
 
  protected:
   const std::string& file() const { return file_; }
@@ -33,6 +39,9 @@ class YamlReader {
   void AddAt(int line, int col, const std::string& field, const std::string& msg);
   void Error(const YAML::Node& at, const std::string& field, const std::string& msg);
   static std::string Path(const std::string& prefix, const std::string& key);
+  void Place(const std::string& proto_field, const std::string& yaml_field, const YAML::Node& node) {
+    places_->Add(proto_field, yaml_field, node);
+  }
   // Unknown keys of a mapping, with the nearest known one suggested.
   void CheckKeys(const YAML::Node& map, const std::string& prefix, const std::vector<std::string>& allowed);
 
@@ -49,6 +58,7 @@ class YamlReader {
  private:
   std::string file_;
   std::vector<std::string>* errors_;
+  YamlPlaces* places_;
 };
 
 }  // namespace stampede::plan

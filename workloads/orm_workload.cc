@@ -140,14 +140,9 @@ StatusOr<std::unique_ptr<Workload>> OrmWorkload::Create(const WorkloadContext& c
   w->ctx_ = ctx;
   w->counts_ = CountsOf(params);
   w->ops_.assign(std::begin(kStepNames), std::end(kStepNames));
-  bool found = ctx.step.empty();  // validation builds the workload without a step
-  for (int i = 0; i < kNumOps; ++i) {
-    if (ctx.step == kStepNames[i]) {
-      w->op_ = static_cast<Op>(i);
-      found = true;
-    }
-  }
-  if (!found) return Status::Error("orm2019: unknown step '" + ctx.step + "'");
+  auto step = StepIndex("orm2019", w->ops_, ctx.step);
+  if (!step.ok()) return step.status();
+  w->op_ = static_cast<Op>(*step);
   const std::string& t = params.Str("table");
   const std::string cols = Columns(ctx.dialect);
   const std::string right = ctx.dialect == Dialect::kMysql ? "`right`" : "\"right\"";

@@ -109,14 +109,9 @@ StatusOr<std::unique_ptr<Workload>> RebalanceWorkload::Create(const WorkloadCont
   w->value_size_ = static_cast<int>(params.Int("value_size"));
   const uint32_t group_workers = ctx.group_workers ? ctx.group_workers : ctx.total_workers;
   w->expected_rows_ = w->records_ * group_workers;
-  bool found = ctx.step.empty();  // validation builds the workload without a step
-  for (int i = 0; i < 4; ++i) {
-    if (ctx.step == kStepNames[i]) {
-      w->op_ = static_cast<Op>(i);
-      found = true;
-    }
-  }
-  if (!found) return Status::Error("rebalance2021: unknown step '" + ctx.step + "'");
+  auto step = StepIndex("rebalance2021", w->ops_, ctx.step);
+  if (!step.ok()) return step.status();
+  w->op_ = static_cast<Op>(*step);
   const std::string& t = params.Str("table");
   if (ctx.dialect == Dialect::kRedis) {
     w->statements_ = {{"SET " + t + ":$1 $2", true, false},

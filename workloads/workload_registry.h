@@ -22,6 +22,12 @@ struct StepSpec {
   bool writes = false;  // its inserts can be read back (check_writes applies)
 };
 
+// The index of `step` among a stepped workload's `names`: 0 for "" (the
+// plan validator builds the workload without a step), an error naming
+// `workload` for a step it does not have.
+StatusOr<int> StepIndex(const std::string& workload, const std::vector<std::string>& names,
+                        const std::string& step);
+
 struct WorkloadInfo {
   std::string name;
   std::string description;

@@ -1,0 +1,180 @@
+#include "plan/plan_validator.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "common/duration.h"
+#include "common/strings.h"
+#include "drivers/driver_registry.h"
+#include "plan/plan_checks.h"
+#include "plan/plan_limits.h"
+#include "plan/yaml_reader.h"
+
+namespace stampede::plan {
+
+bool PlanChecks::UInt(uint64_t v, const std::string& field, double min, double max) {
+  if (double(v) >= min && double(v) <= max) return true;
+  Add(field, ExpectedInteger(min, max) + std::to_string(v));
+  return false;
+}
+
+bool PlanChecks::Double(double v, const std::string& field, double min, double max, bool exclusive_min) {
+  if (v == v && v >= min && !(exclusive_min && v == min) && v <= max) return true;
+  std::ostringstream found;
+  found << v;
+  Add(field, ExpectedNumber(min, max, exclusive_min) + found.str());
+  return false;
+}
+
+bool PlanChecks::Duration(uint64_t ms, const std::string& field) {
+  if (ms == 0) {
+    Add(field, "expected a duration above zero, found 0s");
+    return false;
+  }
+  if (ms > uint64_t(kMaxDurationMs)) {
+    Add(field, "expected a duration up to 720h (30 days), found " + std::to_string(ms) + "ms");
+    return false;
+  }
+  return true;
+}
+
+bool PlanChecks::OneOf(const std::string& v, const std::string& field, const std::vector<std::string>& allowed) {
+  if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return true;
+  Add(field, "expected one of " + Join(allowed, ", ") + ", found " + Quoted(v));
+  return false;
+}
+
+namespace {
+
+// read-write: postgres (libpq target_session_attrs), mysql (@@read_only)
+// and a single Redis node (ROLE) can tell a primary; a Redis Cluster
+// routes to masters itself.
+void CheckSession(PlanChecks& c, const drivers::DriverInfo* info) {
+  const v1::Target& t = c.plan().target();
+  if (t.session().empty()) return;
+  if (t.session() != "read-write") {
+    return c.Add("target.session", "expected any or read-write, found " + Quoted(t.session()));
+  }
+  const bool can =
+      !info || info->name == "postgres" || info->name == "mysql" || (info->name == "redis" && t.flavor() == "redis");
+  if (!can) c.Add("target.session", "read-write needs postgres, mysql or redis (flavor redis), not " + t.flavor());
+}
+
+void CheckEndpoints(PlanChecks& c) {
+  const v1::Target& t = c.plan().target();
+  if (t.endpoints_size() == 0) return c.Add("target.endpoints", "missing (expected a list of host:port)");
+  if (size_t(t.endpoints_size()) > kMaxEndpoints) {
+    return c.Add("target.endpoints", "at most " + std::to_string(kMaxEndpoints) + " endpoints");
+  }
+  for (int i = 0; i < t.endpoints_size(); ++i) {
+    std::string host;
+    int port = 0;
+    if (!SplitHostPort(t.endpoints(i), &host, &port)) {
+      c.Add("target.endpoints[" + std::to_string(i) + "]", "expected host:port, found " + Quoted(t.endpoints(i)));
+    }
+  }
+}
+
+void CheckTarget(PlanChecks& c) {
+  const v1::Target& t = c.plan().target();
+  const drivers::DriverInfo* info = drivers::FindDriver(t.driver());
+  if (t.driver().empty()) {
+    c.Add("target.driver", "missing (expected a string)");
+  } else if (!info) {
+    std::string near = NearestWord(t.driver(), drivers::DriverNames());
+    c.Add("target.driver", "expected one of " + Join(drivers::DriverNames(), ", ") + ", found " + Quoted(t.driver()) +
+                               (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+  } else if (std::find(info->flavors.begin(), info->flavors.end(), t.flavor()) == info->flavors.end()) {
+    c.Add("target.flavor", "expected one of " + Join(info->flavors, ", ") + " for driver " + info->name + ", found " +
+                               Quoted(t.flavor()));
+  }
+  CheckEndpoints(c);
+  if (!t.password_env().empty() && !IsIdentifier(t.password_env())) {
+    c.Add("target.password_env", "expected the name of an environment variable, found " + Quoted(t.password_env()));
+  }
+  c.Duration(t.connect_timeout_ms(), "target.connect_timeout");
+  if (t.op_timeout_ms() > 0) c.Duration(t.op_timeout_ms(), "target.op_timeout");
+  if (!t.balance().empty() && t.balance() != "round-robin" && t.balance() != "random" && t.balance() != "first-alive") {
+    c.Add("target.balance", "expected round-robin, random or first-alive, found " + Quoted(t.balance()));
+  }
+  CheckSession(c, info);
+  CheckHealth(c);
+}
+
+void CheckAgents(PlanChecks& c) {
+  const v1::AgentsSpec& a = c.plan().agents();
+  c.UInt(a.min(), "agents.min", 1, kMaxAgentsMin);
+  if (a.wait_ms() > 0) c.Duration(a.wait_ms(), "agents.wait");
+  if (!a.on_loss().empty() && a.on_loss() != "abort" && a.on_loss() != "continue" && a.on_loss() != "redistribute") {
+    c.Add("agents.on_loss", "expected abort, continue or redistribute, found " + Quoted(a.on_loss()));
+  }
+  if (!a.split().empty() && a.split() != "capacity") {
+    c.Add("agents.split", "expected even or capacity, found " + Quoted(a.split()));
+  }
+  if (!a.load().empty() && a.load() != "all") {
+    c.Add("agents.load", "expected all, no-nodes or {labels: {role: load}}, found " + Quoted(a.load()));
+  }
+  if (a.load_labels_size() > 16) c.Add("agents.load.labels", "expected 1 to 16 labels like {role: load}");
+  for (const auto& [key, value] : a.load_labels()) {
+    if (!IsNameOf(key, "_.-/") || (!value.empty() && !IsNameOf(value, "_.-/"))) {
+      c.Add("agents.load.labels",
+            "expected names of letters, digits, '_', '.', '-' or '/', found " + Quoted(key + "=" + value));
+    }
+  }
+}
+
+void CheckRetryAndRecovery(PlanChecks& c) {
+  const v1::Plan& plan = c.plan();
+  c.UInt(plan.retry().max_attempts(), "retry.max_attempts", 1, kMaxRetryAttempts);
+  if (plan.retry().backoff_ms() > 0) c.Duration(plan.retry().backoff_ms(), "retry.backoff");
+  c.Duration(plan.recovery().baseline_ms(), "recovery.baseline");
+  c.Duration(plan.recovery().hold_ms(), "recovery.hold");
+  c.Double(plan.recovery().recovered_fraction(), "recovery.recovered_fraction", 0, 1, true);
+}
+
+// timeout: the whole run ends there at the latest, never before its timed
+// phases could.
+void CheckRunTimeout(PlanChecks& c) {
+  uint64_t timed_ms = 0;
+  for (const v1::Phase& p : c.plan().phases()) timed_ms += std::min(p.duration_ms(), uint64_t(kMaxDurationMs) + 1);
+  if (timed_ms > uint64_t(kMaxDurationMs)) {
+    return c.Add("phases", "the phases' durations add up to more than 720h (30 days)");
+  }
+  const uint64_t ms = c.plan().timeout_ms();
+  if (ms > 0 && ms < timed_ms) {
+    c.Add("timeout", "expected at least the phases' durations (" + FormatDurationNs(int64_t(timed_ms) * 1000000) +
+                         "), found " + FormatDurationNs(int64_t(ms) * 1000000));
+  }
+}
+
+}  // namespace
+
+std::vector<PlanProblem> ValidatePlan(const v1::Plan& plan) {
+  std::vector<PlanProblem> problems;
+  PlanChecks c(plan, &problems);
+  if (plan.ByteSizeLong() > kMaxEncodedPlanBytes) {
+    c.Add("plan", "larger than the limit of " + std::to_string(kMaxEncodedPlanBytes) + " bytes encoded");
+    return problems;
+  }
+  if (plan.name().empty()) {
+    c.Add("name", "missing (expected a string)");
+  } else if (!IsNameOf(plan.name(), "_.-")) {
+    c.Add("name", "expected up to 128 letters, digits, '.', '_' or '-', found " + Quoted(plan.name()));
+  }
+  CheckTarget(c);
+  CheckAgents(c);
+  CheckRetryAndRecovery(c);
+  CheckPhases(c);
+  CheckFaults(c);
+  CheckExpect(c);
+  CheckRunTimeout(c);
+  return problems;
+}
+
+std::string FormatProblems(const std::vector<PlanProblem>& problems) {
+  std::string out;
+  for (const PlanProblem& p : problems) out += (out.empty() ? "" : "\n") + p.field + ": " + p.message;
+  return out;
+}
+
+}  // namespace stampede::plan
