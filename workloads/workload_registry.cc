@@ -62,8 +62,7 @@ StatusOr<std::unique_ptr<Workload>> CreateWorkload(const std::string& name, cons
   return info->factory(ctx, Params(info->param_specs(), params));
 }
 
-StatusOr<int> StepIndex(const std::string& workload, const std::vector<std::string>& names,
-                        const std::string& step) {
+StatusOr<int> StepIndex(const std::string& workload, const std::vector<std::string>& names, const std::string& step) {
   if (step.empty()) return 0;
   for (size_t i = 0; i < names.size(); ++i) {
     if (names[i] == step) return int(i);

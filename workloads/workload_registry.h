@@ -25,8 +25,7 @@ struct StepSpec {
 // The index of `step` among a stepped workload's `names`: 0 for "" (the
 // plan validator builds the workload without a step), an error naming
 // `workload` for a step it does not have.
-StatusOr<int> StepIndex(const std::string& workload, const std::vector<std::string>& names,
-                        const std::string& step);
+StatusOr<int> StepIndex(const std::string& workload, const std::vector<std::string>& names, const std::string& step);
 
 struct WorkloadInfo {
   std::string name;
