@@ -268,9 +268,18 @@ drivers::Task<void> AsyncRunner::RunOps(Worker* w) {
       }
       if (Halted() || intended >= deadline_mono_ns_) co_return MissRest(w);
     }
-    int op;
+    // Awaited here, not in a coroutine of its own: a frame less per
+    // operation.
+    int statements = 0;
+    const int op = NextOp(w, &statements);
     uint32_t retries = 0;
-    drivers::OpResult r = co_await ExecuteOp(w, &op, &retries);
+    drivers::OpResult r;
+    if (statements > 0) {
+      r = co_await ExecuteTransaction(w, w->calls->data(), statements, &retries);
+    } else {
+      r = co_await ExecuteStatement(w, w->req, &retries);
+      while (r.outcome == Outcome::kOk && w->ops->More(&w->req)) r = co_await ExecuteStatement(w, w->req, &retries);
+    }
     Settle(w, op, r, intended, retries, MonoNowNs(), w->error);
     if (!w->driver->connected()) co_await AfterLoss(w);
     if (think_ns > 0 && !co_await SleepUntil(w, std::min(MonoNowNs() + think_ns, deadline_mono_ns_))) break;
@@ -304,30 +313,26 @@ drivers::Task<void> AsyncRunner::AfterLoss(Worker* w) {
   }
 }
 
-drivers::Task<drivers::OpResult> AsyncRunner::ExecuteOp(Worker* w, int* op, uint32_t* retries) {
+int AsyncRunner::NextOp(Worker* w, int* statements) {
   // Multi-statement transactions: the workload fills txn_size requests;
   // per-op transactions (custom's txn: true) have up to kMaxTxnStatements.
   const int txn_size = workload_->transaction_size();
-  int statements = 0;
+  *statements = 0;
   if (txn_size > 1) {
     if (!w->calls) w->calls = std::make_unique<std::array<drivers::OpRequest, kMaxTxnStatements>>();
-    statements = std::min(txn_size, kMaxTxnStatements);
-    for (int i = 0; i < statements; ++i) w->ops->Next(&(*w->calls)[size_t(i)]);
-    *op = workload_->transaction_op();
-  } else {
-    *op = w->ops->Next(&w->req);
-    const int n = w->ops->TransactionSize();
-    if (n > 1 && n <= kMaxTxnStatements && driver_info_->dialect != drivers::Dialect::kRedis) {
-      if (!w->calls) w->calls = std::make_unique<std::array<drivers::OpRequest, kMaxTxnStatements>>();
-      statements = n;
-      (*w->calls)[0] = w->req;
-      for (int i = 1; i < n; ++i) w->ops->More(&(*w->calls)[size_t(i)]);
-    }
+    *statements = std::min(txn_size, kMaxTxnStatements);
+    for (int i = 0; i < *statements; ++i) w->ops->Next(&(*w->calls)[size_t(i)]);
+    return workload_->transaction_op();
   }
-  if (statements > 0) co_return co_await ExecuteTransaction(w, w->calls->data(), statements, retries);
-  drivers::OpResult r = co_await ExecuteStatement(w, w->req, retries);
-  while (r.outcome == Outcome::kOk && w->ops->More(&w->req)) r = co_await ExecuteStatement(w, w->req, retries);
-  co_return r;
+  const int op = w->ops->Next(&w->req);
+  const int n = w->ops->TransactionSize();
+  if (n > 1 && n <= kMaxTxnStatements && driver_info_->dialect != drivers::Dialect::kRedis) {
+    if (!w->calls) w->calls = std::make_unique<std::array<drivers::OpRequest, kMaxTxnStatements>>();
+    *statements = n;
+    (*w->calls)[0] = w->req;
+    for (int i = 1; i < n; ++i) w->ops->More(&(*w->calls)[size_t(i)]);
+  }
+  return op;
 }
 
 drivers::Task<drivers::OpResult> AsyncRunner::ExecuteStatement(Worker* w, const drivers::OpRequest& req,

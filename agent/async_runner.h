@@ -92,7 +92,9 @@ class AsyncRunner : public PhaseRunner {
   // After the connection was lost: backs off (from the second loss in a
   // row) and reconnects, until it does or the phase ends.
   Task<void> AfterLoss(Worker* w);
-  Task<drivers::OpResult> ExecuteOp(Worker* w, int* op, uint32_t* retries);
+  // Draws the next operation into w->req, or a transaction's statements
+  // into w->calls (*statements > 0); returns its op index.
+  int NextOp(Worker* w, int* statements);
   Task<drivers::OpResult> ExecuteStatement(Worker* w, const drivers::OpRequest& req, uint32_t* retries);
   Task<drivers::OpResult> ExecuteTransaction(Worker* w, const drivers::OpRequest* calls, int n, uint32_t* retries);
   // Tries every endpoint once, starting after the current one.

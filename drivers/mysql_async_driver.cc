@@ -22,9 +22,11 @@ Task<void> Drive(SocketWaiter& waiter, MYSQL* mysql, int status, Cont cont) {
     waiter.Watch(int(mysql_get_socket(mysql)));
     bool ok = true;
     if (status & MYSQL_WAIT_WRITE) {
-      ok = co_await waiter.Writable();
+      co_await waiter.WritableNow();
+      ok = waiter.ok();
     } else if (status & (MYSQL_WAIT_READ | MYSQL_WAIT_EXCEPT)) {
-      ok = co_await waiter.Readable();
+      co_await waiter.ReadableNow();
+      ok = waiter.ok();
     }
     status = cont(ok ? status & (MYSQL_WAIT_READ | MYSQL_WAIT_WRITE | MYSQL_WAIT_EXCEPT) : status);
   }
@@ -180,8 +182,11 @@ Task<OpResult> MysqlAsyncDriver::Execute(const OpRequest& req, std::string* erro
   }
   if (!st.binds.empty()) mysql_stmt_bind_param(st.stmt, st.binds.data());
   int ret = 0;
+  // Drive only a call that has to wait: each is a coroutine frame.
   int status = mysql_stmt_execute_start(&ret, st.stmt);
-  co_await Drive(waiter_, mysql_, status, [&](int ready) { return mysql_stmt_execute_cont(&ret, st.stmt, ready); });
+  if (status != 0) {
+    co_await Drive(waiter_, mysql_, status, [&](int ready) { return mysql_stmt_execute_cont(&ret, st.stmt, ready); });
+  }
   if (ret != 0) co_return Failed(mysql_stmt_errno(st.stmt), mysql_stmt_error(st.stmt), st.write, error);
   if (mysql_stmt_field_count(st.stmt) == 0) {
     result.rows = int64_t(mysql_stmt_affected_rows(st.stmt));
@@ -190,15 +195,19 @@ Task<OpResult> MysqlAsyncDriver::Execute(const OpRequest& req, std::string* erro
   // A result set: read it all (the rows are counted), the scalar bound.
   if (st.scalar) mysql_stmt_bind_result(st.stmt, &st.result);
   status = mysql_stmt_store_result_start(&ret, st.stmt);
-  co_await Drive(waiter_, mysql_, status,
-                 [&](int ready) { return mysql_stmt_store_result_cont(&ret, st.stmt, ready); });
+  if (status != 0) {
+    co_await Drive(waiter_, mysql_, status,
+                   [&](int ready) { return mysql_stmt_store_result_cont(&ret, st.stmt, ready); });
+  }
   if (ret != 0) co_return Failed(mysql_stmt_errno(st.stmt), mysql_stmt_error(st.stmt), false, error);
   result.rows = int64_t(mysql_stmt_num_rows(st.stmt));
   if (st.scalar && result.rows > 0 && mysql_stmt_fetch(st.stmt) == 0) result.value = st.value;
   my_bool freed = 0;
   status = mysql_stmt_free_result_start(&freed, st.stmt);
-  co_await Drive(waiter_, mysql_, status,
-                 [&](int ready) { return mysql_stmt_free_result_cont(&freed, st.stmt, ready); });
+  if (status != 0) {
+    co_await Drive(waiter_, mysql_, status,
+                   [&](int ready) { return mysql_stmt_free_result_cont(&freed, st.stmt, ready); });
+  }
   co_return result;
 }
 

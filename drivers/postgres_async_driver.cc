@@ -80,7 +80,13 @@ Task<Status> PostgresAsyncDriver::Connect(const ConnectOptions& o) {
   PostgresPollingStatusType st = PGRES_POLLING_WRITING;
   while (st != PGRES_POLLING_OK && st != PGRES_POLLING_FAILED) {
     waiter_.Watch(PQsocket(conn_));
-    const bool ready = st == PGRES_POLLING_READING ? co_await waiter_.Readable() : co_await waiter_.Writable();
+    // (No co_await inside ?: : GCC 12 miscompiles it.)
+    bool ready;
+    if (st == PGRES_POLLING_READING) {
+      ready = co_await waiter_.Readable();
+    } else {
+      ready = co_await waiter_.Writable();
+    }
     if (!ready) break;
     st = PQconnectPoll(conn_);
   }
@@ -107,14 +113,12 @@ Task<bool> PostgresAsyncDriver::Flush() {
   }
 }
 
-Task<bool> PostgresAsyncDriver::Collect(OpResult* result, bool scalar, std::string* error) {
-  bool failed = false;
+PostgresAsyncDriver::Taken PostgresAsyncDriver::TakeResults(OpResult* result, bool scalar, bool* failed,
+                                                            std::string* error) {
   while (true) {
-    while (PQisBusy(conn_)) {
-      if (!co_await waiter_.Readable() || !PQconsumeInput(conn_)) co_return false;
-    }
+    if (PQisBusy(conn_)) return Taken::kMore;
     PGresult* res = PQgetResult(conn_);
-    if (!res) break;
+    if (!res) return PQstatus(conn_) != CONNECTION_BAD ? Taken::kDone : Taken::kLost;
     switch (PQresultStatus(res)) {
       case PGRES_TUPLES_OK:
         result->rows = PQntuples(res);
@@ -132,24 +136,33 @@ Task<bool> PostgresAsyncDriver::Collect(OpResult* result, bool scalar, std::stri
       }
       case PGRES_PIPELINE_ABORTED:
         // A read after a failed one in its pipeline group: never run.
-        if (!failed) {
+        if (!*failed) {
           result->outcome = Outcome::kRetryable;
           *error = endpoint_ + ": not run: a statement before it in its pipeline failed";
-          failed = true;
+          *failed = true;
         }
         break;
       default:
-        if (!failed) {
+        if (!*failed) {
           const char* state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
           const char* msg = PQresultErrorMessage(res);
           result->outcome = ClassifyPostgresError(state ? state : "", msg ? msg : "");
           *error = endpoint_ + ": " + (state ? std::string(state) + " " : "") + OneLine(msg);
-          failed = true;
+          *failed = true;
         }
     }
     PQclear(res);
   }
-  co_return PQstatus(conn_) != CONNECTION_BAD;
+}
+
+Task<bool> PostgresAsyncDriver::Collect(OpResult* result, bool scalar, std::string* error) {
+  bool failed = false;
+  while (true) {
+    const Taken taken = TakeResults(result, scalar, &failed, error);
+    if (taken != Taken::kMore) co_return taken == Taken::kDone;
+    co_await waiter_.ReadableNow();
+    if (!waiter_.ok() || !PQconsumeInput(conn_)) co_return false;
+  }
 }
 
 Task<Status> PostgresAsyncDriver::Prepare(const std::vector<StatementSpec>& statements) {
@@ -188,12 +201,23 @@ Task<OpResult> PostgresAsyncDriver::Execute(const OpRequest& req, std::string* e
   SetParams(req);
   const bool write = writes_[size_t(req.stmt)];
   if (!PQsendQueryPrepared(conn_, names_[size_t(req.stmt)].c_str(), req.nparams, pointers_.data(), nullptr, nullptr,
-                           0) ||
-      !co_await Flush()) {
-    // Nothing (complete) reached the server.
+                           0)) {
     co_return Lost(false, error);
   }
-  if (!co_await Collect(&result, scalars_[size_t(req.stmt)], error)) co_return Lost(write, error);
+  // The per-operation path awaits the socket itself: Flush and Collect
+  // are each a coroutine frame more, so only a full socket takes Flush.
+  const int flushed = PQflush(conn_);
+  bool sent = flushed == 0;
+  if (flushed > 0) sent = co_await Flush();
+  if (!sent) co_return Lost(false, error);  // nothing (complete) reached the server
+  bool failed = false;
+  while (true) {
+    const Taken taken = TakeResults(&result, scalars_[size_t(req.stmt)], &failed, error);
+    if (taken == Taken::kDone) break;
+    if (taken == Taken::kLost) co_return Lost(write, error);
+    co_await waiter_.ReadableNow();
+    if (!waiter_.ok() || !PQconsumeInput(conn_)) co_return Lost(write, error);
+  }
   co_return result;
 }
 
@@ -242,7 +266,8 @@ void PostgresAsyncDriver::Append(const OpRequest& req) {
 
 Task<bool> PostgresAsyncDriver::AwaitSync() {
   while (PQisBusy(conn_)) {
-    if (!co_await waiter_.Readable() || !PQconsumeInput(conn_)) co_return false;
+    co_await waiter_.ReadableNow();
+    if (!waiter_.ok() || !PQconsumeInput(conn_)) co_return false;
   }
   PGresult* res = PQgetResult(conn_);
   const bool synced = res && PQresultStatus(res) == PGRES_PIPELINE_SYNC;

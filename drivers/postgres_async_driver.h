@@ -42,6 +42,10 @@ class PostgresAsyncDriver : public AsyncDriver {
   // Reads the results of the command sent last, into *result; false if the
   // connection was lost on the way.
   Task<bool> Collect(OpResult* result, bool scalar, std::string* error);
+  // Collect's step without waiting: takes every result that has arrived.
+  // *failed: an error was already recorded for this command.
+  enum class Taken { kDone, kMore, kLost };
+  Taken TakeResults(OpResult* result, bool scalar, bool* failed, std::string* error);
   // Reads the Sync's result that ends one pipelined statement.
   Task<bool> AwaitSync();
   OpResult Lost(bool write, std::string* error);

@@ -42,6 +42,19 @@ class SocketWaiter {
   Task<bool> Readable() { return Wait(boost::asio::posix::stream_descriptor::wait_read); }
   Task<bool> Writable() { return Wait(boost::asio::posix::stream_descriptor::wait_write); }
 
+  // The wait itself, without a coroutine frame of its own (for the
+  // per-operation path): co_await it, then ok() says whether the socket
+  // became readable (writable).
+  auto ReadableNow() {
+    return sd_.async_wait(boost::asio::posix::stream_descriptor::wait_read,
+                          boost::asio::redirect_error(boost::asio::use_awaitable, ec_));
+  }
+  auto WritableNow() {
+    return sd_.async_wait(boost::asio::posix::stream_descriptor::wait_write,
+                          boost::asio::redirect_error(boost::asio::use_awaitable, ec_));
+  }
+  bool ok() const { return !ec_ && !aborted_; }
+
   // Ends the connection under the library: a pending wait returns false,
   // and the library's next read sees the end of the stream.
   void Abort() {
@@ -65,6 +78,7 @@ class SocketWaiter {
   boost::asio::posix::stream_descriptor sd_;
   int fd_ = -1;
   bool aborted_ = false;
+  boost::system::error_code ec_;  // ReadableNow's
 };
 
 }  // namespace stampede::drivers
