@@ -19,6 +19,7 @@
 #include "coordinator/coordinator.h"
 #include "coordinator/result_files.h"
 #include "plan/plan_loader.h"
+#include "plan/plan_writer.h"
 #include "proto/stampede.grpc.pb.h"
 
 namespace stampede::cli {

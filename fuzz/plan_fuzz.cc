@@ -7,6 +7,7 @@
 #include <string>
 
 #include "plan/plan_loader.h"
+#include "plan/plan_writer.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

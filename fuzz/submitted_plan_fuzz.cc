@@ -8,8 +8,8 @@
 #include <cstdint>
 
 #include "plan/plan_expander.h"
-#include "plan/plan_loader.h"
 #include "plan/plan_validator.h"
+#include "plan/plan_writer.h"
 
 // Bytes that are not UTF-8 in a string field fail to parse; protobuf's log
 // line about each would drown libFuzzer's own output.

@@ -23,10 +23,6 @@ struct PlanLoadResult {
 PlanLoadResult LoadPlanText(const std::string& text, const std::string& file_name);
 PlanLoadResult LoadPlanFile(const std::string& path);
 
-// The plan as run, as YAML (normalized, comments dropped). Holds no secrets:
-// plans only ever name the environment variable of a password.
-std::string PlanToYaml(const v1::Plan& plan);
-
 }  // namespace stampede::plan
 
 #endif  // STAMPEDE_PLAN_PLAN_LOADER_H_

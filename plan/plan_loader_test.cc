@@ -3,6 +3,8 @@
 #include <google/protobuf/util/message_differencer.h>
 #include <gtest/gtest.h>
 
+#include "plan/plan_writer.h"
+
 namespace stampede::plan {
 namespace {
 

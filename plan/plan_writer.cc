@@ -1,12 +1,11 @@
-// PlanToYaml: a plan message back to the YAML a user would write (the
-// normalized plan.yaml of every run, and what SubmitRun validates).
+#include "plan/plan_writer.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <map>
 
 #include "common/duration.h"
-#include "plan/plan_loader.h"
 
 namespace stampede::plan {
 namespace {
