@@ -79,8 +79,12 @@ class Loader : public YamlReader {
   // the place its field was written. A field the reader already found wrong
   // (or one inside or around it) is not reported twice.
   void ReportProblems(const YAML::Node& root) {
+    // An unknown key changes nothing that was read: it hides nothing.
     std::vector<std::string> reported;
-    for (const std::string& e : result_.errors) reported.push_back(ErrorField(e));
+    for (const std::string& e : result_.errors) {
+      const std::string field = ErrorField(e);
+      if (e.find(field + ": unknown key") == std::string::npos) reported.push_back(field);
+    }
     std::set<std::pair<std::string, std::string>> seen;  // a repeat's copies share their problems
     for (const PlanProblem& p : ValidatePlan(result_.plan)) {
       const YamlPlace place = places_.Locate(root, p.field);

@@ -118,5 +118,18 @@ TEST(PlanValidator, LoaderPlacesProblemsWhereTheyWereWritten) {
       << r.errors[1];
 }
 
+// A misspelt key hides nothing the validator finds elsewhere in its phase;
+// a refused value does (the phase's check would only repeat it).
+TEST(PlanValidator, AnUnknownKeyHidesNothing) {
+  const std::string head = "name: x\ntarget: {driver: redis, endpoints: [h:1]}\nphases:\n";
+  auto e = LoadPlanText(head + "  - {name: a, workload: kv, workers: 2, duraton: 5s}\n", "p.yaml").errors;
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0], "p.yaml:4:5: phases[0]: needs a duration (e.g. duration: 30s) or an operation count (ops: N)");
+  EXPECT_EQ(e[1], "p.yaml:4:41: phases[0].duraton: unknown key, did you mean 'duration'?");
+  e = LoadPlanText(head + "  - {name: a, workload: kv, workers: 2, duration: 5 parsecs}\n", "p.yaml").errors;
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("phases[0].duration: expected a duration"), std::string::npos) << e[0];
+}
+
 }  // namespace
 }  // namespace stampede::plan
