@@ -48,7 +48,7 @@ void AgentRun::Record(uint32_t phase, const v1::AgentMessage& m) {
 }
 
 void AgentRun::Event(v1::Event::Kind kind, uint32_t phase, const std::string& message, int64_t owed, bool timed_out,
-                     const v1::WritesCheck* writes) {
+                     const v1::WritesCheck* writes, int64_t time_ns) {
   v1::AgentMessage m;
   auto* e = m.mutable_event();
   e->set_kind(kind);
@@ -57,7 +57,7 @@ void AgentRun::Event(v1::Event::Kind kind, uint32_t phase, const std::string& me
     e->set_run_id(run_id_);
   }
   e->set_phase_index(phase);
-  e->set_time_ns(MonoNowNs() + clock_->OffsetNs());
+  e->set_time_ns(time_ns ? time_ns : MonoNowNs() + clock_->OffsetNs());
   e->set_message(message);
   e->set_owed_ops(owed);
   e->set_timed_out(timed_out);
@@ -286,7 +286,8 @@ void AgentRun::PhaseMain(v1::PreparePhase prepare) {
     phase->running = false;
     adopted.swap(phase->adopted);
   }
-  Event(v1::Event::PHASE_DONE, index, "", -1, runner->timed_out());
+  // Dated when its last worker stopped, not after its connections closed.
+  Event(v1::Event::PHASE_DONE, index, "", -1, runner->timed_out(), nullptr, runner->ended_coord_ns());
   if (runner->check_writes()) CheckWrites(index, runner.get(), adopted);
 }
 

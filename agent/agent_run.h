@@ -98,7 +98,7 @@ class AgentRun {
   void FaultMain();
   void Record(uint32_t phase, const v1::AgentMessage& m);
   void Event(v1::Event::Kind kind, uint32_t phase, const std::string& message, int64_t owed = -1,
-             bool timed_out = false, const v1::WritesCheck* writes = nullptr);
+             bool timed_out = false, const v1::WritesCheck* writes = nullptr, int64_t time_ns = 0);
   // Ends the run here: runners stop, faults this agent made are undone
   // (all of them, or only resumes), the spool is kept or dropped.
   void StopRun(const std::string& why, bool keep_spool);

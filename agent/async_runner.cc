@@ -7,6 +7,7 @@
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <chrono>
+#include <latch>
 
 #include "common/clock.h"
 #include "common/log.h"
@@ -188,7 +189,9 @@ drivers::Task<void> AsyncRunner::WorkerMain(Worker* w) {
     }
     SetActive(w, false);
   }
-  w->driver->Close();
+  // The connection stays open until the phase's last operation is done
+  // (CloseConnections): a server's session ending costs it work that would
+  // slow the operations other workers still have in flight.
 }
 
 drivers::Task<bool> AsyncRunner::SleepUntil(Worker* w, int64_t mono_ns) {
@@ -437,6 +440,18 @@ void AsyncRunner::Run(int64_t start_coord_ns, int64_t join_coord_ns) {
     for (auto& loop : loops_) boost::asio::post(loop->context, [this, l = loop.get()] { Watch(l); });
   }
   CollectUntil(start_coord_ns);
+  if (!check_writes()) CloseConnections();
+}
+
+void AsyncRunner::CloseConnections() {
+  std::latch closed(std::ptrdiff_t(loops_.size()));
+  for (auto& loop : loops_) {
+    boost::asio::post(loop->context, [l = loop.get(), &closed] {
+      for (Worker* w : l->workers) w->driver->Close();
+      closed.count_down();
+    });
+  }
+  closed.wait();
 }
 
 void AsyncRunner::Cancel() {

@@ -109,6 +109,8 @@ class AsyncRunner : public PhaseRunner {
   // Every kWatchdogTickNs on each loop: cuts what is overdue.
   void Watch(Loop* loop);
   void Finished(Worker* w);
+  // Closes every worker's connection, on its loop; returns when all are.
+  void CloseConnections();
   bool AllFinished() const override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Runs fn(worker) on each worker's loop.
   template <typename Fn>

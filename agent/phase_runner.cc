@@ -184,7 +184,8 @@ void PhaseRunner::CollectUntil(int64_t start_coord_ns) {
     }
     lock.Unlock();
     if (all_done) {
-      Collect(seq, start_coord_ns + int64_t(seq) * kNsPerSec, MonoNowNs() + offset, true);
+      ended_coord_ns_ = MonoNowNs() + offset;
+      Collect(seq, start_coord_ns + int64_t(seq) * kNsPerSec, ended_coord_ns_, true);
       return;
     }
     Collect(seq, start_coord_ns + int64_t(seq) * kNsPerSec, start_coord_ns + int64_t(seq + 1) * kNsPerSec, false);

@@ -130,6 +130,10 @@ class PhaseRunner {
   int64_t owed_ops() const { return owed_ops_; }
   // After Run(): the phase's timeout ended it with operations still owed.
   bool timed_out() const { return timed_out_.load(); }
+  // When the phase's last worker stopped, on the coordinator's clock (0
+  // until Run has returned): the phase's end, whatever closing its
+  // connections takes after it.
+  int64_t ended_coord_ns() const { return ended_coord_ns_; }
   // This agent's workers in the phase (after Prepare).
   uint32_t workers() const { return share_.count; }
 
@@ -208,6 +212,7 @@ class PhaseRunner {
   std::vector<EndpointTotals> acc_endpoints_;
   int64_t coord_offset_ns_ = 0;  // coordinator clock minus start_mono_ns_'s clock, for the collector
   int64_t last_cpu_ns_ = 0;
+  int64_t ended_coord_ns_ = 0;  // written by CollectUntil, read after Run on its thread
 };
 
 }  // namespace stampede::agent

@@ -35,6 +35,7 @@ v1::WritesCheck AsyncRunner::CheckWrites(int64_t budget_ns) {
   const std::string why = workload_->ReadBack(0, &probe);
   out.set_supported(why.empty());
   if (!why.empty()) {
+    CloseConnections();
     out.set_note(why);
     return out;
   }
@@ -60,6 +61,7 @@ v1::WritesCheck AsyncRunner::CheckWrites(int64_t budget_ns) {
     MutexLock lock(mu_);
     while (!AllFinished()) cv_.wait(lock.native());
   }
+  CloseConnections();
   for (const WorkerCheck& c : checks) {
     out.set_acked(out.acked() + c.acked);
     out.set_lost(out.lost() + c.lost);
