@@ -63,6 +63,10 @@ struct Second {
   uint64_t Missed() const;
   std::array<uint64_t, kNumOutcomes> Outcomes() const;
   Histogram Latency() const;
+  // Whether its interval is long enough for a rate to say something: a
+  // phase's last second is the sliver after its last whole one.
+  bool HasRate() const { return interval_s >= kShortestRateIntervalS; }
+  static constexpr double kShortestRateIntervalS = 0.2;
 };
 
 }  // namespace stampede::record

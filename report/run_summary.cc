@@ -466,9 +466,11 @@ void AppendTimelineRows(const record::Second& second, std::string* csv) {
     for (uint64_t c : out) count += c;
     *csv += Fixed(second.t, 3) + "," + second.phase + "," + op + "," + std::to_string(count);
     for (uint64_t c : out) *csv += "," + std::to_string(c);
-    *csv += "," + Fixed(interval > 0 ? double(count) / interval : 0, 1) + "," + Fixed(Us(h.ValueAtQuantile(0.5)), 1) +
-            "," + Fixed(Us(h.ValueAtQuantile(0.99)), 1) + "," + Fixed(Us(h.max_ns()), 1) + "," +
-            std::to_string(second.active_workers) + "," + std::to_string(second.agents) + "\n";
+    // A sliver's rate is left empty: over a few milliseconds it says nothing.
+    *csv += "," + (second.HasRate() ? Fixed(double(count) / interval, 1) : std::string()) + "," +
+            Fixed(Us(h.ValueAtQuantile(0.5)), 1) + "," + Fixed(Us(h.ValueAtQuantile(0.99)), 1) + "," +
+            Fixed(Us(h.max_ns()), 1) + "," + std::to_string(second.active_workers) + "," +
+            std::to_string(second.agents) + "\n";
   };
   if (second.ops.empty()) {
     row("", {}, Histogram());

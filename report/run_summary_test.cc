@@ -11,14 +11,15 @@
 namespace stampede::report {
 namespace {
 
-Json Second(const std::string& phase, uint64_t ok, uint64_t unavailable, uint64_t latency_ns, double t) {
+Json Second(const std::string& phase, uint64_t ok, uint64_t unavailable, uint64_t latency_ns, double t,
+            double interval_s = 1.0) {
   Histogram h;
   h.RecordN(latency_ns, ok + unavailable);
   return {{"type", "second"},
           {"phase", phase},
           {"t", t},
           {"phase_t", t},
-          {"interval_s", 1.0},
+          {"interval_s", interval_s},
           {"agents", 2},
           {"active_workers", 4},
           {"ops", {{"insert", {{"outcomes", {ok, 0, unavailable, 0, 0}}, {"latency", record::HistogramToJson(h)}}}}}};
@@ -54,6 +55,16 @@ TEST(RunSummaryTest, MergesSecondsAndComputesPercentilesFromHistograms) {
   EXPECT_NE(md.find("| insert | 100 | 2.00s | 50.0 |"), std::string::npos) << md;
   EXPECT_NE(md.find("unavailable 2"), std::string::npos);
   std::string csv = RenderTimelineCsv(Journal());
+  EXPECT_NE(csv.find("2.000,insert,insert,10,8,0,2,0,0,10.0,"), std::string::npos) << csv;
+}
+
+// A phase's last row covers what is left after its last whole second: its
+// operations count, but a rate over 3 ms would be a spike of nothing.
+TEST(RunSummaryTest, TheTimelineGivesNoRateForAPhasesLastSliver) {
+  std::vector<Json> j = Journal();
+  j.insert(j.begin() + 4, Second("insert", 249, 0, 1'000'000, 2.003, 0.003));
+  std::string csv = RenderTimelineCsv(j);
+  EXPECT_NE(csv.find("2.003,insert,insert,249,249,0,0,0,0,,"), std::string::npos) << csv;
   EXPECT_NE(csv.find("2.000,insert,insert,10,8,0,2,0,0,10.0,"), std::string::npos) << csv;
 }
 

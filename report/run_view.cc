@@ -80,7 +80,7 @@ void RunViewBuilder::AddSecond(const record::Second& second) {
     }
   }
   // Late lines, and a phase's last sliver, say little per second.
-  if (second.late || second.interval_s < 0.2) return;
+  if (second.late || !second.HasRate()) return;
   AddPoint(second);
 }
 
