@@ -92,7 +92,6 @@ Status AsyncRunner::Prepare() {
           SLOG(kError) << "worker " << w->global << ": " << ex.what();
         }
       }
-      loops_[w->loop]->running.fetch_sub(1);
       Finished(w);
     });
   }
@@ -108,6 +107,9 @@ Status AsyncRunner::Prepare() {
 }
 
 void AsyncRunner::Finished(Worker* w) {
+  // The loop's last worker ends its watchdog's wait (on the loop's thread).
+  Loop& loop = *loops_[w->loop];
+  if (loop.running.fetch_sub(1) == 1) loop.watchdog->cancel();
   {
     MutexLock lock(mu_);
     if (!w->prepared) {  // it ended before it could say
@@ -216,20 +218,29 @@ bool AsyncRunner::Disarm(Worker* w) {
   return fired;
 }
 
-void AsyncRunner::Watch(Loop* loop) {
+void AsyncRunner::Watch(Loop* loop, int64_t hard_stop) {
   const int64_t now = MonoNowNs();
+  // A cut armed after this scan comes no sooner than the horizon (Arm:
+  // op_timeout from then, or the hard stop): sleep until the first cut
+  // pending or the horizon, not a tick at a time.
+  int64_t next = op_timeout_ns_ > 0 ? std::min(now + op_timeout_ns_, hard_stop) : hard_stop;
   std::vector<int64_t>& cut_at = loop->cut_at;
   for (size_t i = 0; i < cut_at.size(); ++i) {
-    if (cut_at[i] == 0 || now < cut_at[i]) continue;
+    if (cut_at[i] == 0) continue;
+    if (now < cut_at[i]) {
+      next = std::min(next, cut_at[i]);
+      continue;
+    }
     cut_at[i] = 0;
     Worker* w = loop->workers[i];
     w->cut_fired = true;
     w->driver->Abort();
   }
   if (loop->running.load() == 0) return;
-  loop->watchdog->expires_at(AtMono(now + kWatchdogTickNs));
-  loop->watchdog->async_wait([this, loop](const boost::system::error_code& ec) {
-    if (!ec) Watch(loop);
+  // Cuts due within a tick of each other share a wake-up.
+  loop->watchdog->expires_at(AtMono(std::max(next, now + kWatchdogTickNs)));
+  loop->watchdog->async_wait([this, loop, hard_stop](const boost::system::error_code& ec) {
+    if (!ec) Watch(loop, hard_stop);
   });
 }
 
@@ -437,7 +448,9 @@ void AsyncRunner::Run(int64_t start_coord_ns, int64_t join_coord_ns) {
   // Wake every worker waiting at the gate; start the loops' watchdogs.
   OnEachLoop([](Worker* w) { w->sleep->cancel(); });
   if (op_timeout_ns_ > 0 || hard_stop_mono_ns_ != INT64_MAX) {
-    for (auto& loop : loops_) boost::asio::post(loop->context, [this, l = loop.get()] { Watch(l); });
+    for (auto& loop : loops_) {
+      boost::asio::post(loop->context, [this, l = loop.get(), hs = hard_stop_mono_ns_] { Watch(l, hs); });
+    }
   }
   CollectUntil(start_coord_ns);
   if (!check_writes()) CloseConnections();

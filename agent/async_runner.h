@@ -106,8 +106,11 @@ class AsyncRunner : public PhaseRunner {
   // Disarm() says whether it fired.
   void Arm(Worker* w);
   bool Disarm(Worker* w);
-  // Every kWatchdogTickNs on each loop: cuts what is overdue.
-  void Watch(Loop* loop);
+  // On each loop: cuts what is overdue, then sleeps until the next cut
+  // could be due (at least kWatchdogTickNs); hard_stop is the one the
+  // chain was started with (Run's, or the writes check's).
+  void Watch(Loop* loop, int64_t hard_stop);
+  // On the worker's loop, when its coroutine has ended.
   void Finished(Worker* w);
   // Closes every worker's connection, on its loop; returns when all are.
   void CloseConnections();

@@ -48,12 +48,13 @@ v1::WritesCheck AsyncRunner::CheckWrites(int64_t budget_ns) {
     for (auto& w : workers_) w->finished = false;
   }
   for (auto& loop : loops_) loop->running.store(int(loop->workers.size()));
-  for (auto& loop : loops_) boost::asio::post(loop->context, [this, l = loop.get()] { Watch(l); });
+  for (auto& loop : loops_) {
+    boost::asio::post(loop->context, [this, l = loop.get(), hs = hard_stop_mono_ns_] { Watch(l, hs); });
+  }
   for (size_t i = 0; i < workers_.size(); ++i) {
     Worker* w = workers_[i].get();
     boost::asio::co_spawn(loops_[w->loop]->context, CheckWorker(w, &checks[i]), [this, w](std::exception_ptr e) {
       if (e) SLOG(kError) << "worker " << w->global << ": its writes check failed";
-      loops_[w->loop]->running.fetch_sub(1);
       Finished(w);
     });
   }
