@@ -58,4 +58,10 @@ std::string FormatDurationNs(int64_t ns) {
   return std::to_string(ns) + "ns";
 }
 
+std::string FormatDurationMs(uint64_t ms) {
+  constexpr uint64_t kMaxMs = uint64_t(INT64_MAX) / 1000000;
+  if (ms <= kMaxMs) return FormatDurationNs(int64_t(ms) * 1000000);
+  return std::to_string(ms) + "ms";
+}
+
 }  // namespace stampede

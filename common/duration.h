@@ -17,6 +17,9 @@ StatusOr<int64_t> ParseDurationNs(std::string_view text);
 
 // "1m30s", "250ms", "2.5s": the inverse, for reports and plan.yaml.
 std::string FormatDurationNs(int64_t ns);
+// The same for milliseconds, any value (a protobuf plan's field may hold
+// one too large for nanoseconds).
+std::string FormatDurationMs(uint64_t ms);
 
 }  // namespace stampede
 

@@ -50,9 +50,8 @@ void CheckWhen(PlanChecks& c, const v1::Fault& f, const std::string& at) {
     return;
   }
   if (target->duration_ms() && f.at_ms() >= target->duration_ms()) {
-    c.Add(at + ".at", "phase " + f.phase() + " lasts " + FormatDurationNs(int64_t(target->duration_ms()) * 1000000) +
-                          ": a fault at " + f.phase() + "+" + FormatDurationNs(int64_t(f.at_ms()) * 1000000) +
-                          " would never happen");
+    c.Add(at + ".at", "phase " + f.phase() + " lasts " + FormatDurationMs(target->duration_ms()) + ": a fault at " +
+                          f.phase() + "+" + FormatDurationMs(f.at_ms()) + " would never happen");
   }
 }
 

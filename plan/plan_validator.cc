@@ -142,8 +142,8 @@ void CheckRunTimeout(PlanChecks& c) {
   }
   const uint64_t ms = c.plan().timeout_ms();
   if (ms > 0 && ms < timed_ms) {
-    c.Add("timeout", "expected at least the phases' durations (" + FormatDurationNs(int64_t(timed_ms) * 1000000) +
-                         "), found " + FormatDurationNs(int64_t(ms) * 1000000));
+    c.Add("timeout", "expected at least the phases' durations (" + FormatDurationMs(timed_ms) + "), found " +
+                         FormatDurationMs(ms));
   }
 }
 

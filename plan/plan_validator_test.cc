@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/duration.h"
 #include "plan/plan_loader.h"
 
 namespace stampede::plan {
@@ -43,6 +44,20 @@ TEST(PlanValidator, NumbersOnlyAProtobufCanHold) {
       << m;
   EXPECT_NE(m.find("retry.max_attempts: expected a positive integer up to 100, found 0"), std::string::npos) << m;
   EXPECT_NE(m.find("target.connect_timeout: expected a duration above zero"), std::string::npos) << m;
+}
+
+// Found by submitted_plan_fuzz: a duration too long for nanoseconds, in a
+// message about a fault past the phase's end (signed overflow under UBSan).
+TEST(PlanValidator, DurationsTooLongForNanosecondsAreReportedAsWritten) {
+  v1::Plan p = Good();
+  p.mutable_phases(1)->set_duration_ms(175921860444040);
+  p.mutable_faults(0)->set_at_ms(UINT64_MAX);
+  p.set_timeout_ms(UINT64_MAX);
+  const std::string m = Problems(p);
+  EXPECT_NE(m.find("phases[1].duration"), std::string::npos) << m;
+  EXPECT_NE(m.find("a fault at run+18446744073709551615ms would never happen"), std::string::npos) << m;
+  EXPECT_EQ(FormatDurationMs(UINT64_MAX), "18446744073709551615ms");
+  EXPECT_EQ(FormatDurationMs(90000), "90s");
 }
 
 TEST(PlanValidator, StagesAndNetworkFieldsHoldTogether) {

@@ -68,8 +68,8 @@ void EmitTarget(YAML::Emitter& out, const v1::Target& t) {
   if (!t.user().empty()) out << YAML::Key << "user" << YAML::Value << t.user();
   if (!t.password_env().empty()) out << YAML::Key << "password_env" << YAML::Value << t.password_env();
   if (!t.database().empty()) out << YAML::Key << "database" << YAML::Value << t.database();
-  out << YAML::Key << "connect_timeout" << YAML::Value << FormatDurationNs(int64_t(t.connect_timeout_ms()) * 1000000);
-  out << YAML::Key << "op_timeout" << YAML::Value << FormatDurationNs(int64_t(t.op_timeout_ms()) * 1000000);
+  out << YAML::Key << "connect_timeout" << YAML::Value << FormatDurationMs(t.connect_timeout_ms());
+  out << YAML::Key << "op_timeout" << YAML::Value << FormatDurationMs(t.op_timeout_ms());
   out << YAML::Key << "balance" << YAML::Value << t.balance();
   if (!t.session().empty()) out << YAML::Key << "session" << YAML::Value << t.session();
   if (!t.health().kind().empty()) {
@@ -90,7 +90,7 @@ void EmitTarget(YAML::Emitter& out, const v1::Target& t) {
 void EmitAgents(YAML::Emitter& out, const v1::AgentsSpec& a) {
   out << YAML::Key << "agents" << YAML::Value << YAML::Flow << YAML::BeginMap;
   out << YAML::Key << "min" << YAML::Value << a.min();
-  out << YAML::Key << "wait" << YAML::Value << FormatDurationNs(int64_t(a.wait_ms()) * 1000000);
+  out << YAML::Key << "wait" << YAML::Value << FormatDurationMs(a.wait_ms());
   out << YAML::Key << "on_loss" << YAML::Value << a.on_loss();
   if (!a.load_labels().empty()) {
     std::map<std::string, std::string> labels(a.load_labels().begin(), a.load_labels().end());
@@ -111,18 +111,18 @@ void EmitPhase(YAML::Emitter& out, const v1::Phase& p) {
   out << YAML::Key << "workload" << YAML::Value << p.workload();
   out << YAML::Key << "workers" << YAML::Value << p.workers();
   if (p.duration_ms() && p.stages_size() == 0) {
-    out << YAML::Key << "duration" << YAML::Value << FormatDurationNs(int64_t(p.duration_ms()) * 1000000);
+    out << YAML::Key << "duration" << YAML::Value << FormatDurationMs(p.duration_ms());
   }
   if (p.ops()) out << YAML::Key << "ops" << YAML::Value << p.ops();
   if (p.timeout_ms()) {
-    out << YAML::Key << "timeout" << YAML::Value << FormatDurationNs(int64_t(p.timeout_ms()) * 1000000);
+    out << YAML::Key << "timeout" << YAML::Value << FormatDurationMs(p.timeout_ms());
   }
   if (p.rate() > 0) out << YAML::Key << "rate" << YAML::Value << p.rate();
   if (p.stages_size() > 0) {
     out << YAML::Key << "stages" << YAML::Value << YAML::BeginSeq;
     for (const auto& st : p.stages()) {
       out << YAML::Flow << YAML::BeginMap << YAML::Key << "duration" << YAML::Value
-          << FormatDurationNs(int64_t(st.duration_ms()) * 1000000);
+          << FormatDurationMs(st.duration_ms());
       if (st.rate() > 0 || st.workers() == 0) {
         out << YAML::Key << "rate" << YAML::Value << st.rate();
       } else {
@@ -133,7 +133,7 @@ void EmitPhase(YAML::Emitter& out, const v1::Phase& p) {
     out << YAML::EndSeq;
   }
   if (p.think_time_ms()) {
-    out << YAML::Key << "think_time" << YAML::Value << FormatDurationNs(int64_t(p.think_time_ms()) * 1000000);
+    out << YAML::Key << "think_time" << YAML::Value << FormatDurationMs(p.think_time_ms());
   }
   if (!p.arrival().empty()) out << YAML::Key << "arrival" << YAML::Value << p.arrival();
   if (p.check_writes()) out << YAML::Key << "check_writes" << YAML::Value << true;
@@ -174,7 +174,7 @@ void EmitFaults(YAML::Emitter& out, const v1::Plan& plan) {
     char pct[32];
     std::snprintf(pct, sizeof(pct), "@%g%%", f.at_percent());
     out << YAML::Key << "at" << YAML::Value
-        << (f.at_percent() > 0 ? f.phase() + pct : f.phase() + "+" + FormatDurationNs(int64_t(f.at_ms()) * 1000000));
+        << (f.at_percent() > 0 ? f.phase() + pct : f.phase() + "+" + FormatDurationMs(f.at_ms()));
     out << YAML::Key << "action" << YAML::Value << f.action();
     out << YAML::Key << "node" << YAML::Value << f.node();
     EmitNetFault(out, f);
@@ -220,17 +220,17 @@ std::string PlanToYaml(const v1::Plan& plan) {
   EmitTarget(out, plan.target());
   out << YAML::Key << "retry" << YAML::Value << YAML::Flow << YAML::BeginMap;
   out << YAML::Key << "max_attempts" << YAML::Value << plan.retry().max_attempts();
-  out << YAML::Key << "backoff" << YAML::Value << FormatDurationNs(int64_t(plan.retry().backoff_ms()) * 1000000);
+  out << YAML::Key << "backoff" << YAML::Value << FormatDurationMs(plan.retry().backoff_ms());
   out << YAML::EndMap;
   EmitAgents(out, plan.agents());
   const auto& rec = plan.recovery();
   out << YAML::Key << "recovery" << YAML::Value << YAML::Flow << YAML::BeginMap;
-  out << YAML::Key << "baseline" << YAML::Value << FormatDurationNs(int64_t(rec.baseline_ms()) * 1000000);
+  out << YAML::Key << "baseline" << YAML::Value << FormatDurationMs(rec.baseline_ms());
   out << YAML::Key << "recovered_fraction" << YAML::Value << rec.recovered_fraction();
-  out << YAML::Key << "hold" << YAML::Value << FormatDurationNs(int64_t(rec.hold_ms()) * 1000000);
+  out << YAML::Key << "hold" << YAML::Value << FormatDurationMs(rec.hold_ms());
   out << YAML::EndMap;
   if (plan.timeout_ms()) {
-    out << YAML::Key << "timeout" << YAML::Value << FormatDurationNs(int64_t(plan.timeout_ms()) * 1000000);
+    out << YAML::Key << "timeout" << YAML::Value << FormatDurationMs(plan.timeout_ms());
   }
   EmitStatements(out, "setup", plan.setup());
   EmitStatements(out, "cleanup", plan.cleanup());
