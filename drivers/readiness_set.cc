@@ -1,0 +1,147 @@
+#include "drivers/readiness_set.h"
+
+#include <errno.h>
+#include <unistd.h>
+
+#include <array>
+#include <boost/asio/post.hpp>
+#include <utility>
+
+namespace stampede::drivers {
+
+ReadinessSet::ReadinessSet(boost::asio::execution_context& context)
+    : boost::asio::execution_context::service(context), epoll_fd_(epoll_create1(EPOLL_CLOEXEC)) {}
+
+ReadinessSet::~ReadinessSet() {
+  if (outer_) {
+    outer_.reset();  // closes epoll_fd_
+  } else if (epoll_fd_ >= 0) {
+    ::close(epoll_fd_);
+  }
+}
+
+void ReadinessSet::shutdown() {
+  // Pending waits are abandoned, as Asio abandons its own operations: their
+  // handlers are destroyed, not called. Destroying one may destroy waiters,
+  // which Forget their entries here.
+  while (waiting_ != nullptr) {
+    Entry& entry = *waiting_;
+    Unlink(entry);
+    Handler abandoned = std::move(*entry.handler);
+    entry.handler.reset();
+  }
+  outer_.reset();
+  epoll_fd_ = -1;
+}
+
+bool ReadinessSet::Wait(Entry& entry, uint32_t events, Handler handler, bool recheck,
+                        const boost::asio::any_io_executor& executor) {
+  if (!outer_ && epoll_fd_ >= 0) outer_.emplace(executor, epoll_fd_);
+  entry.cancelled = false;
+  if (entry.fd < 0 || !Set(entry, events, recheck)) {
+    entry.cancelled = true;
+    boost::asio::post(executor, std::move(handler));
+    return false;
+  }
+  entry.handler.emplace(std::move(handler));
+  Link(entry);
+  Arm();
+  return true;
+}
+
+void ReadinessSet::Cancel(Entry& entry) {
+  if (!entry.handler) return;
+  entry.cancelled = true;
+  Unlink(entry);
+  Handler handler = std::move(*entry.handler);
+  entry.handler.reset();
+  const auto executor = handler.get_executor();
+  boost::asio::post(executor, std::move(handler));
+  if (waiting_ == nullptr && armed_) {
+    boost::system::error_code ignored;
+    outer_->cancel(ignored);  // nothing holds the loop open any more
+  }
+}
+
+void ReadinessSet::Forget(Entry& entry) {
+  Cancel(entry);
+  if (entry.events != 0 && epoll_fd_ >= 0) {
+    epoll_event unused{};
+    epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, entry.fd, &unused);
+  }
+  entry.events = 0;
+}
+
+bool ReadinessSet::Set(Entry& entry, uint32_t events, bool recheck) {
+  if (entry.events == events && !recheck) return true;
+  epoll_event event{};
+  event.events = events;
+  event.data.ptr = &entry;
+  int op = events == 0 ? EPOLL_CTL_DEL : entry.events == 0 ? EPOLL_CTL_ADD : EPOLL_CTL_MOD;
+  int rc = epoll_ctl(epoll_fd_, op, entry.fd, &event);
+  if (rc != 0 && op == EPOLL_CTL_MOD && errno == ENOENT) {
+    op = EPOLL_CTL_ADD;  // the socket was closed and another opened under its number
+    rc = epoll_ctl(epoll_fd_, op, entry.fd, &event);
+  } else if (rc != 0 && op == EPOLL_CTL_ADD && errno == EEXIST) {
+    op = EPOLL_CTL_MOD;
+    rc = epoll_ctl(epoll_fd_, op, entry.fd, &event);
+  }
+  entry.events = rc == 0 || op == EPOLL_CTL_DEL ? events : 0;
+  return rc == 0;
+}
+
+void ReadinessSet::Link(Entry& entry) {
+  entry.prev = nullptr;
+  entry.next = waiting_;
+  if (waiting_ != nullptr) waiting_->prev = &entry;
+  waiting_ = &entry;
+}
+
+void ReadinessSet::Unlink(Entry& entry) {
+  if (entry.prev != nullptr) {
+    entry.prev->next = entry.next;
+  } else {
+    waiting_ = entry.next;
+  }
+  if (entry.next != nullptr) entry.next->prev = entry.prev;
+  entry.prev = entry.next = nullptr;
+}
+
+void ReadinessSet::Arm() {
+  if (armed_ || waiting_ == nullptr || !outer_) return;
+  armed_ = true;
+  outer_->async_wait(boost::asio::posix::stream_descriptor::wait_read, [this](const boost::system::error_code& ec) {
+    armed_ = false;
+    if (!ec) {
+      Dispatch();
+    } else if (ec != boost::asio::error::operation_aborted) {
+      while (waiting_ != nullptr) Cancel(*waiting_);  // the set itself failed: no wait can end
+      return;
+    }
+    Arm();  // someone waited again after a cancel, or is still waiting
+  });
+}
+
+// Takes every ready waiter's handler first, then resumes them: a resumed
+// worker may close its connection or start another wait, which must not
+// touch the events still being read.
+void ReadinessSet::Dispatch() {
+  ++wakeups_;
+  std::array<epoll_event, 64> events;
+  const int n = epoll_wait(epoll_fd_, events.data(), int(events.size()), 0);
+  for (int i = 0; i < n; ++i) {
+    Entry& entry = *static_cast<Entry*>(events[size_t(i)].data.ptr);
+    if (!entry.handler) {
+      Set(entry, 0, false);  // nobody waits: out of the set until someone does
+      continue;
+    }
+    Unlink(entry);
+    ready_.push_back(std::move(*entry.handler));
+    entry.handler.reset();
+  }
+  // Nothing below adds to ready_: only this completion does.
+  for (Handler& handler : ready_) std::move(handler)();
+  ready_.clear();
+}
+
+}  // namespace stampede::drivers

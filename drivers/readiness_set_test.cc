@@ -1,0 +1,150 @@
+#include "drivers/readiness_set.h"
+
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+
+#include "drivers/socket_waiter.h"
+
+namespace stampede::drivers {
+namespace {
+
+using namespace std::chrono_literals;
+
+// A connected pair of sockets: the waiter watches `mine`, the test writes
+// to `theirs`.
+struct Pair {
+  int mine = -1, theirs = -1;
+  Pair() {
+    int fds[2];
+    EXPECT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, fds), 0);
+    mine = fds[0];
+    theirs = fds[1];
+  }
+  ~Pair() {
+    close(mine);
+    close(theirs);
+  }
+  void Send() const { EXPECT_EQ(write(theirs, "x", 1), 1); }
+  void Drain() const {
+    char buf[16];
+    while (read(mine, buf, sizeof buf) > 0) {
+    }
+  }
+};
+
+// Runs `body` later on the loop.
+template <typename F>
+void After(boost::asio::io_context& io, std::chrono::milliseconds delay, F body) {
+  auto timer = std::make_shared<boost::asio::steady_timer>(io, delay);
+  timer->async_wait([timer, body](const boost::system::error_code&) { body(); });
+}
+
+TEST(ReadinessSetTest, AWaitEndsWhenItsSocketIsReadableAndHoldsNothingOpenAfterwards) {
+  boost::asio::io_context io;
+  Pair pair;
+  SocketWaiter waiter(io.get_executor());
+  waiter.Watch(pair.mine);
+  int woken = 0;
+  boost::asio::co_spawn(
+      io,
+      [&]() -> Task<void> {
+        for (int i = 0; i < 3; ++i) {
+          co_await waiter.ReadableNow();
+          EXPECT_TRUE(waiter.ok());
+          pair.Drain();
+          ++woken;
+          After(io, 5ms, [&] { pair.Send(); });
+        }
+      },
+      boost::asio::detached);
+  After(io, 5ms, [&] { pair.Send(); });
+  io.run();  // returns: the socket stays in the set, but nobody waits
+  EXPECT_EQ(woken, 3);
+}
+
+TEST(ReadinessSetTest, ReadinessNobodyWaitsForLeavesTheSetAndIsSeenAtTheNextWait) {
+  boost::asio::io_context io;
+  Pair quiet, busy;
+  SocketWaiter first(io.get_executor()), second(io.get_executor());
+  first.Watch(quiet.mine);
+  second.Watch(busy.mine);
+  bool first_again = false;
+  boost::asio::co_spawn(
+      io,
+      [&]() -> Task<void> {
+        After(io, 1ms, [&] { quiet.Send(); });
+        co_await first.ReadableNow();  // now in the set; read nothing, wait no more
+        boost::asio::steady_timer pause(io, 50ms);
+        co_await pause.async_wait(boost::asio::use_awaitable);
+        co_await first.ReadableNow();  // the byte left unread wakes it at once
+        first_again = first.ok();
+      },
+      boost::asio::detached);
+  boost::asio::co_spawn(
+      io,
+      [&]() -> Task<void> {
+        After(io, 40ms, [&] { busy.Send(); });
+        co_await second.ReadableNow();  // keeps the set watched meanwhile
+        EXPECT_TRUE(second.ok());
+      },
+      boost::asio::detached);
+  io.run();
+  EXPECT_TRUE(first_again);
+  // A spinning set would wake thousands of times in 50 ms.
+  EXPECT_LT(boost::asio::use_service<ReadinessSet>(io).wakeups(), 10u);
+}
+
+TEST(ReadinessSetTest, AbortAndForgetEndAPendingWaitAsFailed) {
+  boost::asio::io_context io;
+  Pair a, b;
+  SocketWaiter aborted(io.get_executor()), forgotten(io.get_executor());
+  aborted.Watch(a.mine);
+  forgotten.Watch(b.mine);
+  int ended = 0;
+  auto wait = [&](SocketWaiter& waiter) -> Task<void> {
+    co_await waiter.ReadableNow();
+    EXPECT_FALSE(waiter.ok());
+    ++ended;
+  };
+  boost::asio::co_spawn(io, wait(aborted), boost::asio::detached);
+  boost::asio::co_spawn(io, wait(forgotten), boost::asio::detached);
+  After(io, 5ms, [&] { aborted.Abort(); });
+  After(io, 5ms, [&] { forgotten.Watch(-1); });
+  io.run();
+  EXPECT_EQ(ended, 2);
+  EXPECT_TRUE(aborted.aborted());
+}
+
+TEST(ReadinessSetTest, WritableAndConnectStyleWaits) {
+  boost::asio::io_context io;
+  Pair pair;
+  SocketWaiter waiter(io.get_executor());
+  waiter.Watch(pair.mine);
+  bool writable = false, readable = false, unwatched = true;
+  boost::asio::co_spawn(
+      io,
+      [&]() -> Task<void> {
+        writable = co_await waiter.Writable();  // an empty send buffer
+        co_await waiter.WritableNow();
+        writable = writable && waiter.ok();
+        After(io, 2ms, [&] { pair.Send(); });
+        readable = co_await waiter.Readable();
+        waiter.Watch(-1);
+        unwatched = co_await waiter.Readable();
+      },
+      boost::asio::detached);
+  io.run();
+  EXPECT_TRUE(writable);
+  EXPECT_TRUE(readable);
+  EXPECT_FALSE(unwatched);
+}
+
+}  // namespace
+}  // namespace stampede::drivers
