@@ -10,6 +10,7 @@
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -57,6 +58,16 @@ inline bool ParseOptions(int argc, char** argv, Options& o) {
   return argc % 2 == 1 && o.port > 0 && o.port < 65536 && !o.user.empty() && !o.database.empty() && o.clients >= 1 &&
          o.clients <= 10000 && o.threads >= 1 && o.threads <= o.clients && o.seconds >= 1 && o.seconds <= 3600 &&
          o.keys >= 1;
+}
+
+// ParseOptions, or the usage line on stderr: false then.
+inline bool ParseOrUsage(int argc, char** argv, Options& o, const char* tool) {
+  if (ParseOptions(argc, argv, o)) return true;
+  std::fprintf(stderr,
+               "usage: %s --port P --user U --database D [--host H] [--clients N] [--threads T] [--seconds S] "
+               "[--keys K]\n",
+               tool);
+  return false;
 }
 
 [[noreturn]] inline void Fail(const std::string& what) {
@@ -142,6 +153,27 @@ uint64_t Drive(int epoll_fd, std::vector<Client>& clients, double end, Start sta
 
 // How many of `clients` thread t of `threads` drives.
 inline int Share(int clients, int threads, int t) { return clients / threads + (t < clients % threads ? 1 : 0); }
+
+// A whole run: connect(count, epoll_fd, seed) opens each thread's share of
+// the clients (std::vector<Client>, each socket in epoll_fd), then Drive
+// runs on every thread within Measure, then finish(client) closes each.
+template <typename Client, typename Connect, typename Start, typename Ready, typename Finish>
+int Run(const Options& o, Connect connect, Start start, Ready ready, Finish finish) {
+  std::vector<int> epoll_fds;
+  std::vector<std::vector<Client>> clients;
+  for (int t = 0; t < o.threads; ++t) {
+    epoll_fds.push_back(epoll_create1(EPOLL_CLOEXEC));
+    if (epoll_fds.back() < 0) Fail("epoll_create1 failed");
+    clients.push_back(
+        connect(Share(o.clients, o.threads, t), epoll_fds.back(), 0x9e3779b97f4a7c15ULL + 1000 * uint64_t(t)));
+  }
+  const int rc = Measure(o, [&](size_t t, double end) { return Drive(epoll_fds[t], clients[t], end, start, ready); });
+  for (auto& group : clients) {
+    for (Client& client : group) finish(client);
+  }
+  for (int fd : epoll_fds) ::close(fd);
+  return rc;
+}
 
 }  // namespace stampede::floor
 

@@ -131,29 +131,14 @@ std::vector<Client> Connect(const Options& o, int count, int epoll_fd, uint64_t 
 int Main(int argc, char** argv) {
   Options o;
   o.keys = 10000;
-  if (!ParseOptions(argc, argv, o)) {
-    std::fprintf(stderr,
-                 "usage: my_floor --port P --user U --database D [--host H] [--clients N] [--threads T] "
-                 "[--seconds S] [--keys K]\n");
-    return 2;
-  }
-  std::vector<int> epoll_fds;
-  std::vector<std::vector<Client>> clients;
-  for (int t = 0; t < o.threads; ++t) {
-    epoll_fds.push_back(epoll_create1(EPOLL_CLOEXEC));
-    clients.push_back(Connect(o, Share(o.clients, o.threads, t), epoll_fds.back(), 0x9e3779b97f4a7c15ULL + 1000 * t));
-  }
-  const int rc = Measure(o, [&](size_t t, double end) {
-    return Drive(
-        epoll_fds[t], clients[t], end, [&](Client& c) { return Start(c, o.keys); }, Ready);
-  });
-  for (auto& group : clients) {
-    for (Client& c : group) {
-      mysql_stmt_close(c.stmt);
-      mysql_close(c.mysql);
-    }
-  }
-  return rc;
+  if (!ParseOrUsage(argc, argv, o, "my_floor")) return 2;
+  return Run<Client>(
+      o, [&](int count, int epoll_fd, uint64_t seed) { return Connect(o, count, epoll_fd, seed); },
+      [&](Client& c) { return Start(c, o.keys); }, Ready,
+      [](Client& c) {
+        mysql_stmt_close(c.stmt);
+        mysql_close(c.mysql);
+      });
 }
 
 }  // namespace

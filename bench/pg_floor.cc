@@ -72,27 +72,11 @@ std::vector<Client> Connect(const Options& o, int count, int epoll_fd, uint64_t 
 
 int Main(int argc, char** argv) {
   Options o;
-  if (!ParseOptions(argc, argv, o)) {
-    std::fprintf(stderr,
-                 "usage: pg_floor --port P --user U --database D [--host H] [--clients N] [--threads T] "
-                 "[--seconds S] [--keys K]\n");
-    return 2;
-  }
-  std::vector<int> epoll_fds;
-  std::vector<std::vector<Client>> clients;
-  for (int t = 0; t < o.threads; ++t) {
-    epoll_fds.push_back(epoll_create1(EPOLL_CLOEXEC));
-    clients.push_back(Connect(o, Share(o.clients, o.threads, t), epoll_fds.back(), 0x9e3779b97f4a7c15ULL + 1000 * t));
-  }
-  const int rc = Measure(o, [&](size_t t, double end) {
-    return Drive(
-        epoll_fds[t], clients[t], end, [&](Client& client) { return Send(client, o.keys); },
-        [](Client& client, uint32_t) { return Receive(client); });
-  });
-  for (auto& group : clients) {
-    for (Client& client : group) PQfinish(client.conn);
-  }
-  return rc;
+  if (!ParseOrUsage(argc, argv, o, "pg_floor")) return 2;
+  return Run<Client>(
+      o, [&](int count, int epoll_fd, uint64_t seed) { return Connect(o, count, epoll_fd, seed); },
+      [&](Client& client) { return Send(client, o.keys); }, [](Client& client, uint32_t) { return Receive(client); },
+      [](Client& client) { PQfinish(client.conn); });
 }
 
 }  // namespace
