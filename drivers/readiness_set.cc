@@ -25,36 +25,30 @@ void ReadinessSet::shutdown() {
   // handlers are destroyed, not called. Destroying one may destroy waiters,
   // which Forget their entries here.
   while (waiting_ != nullptr) {
-    Entry& entry = *waiting_;
-    Unlink(entry);
-    Handler abandoned = std::move(*entry.handler);
-    entry.handler.reset();
+    Handler abandoned = Take(*waiting_);
   }
   outer_.reset();
   epoll_fd_ = -1;
 }
 
-bool ReadinessSet::Wait(Entry& entry, uint32_t events, Handler handler, bool recheck,
+void ReadinessSet::Wait(Entry& entry, uint32_t events, Handler handler, bool recheck,
                         const boost::asio::any_io_executor& executor) {
   if (!outer_ && epoll_fd_ >= 0) outer_.emplace(executor, epoll_fd_);
   entry.cancelled = false;
   if (entry.fd < 0 || !Set(entry, events, recheck)) {
     entry.cancelled = true;
     boost::asio::post(executor, std::move(handler));
-    return false;
+    return;
   }
   entry.handler.emplace(std::move(handler));
   Link(entry);
   Arm();
-  return true;
 }
 
 void ReadinessSet::Cancel(Entry& entry) {
   if (!entry.handler) return;
   entry.cancelled = true;
-  Unlink(entry);
-  Handler handler = std::move(*entry.handler);
-  entry.handler.reset();
+  Handler handler = Take(entry);
   const auto executor = handler.get_executor();
   boost::asio::post(executor, std::move(handler));
   if (waiting_ == nullptr && armed_) {
@@ -65,11 +59,7 @@ void ReadinessSet::Cancel(Entry& entry) {
 
 void ReadinessSet::Forget(Entry& entry) {
   Cancel(entry);
-  if (entry.events != 0 && epoll_fd_ >= 0) {
-    epoll_event unused{};
-    epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, entry.fd, &unused);
-  }
-  entry.events = 0;
+  Set(entry, 0, false);
 }
 
 bool ReadinessSet::Set(Entry& entry, uint32_t events, bool recheck) {
@@ -88,6 +78,13 @@ bool ReadinessSet::Set(Entry& entry, uint32_t events, bool recheck) {
   }
   entry.events = rc == 0 || op == EPOLL_CTL_DEL ? events : 0;
   return rc == 0;
+}
+
+ReadinessSet::Handler ReadinessSet::Take(Entry& entry) {
+  Unlink(entry);
+  Handler handler = std::move(*entry.handler);
+  entry.handler.reset();
+  return handler;
 }
 
 void ReadinessSet::Link(Entry& entry) {
@@ -135,9 +132,7 @@ void ReadinessSet::Dispatch() {
       Set(entry, 0, false);  // nobody waits: out of the set until someone does
       continue;
     }
-    Unlink(entry);
-    ready_.push_back(std::move(*entry.handler));
-    entry.handler.reset();
+    ready_.push_back(Take(entry));
   }
   // Nothing below adds to ready_: only this completion does.
   for (Handler& handler : ready_) std::move(handler)();

@@ -53,11 +53,11 @@ class ReadinessSet : public boost::asio::execution_context::service {
   ReadinessSet& operator=(const ReadinessSet&) = delete;
 
   // Resumes `handler` once entry.fd is ready for `events` (EPOLLIN or
-  // EPOLLOUT; an error or hang-up counts), or at Cancel; false, with the
-  // handler posted at once, if fd cannot be watched. recheck: register fd
+  // EPOLLOUT; an error or hang-up counts), or at Cancel; at once (posted,
+  // entry.cancelled) if fd cannot be watched. recheck: register fd
   // again even if the set has it (the library may have closed it and opened
   // another socket under the same number).
-  bool Wait(Entry& entry, uint32_t events, Handler handler, bool recheck, const boost::asio::any_io_executor& executor);
+  void Wait(Entry& entry, uint32_t events, Handler handler, bool recheck, const boost::asio::any_io_executor& executor);
   // A pending wait completes now (posted, never inline).
   void Cancel(Entry& entry);
   // entry.fd leaves the set (before the library closes it); a pending wait
@@ -70,6 +70,7 @@ class ReadinessSet : public boost::asio::execution_context::service {
  private:
   void shutdown() override;
   bool Set(Entry& entry, uint32_t events, bool recheck);
+  Handler Take(Entry& entry);  // a waiting entry's handler, off the list
   void Link(Entry& entry);
   void Unlink(Entry& entry);
   void Arm();
