@@ -176,30 +176,40 @@ Status AllowList::Check(const v1::Plan& plan) const {
 }
 
 Status AllowList::CheckTarget(const v1::Target& target) const {
-  const std::string& env = target.password_env();
   for (int i = 0; i < target.endpoints_size(); ++i) {
-    const std::string& endpoint = target.endpoints(i);
-    const Target* match = nullptr;
-    for (const Target& t : targets_) {
-      for (const std::string& entry : t.endpoints) {
-        if (!match && EndpointAllowed(entry, endpoint)) match = &t;
-      }
+    Status s = CheckEndpoint(target.endpoints(i), "target.endpoints[" + std::to_string(i) + "]", target.password_env());
+    if (!s.ok()) return s;
+  }
+  // The agent talks to the sentinels too (without a password).
+  const auto& sentinels = target.sentinel().endpoints();
+  for (int i = 0; i < sentinels.size(); ++i) {
+    Status s = CheckEndpoint(sentinels[i], "target.sentinel.endpoints[" + std::to_string(i) + "]", "");
+    if (!s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+Status AllowList::CheckEndpoint(const std::string& endpoint, const std::string& field, const std::string& env) const {
+  const Target* match = nullptr;
+  for (const Target& t : targets_) {
+    for (const std::string& entry : t.endpoints) {
+      if (!match && EndpointAllowed(entry, endpoint)) match = &t;
     }
-    const std::string which = "target.endpoints[" + std::to_string(i) + "] " + plan::Quoted(endpoint, 80);
-    if (!match) {
-      return Status::Error("refused by the agent's config: " + targets_at_ + "allow.targets: the plan's " + which +
-                           " is not listed; add it (HOST:PORT, HOST or a network like 10.0.0.0/24) to allow.targets "
-                           "in " +
-                           file_);
-    }
-    if (!env.empty() &&
-        std::find(match->password_env.begin(), match->password_env.end(), env) == match->password_env.end()) {
-      // The plan loader only takes identifiers here; anything else is not echoed.
-      const std::string var = plan::IsIdentifier(env) ? env : "(not a variable name)";
-      return Status::Error("refused by the agent's config: " + match->password_at + match->name +
-                           ".password_env: the plan's target.password_env " + var + " is not listed for " + which +
-                           "; add it there in " + file_ + " to let this agent read it");
-    }
+  }
+  const std::string which = field + " " + plan::Quoted(endpoint, 80);
+  if (!match) {
+    return Status::Error("refused by the agent's config: " + targets_at_ + "allow.targets: the plan's " + which +
+                         " is not listed; add it (HOST:PORT, HOST or a network like 10.0.0.0/24) to allow.targets "
+                         "in " +
+                         file_);
+  }
+  if (!env.empty() &&
+      std::find(match->password_env.begin(), match->password_env.end(), env) == match->password_env.end()) {
+    // The plan loader only takes identifiers here; anything else is not echoed.
+    const std::string var = plan::IsIdentifier(env) ? env : "(not a variable name)";
+    return Status::Error("refused by the agent's config: " + match->password_at + match->name +
+                         ".password_env: the plan's target.password_env " + var + " is not listed for " + which +
+                         "; add it there in " + file_ + " to let this agent read it");
   }
   return Status::Ok();
 }

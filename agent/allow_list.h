@@ -50,6 +50,9 @@ class AllowList {
     std::string name;         // allow.targets[N]
   };
   Status CheckTarget(const v1::Target& target) const;
+  // One endpoint the plan names (field: where), and env, the password it
+  // would be sent, if any.
+  Status CheckEndpoint(const std::string& endpoint, const std::string& field, const std::string& env) const;
   Status CheckStatements(const v1::Plan& plan) const;
 
   bool configured_ = false;

@@ -63,6 +63,24 @@ TEST(AllowList, TargetAndPasswordVariable) {
   EXPECT_EQ(s.message().find("hunter2"), std::string::npos) << s.message();
 }
 
+TEST(AllowList, SentinelsAreTargetsToo) {
+  AllowList a = Parse(
+      "allow:\n"
+      "  targets:\n"
+      "    - endpoints: [10.0.0.0/24]\n"
+      "      password_env: [DB_PASSWORD]\n");
+  v1::Plan p = PlanFor({"10.0.0.4:6379"}, "DB_PASSWORD");
+  p.mutable_target()->mutable_sentinel()->set_master("mymaster");
+  p.mutable_target()->mutable_sentinel()->add_endpoints("10.0.0.9:26379");
+  EXPECT_TRUE(a.Check(p).ok());
+  p.mutable_target()->mutable_sentinel()->add_endpoints("10.0.7.9:26379");
+  Status s = a.Check(p);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("the plan's target.sentinel.endpoints[1] '10.0.7.9:26379' is not listed"),
+            std::string::npos)
+      << s.message();
+}
+
 TEST(AllowList, NoTargetsMeansNone) {
   AllowList a = Parse("allow: {setup: true}\n");
   EXPECT_FALSE(a.Check(PlanFor({"127.0.0.1:5432"}, "")).ok());

@@ -138,7 +138,7 @@ class Loader : public YamlReader {
     }
     CheckKeys(t, "target",
               {"driver", "flavor", "endpoints", "user", "password_env", "database", "connect_timeout", "op_timeout",
-               "balance", "session", "health"});
+               "balance", "session", "health", "sentinel"});
     auto* target = result_.plan.mutable_target();
     target->set_driver(RequiredString(t, "driver", "target.driver"));
     const drivers::DriverInfo* info = drivers::FindDriver(target->driver());
@@ -147,18 +147,7 @@ class Loader : public YamlReader {
     } else if (info) {
       target->set_flavor(info->flavors.front());
     }
-    YAML::Node eps = t["endpoints"];
-    if (!eps) {
-      Error(t, "target.endpoints", "missing (expected a list of host:port)");
-    } else if (eps.IsScalar()) {
-      target->add_endpoints(eps.Scalar());
-    } else if (eps.IsSequence() && eps.size() > 0) {
-      for (size_t i = 0; i < eps.size(); ++i) {
-        target->add_endpoints(String(eps[i], "target.endpoints[" + std::to_string(i) + "]"));
-      }
-    } else {
-      Error(eps, "target.endpoints", "expected a list of host:port, found " + Found(eps));
-    }
+    LoadEndpoints(t, "target", target->mutable_endpoints());
     if (t["user"]) target->set_user(String(t["user"], "target.user"));
     if (t["database"]) {
       // Redis databases are numbers; SQL databases are names.
@@ -175,7 +164,37 @@ class Loader : public YamlReader {
       const std::string session = String(t["session"], "target.session");
       target->set_session(session == "any" ? "" : session);
     }
+    if (t["sentinel"]) LoadSentinel(t["sentinel"], target->mutable_sentinel());
     faults_.LoadHealth(t);
+  }
+
+  // parent.endpoints: one host:port or a list of them.
+  void LoadEndpoints(const YAML::Node& parent, const std::string& at,
+                     google::protobuf::RepeatedPtrField<std::string>* into) {
+    YAML::Node eps = parent["endpoints"];
+    if (!eps) {
+      Error(parent, at + ".endpoints", "missing (expected a list of host:port)");
+    } else if (eps.IsScalar()) {
+      into->Add(std::string(eps.Scalar()));
+    } else if (eps.IsSequence() && eps.size() > 0) {
+      for (size_t i = 0; i < eps.size(); ++i) {
+        into->Add(String(eps[i], at + ".endpoints[" + std::to_string(i) + "]"));
+      }
+    } else {
+      Error(eps, at + ".endpoints", "expected a list of host:port, found " + Found(eps));
+    }
+  }
+
+  // target.sentinel: {master: NAME, endpoints: [host:port, ...]}.
+  void LoadSentinel(const YAML::Node& n, v1::SentinelSpec* spec) {
+    if (!n.IsMap()) {
+      Error(n, "target.sentinel",
+            "expected a mapping like {master: mymaster, endpoints: [host:26379]}, found " + Found(n));
+      return;
+    }
+    CheckKeys(n, "target.sentinel", {"master", "endpoints"});
+    spec->set_master(RequiredString(n, "master", "target.sentinel.master"));
+    LoadEndpoints(n, "target.sentinel", spec->mutable_endpoints());
   }
 
   void LoadRetry(const YAML::Node& root) {

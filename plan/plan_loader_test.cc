@@ -117,6 +117,39 @@ TEST(PlanLoaderTest, ReadWriteSessionNeedsADriverThatKnowsThePrimary) {
   EXPECT_NE(e[0].find("target.session: expected any or read-write, found 'primary'"), std::string::npos) << e[0];
 }
 
+TEST(PlanLoaderTest, SentinelNamesTheMasterOfARedisReadWriteSession) {
+  const std::string phases = "phases:\n  - {name: a, workload: kv, workers: 1, ops: 1}\n";
+  const std::string redis = "name: x\ntarget: {driver: redis, endpoints: ['h:1', 'h:2'], session: read-write, ";
+  auto ok =
+      LoadPlanText(redis + "sentinel: {master: mymaster, endpoints: ['s:26379', 's:26380']}}\n" + phases, "p.yaml");
+  ASSERT_TRUE(ok.ok()) << ok.errors[0];
+  EXPECT_EQ(ok.plan.target().sentinel().master(), "mymaster");
+  EXPECT_EQ(ok.plan.target().sentinel().endpoints_size(), 2);
+  auto again = LoadPlanText(PlanToYaml(ok.plan), "again.yaml");
+  ASSERT_TRUE(again.ok()) << again.errors[0];
+  EXPECT_EQ(again.plan.target().sentinel().endpoints(1), "s:26380");
+  auto e = Errors("name: x\ntarget: {driver: redis, endpoints: ['h:1'], sentinel: {master: m, endpoints: ['s:1']}}\n" +
+                  phases);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("target.sentinel: needs session: read-write"), std::string::npos) << e[0];
+  e = Errors(
+      "name: x\ntarget: {driver: postgres, endpoints: ['h:1'], session: read-write, sentinel: {master: m, "
+      "endpoints: ['s:1']}}\n" +
+      phases);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("target.sentinel: Redis Sentinel needs driver redis, flavor redis"), std::string::npos) << e[0];
+  e = Errors(redis + "sentinel: {master: 'a b', endpoints: ['s']}}\n" + phases);
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_NE(e[0].find("target.sentinel.master: expected the name the sentinels monitor"), std::string::npos) << e[0];
+  EXPECT_NE(e[1].find("target.sentinel.endpoints[0]: expected host:port, found 's'"), std::string::npos) << e[1];
+  e = Errors(redis + "sentinel: {master: m}}\n" + phases);
+  ASSERT_FALSE(e.empty());
+  EXPECT_NE(e[0].find("target.sentinel.endpoints: missing"), std::string::npos) << e[0];
+  e = Errors(redis + "sentinel: [s:1]}\n" + phases);
+  ASSERT_FALSE(e.empty());
+  EXPECT_NE(e[0].find("p.yaml:2:"), std::string::npos) << e[0];
+}
+
 TEST(PlanLoaderTest, BatchIsRowsPerInsertOfAWorkloadThatBatches) {
   const std::string pg = "name: x\ntarget: {driver: postgres, endpoints: ['h:1']}\nphases:\n";
   auto ok = LoadPlanText(pg + "  - {name: a, workload: crud, workers: 2, ops: 100, batch: 100}\n", "p.yaml");

@@ -60,19 +60,36 @@ void CheckSession(PlanChecks& c, const drivers::DriverInfo* info) {
   if (!can) c.Add("target.session", "read-write needs postgres, mysql or redis (flavor redis), not " + t.flavor());
 }
 
-void CheckEndpoints(PlanChecks& c) {
-  const v1::Target& t = c.plan().target();
-  if (t.endpoints_size() == 0) return c.Add("target.endpoints", "missing (expected a list of host:port)");
-  if (size_t(t.endpoints_size()) > kMaxEndpoints) {
-    return c.Add("target.endpoints", "at most " + std::to_string(kMaxEndpoints) + " endpoints");
+void CheckEndpoints(PlanChecks& c, const google::protobuf::RepeatedPtrField<std::string>& endpoints,
+                    const std::string& at) {
+  if (endpoints.empty()) return c.Add(at, "missing (expected a list of host:port)");
+  if (size_t(endpoints.size()) > kMaxEndpoints) {
+    return c.Add(at, "at most " + std::to_string(kMaxEndpoints) + " endpoints");
   }
-  for (int i = 0; i < t.endpoints_size(); ++i) {
+  for (int i = 0; i < endpoints.size(); ++i) {
     std::string host;
     int port = 0;
-    if (!SplitHostPort(t.endpoints(i), &host, &port)) {
-      c.Add("target.endpoints[" + std::to_string(i) + "]", "expected host:port, found " + Quoted(t.endpoints(i)));
+    if (!SplitHostPort(endpoints[i], &host, &port)) {
+      c.Add(at + "[" + std::to_string(i) + "]", "expected host:port, found " + Quoted(endpoints[i]));
     }
   }
+}
+
+// Sentinels name the master of a Redis (flavor redis) read-write session.
+void CheckSentinel(PlanChecks& c, const drivers::DriverInfo* info) {
+  const v1::Target& t = c.plan().target();
+  if (!t.has_sentinel()) return;
+  const v1::SentinelSpec& s = t.sentinel();
+  if (info && (info->name != "redis" || t.flavor() != "redis")) {
+    c.Add("target.sentinel", "Redis Sentinel needs driver redis, flavor redis, not " + t.flavor());
+  } else if (t.session() != "read-write") {
+    c.Add("target.sentinel", "needs session: read-write (the sentinels name the master a worker may write to)");
+  }
+  if (!IsNameOf(s.master(), "_.-")) {
+    c.Add("target.sentinel.master",
+          "expected the name the sentinels monitor (letters, digits, '_', '.', '-'), found " + Quoted(s.master()));
+  }
+  CheckEndpoints(c, s.endpoints(), "target.sentinel.endpoints");
 }
 
 void CheckTarget(PlanChecks& c) {
@@ -88,7 +105,7 @@ void CheckTarget(PlanChecks& c) {
     c.Add("target.flavor", "expected one of " + Join(info->flavors, ", ") + " for driver " + info->name + ", found " +
                                Quoted(t.flavor()));
   }
-  CheckEndpoints(c);
+  CheckEndpoints(c, t.endpoints(), "target.endpoints");
   if (!t.password_env().empty() && !IsIdentifier(t.password_env())) {
     c.Add("target.password_env", "expected the name of an environment variable, found " + Quoted(t.password_env()));
   }
@@ -98,6 +115,7 @@ void CheckTarget(PlanChecks& c) {
     c.Add("target.balance", "expected round-robin, random or first-alive, found " + Quoted(t.balance()));
   }
   CheckSession(c, info);
+  CheckSentinel(c, info);
   CheckHealth(c);
 }
 

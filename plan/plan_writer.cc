@@ -72,6 +72,13 @@ void EmitTarget(YAML::Emitter& out, const v1::Target& t) {
   out << YAML::Key << "op_timeout" << YAML::Value << FormatDurationMs(t.op_timeout_ms());
   out << YAML::Key << "balance" << YAML::Value << t.balance();
   if (!t.session().empty()) out << YAML::Key << "session" << YAML::Value << t.session();
+  if (t.has_sentinel()) {
+    out << YAML::Key << "sentinel" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "master" << YAML::Value << t.sentinel().master();
+    out << YAML::Key << "endpoints" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const auto& e : t.sentinel().endpoints()) out << e;
+    out << YAML::EndSeq << YAML::EndMap;
+  }
   if (!t.health().kind().empty()) {
     out << YAML::Key << "health" << YAML::Value << YAML::Flow << YAML::BeginMap;
     out << YAML::Key << "kind" << YAML::Value << t.health().kind();
