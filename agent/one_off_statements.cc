@@ -16,6 +16,8 @@ drivers::ConnectOptions ConnectOptionsFor(const PhaseRunnerOptions& o, int endpo
   c.connect_timeout_ms = static_cast<int>(t.connect_timeout_ms());
   c.session = t.session();
   c.op_timeout_ms = static_cast<int>(t.op_timeout_ms());
+  c.sentinels.assign(t.sentinel().endpoints().begin(), t.sentinel().endpoints().end());
+  c.sentinel_master = t.sentinel().master();
   return c;
 }
 

@@ -33,6 +33,11 @@ struct ConnectOptions {
   // Per-operation timeout; 0: none. The blocking drivers set it as their
   // socket timeouts; the runner cuts a worker's operation itself.
   int op_timeout_ms = 0;
+  // Redis with Sentinel (session read-write): the sentinels to ask, in
+  // order, and the name of the master they monitor. The driver connects
+  // only to the master they name.
+  std::vector<std::string> sentinels;
+  std::string sentinel_master;
 
   std::string Endpoint() const { return host + ":" + std::to_string(port); }
 };

@@ -79,23 +79,23 @@ OpResult RedisAsyncDriver::Lost(bool write, const std::string& why, std::string*
   return r;
 }
 
-Task<Status> RedisAsyncDriver::Connect(const ConnectOptions& o) {
-  Close();
-  endpoint_ = o.Endpoint();
-  aborted_ = false;
-  auto ex = co_await asio::this_coro::executor;
-  asio::steady_timer timer(ex);
-  timer.expires_after(std::chrono::milliseconds(o.connect_timeout_ms > 0 ? o.connect_timeout_ms : 5000));
-  timer.async_wait([this](const boost::system::error_code& ec) {
-    if (!ec) Abort();
+void RedisAsyncDriver::AbortAt(asio::steady_timer* timer, int64_t deadline_ns) {
+  timer->expires_after(std::chrono::nanoseconds(std::max<int64_t>(0, deadline_ns - MonoNowNs())));
+  timer->async_wait([this](const boost::system::error_code& ec) {
+    if (ec) return;
+    timed_out_ = true;
+    Abort();
   });
+}
+
+Task<Status> RedisAsyncDriver::Open(const std::string& host, int port) {
+  auto ex = co_await asio::this_coro::executor;
   boost::system::error_code ec;
   asio::ip::tcp::resolver resolver(ex);
   auto endpoints =
-      co_await resolver.async_resolve(o.host, std::to_string(o.port), asio::redirect_error(asio::use_awaitable, ec));
+      co_await resolver.async_resolve(host, std::to_string(port), asio::redirect_error(asio::use_awaitable, ec));
   if (!ec) co_await asio::async_connect(socket_, endpoints, asio::redirect_error(asio::use_awaitable, ec));
   if (ec || aborted_) {
-    timer.cancel();
     Status s = Status::Error(endpoint_ + ": " + (aborted_ ? "timed out connecting (connect_timeout)" : ec.message()));
     Close();
     co_return s;
@@ -104,40 +104,77 @@ Task<Status> RedisAsyncDriver::Connect(const ConnectOptions& o) {
   reader_ = redisReaderCreateWithFunctions(&kSummaryFunctions);
   reader_->privdata = &reply_;  // redisReaderSetPrivdata casts it to int in 0.14
   connected_ = true;
+  co_return Status::Ok();
+}
+
+Task<Status> RedisAsyncDriver::Connect(const ConnectOptions& o) {
+  Close();
+  aborted_ = timed_out_ = false;
+  // Asking the sentinels and opening the connection share connect_timeout.
+  const int64_t deadline = MonoNowNs() + int64_t(o.connect_timeout_ms > 0 ? o.connect_timeout_ms : 5000) * kNsPerMs;
+  if (o.session == "read-write" && !o.sentinels.empty()) {
+    StatusOr<std::string> master = co_await AskSentinels(o, deadline);
+    if (!master.ok()) co_return Status::Error(o.Endpoint() + ": " + master.status().message());
+    if (*master != o.Endpoint()) co_return Status::Error(RedisNotTheSentinelsMaster(o.Endpoint(), *master));
+  }
+  endpoint_ = o.Endpoint();
+  asio::steady_timer timer(co_await asio::this_coro::executor);
+  AbortAt(&timer, deadline);
+  if (Status s = co_await Open(o.host, o.port); !s.ok()) co_return s;
   // Logging in is a command like any other: op_timeout bounds it, as the
   // blocking driver's socket timeout does.
-  if (o.op_timeout_ms > 0) {
-    timer.cancel();
-    timer.expires_after(std::chrono::milliseconds(o.op_timeout_ms));
-    timer.async_wait([this](const boost::system::error_code& e) {
-      if (!e) Abort();
-    });
-  }
+  timer.cancel();
+  if (o.op_timeout_ms > 0) AbortAt(&timer, MonoNowNs() + int64_t(o.op_timeout_ms) * kNsPerMs);
   std::string error;
-  bool ok = true;
-  if (!o.password.empty()) {
-    std::vector<std::string> auth = {"AUTH"};
-    if (!o.user.empty()) auth.push_back(o.user);
-    auth.push_back(o.password);
-    ok = co_await Words(auth, &error);
-    if (!ok) error = "authentication: " + error;
-  }
-  if (ok && !o.database.empty() && o.database != "0") {
-    std::vector<std::string> select = {"SELECT", o.database};
-    ok = co_await Words(select, &error);
-    if (!ok) error = "SELECT " + o.database + ": " + error;
-  }
-  if (ok && o.session == "read-write") {
-    StatusOr<std::string> role = co_await Role();
-    ok = role.ok() && *role == "master";
-    if (!ok) error = role.ok() ? RedisNotAMaster(endpoint_, *role) : role.status().message();
-  }
+  bool ok = co_await LogIn(o, &error);
   timer.cancel();
   if (!ok) {
     Close();
     co_return Status::Error(error);
   }
   co_return Status::Ok();
+}
+
+Task<bool> RedisAsyncDriver::LogIn(const ConnectOptions& o, std::string* error) {
+  bool ok = true;
+  if (!o.password.empty()) {
+    std::vector<std::string> auth = {"AUTH"};
+    if (!o.user.empty()) auth.push_back(o.user);
+    auth.push_back(o.password);
+    ok = co_await Words(auth, error);
+    if (!ok) *error = "authentication: " + *error;
+  }
+  if (ok && !o.database.empty() && o.database != "0") {
+    std::vector<std::string> select = {"SELECT", o.database};
+    ok = co_await Words(select, error);
+    if (!ok) *error = "SELECT " + o.database + ": " + *error;
+  }
+  if (ok && o.session == "read-write") {
+    StatusOr<std::string> role = co_await Role();
+    ok = role.ok() && *role == "master";
+    if (!ok) *error = role.ok() ? RedisNotAMaster(endpoint_, *role) : role.status().message();
+  }
+  co_return ok;
+}
+
+Task<StatusOr<std::string>> RedisAsyncDriver::AskSentinels(const ConnectOptions& o, int64_t deadline_ns) {
+  std::string why;
+  const size_t n = o.sentinels.size();
+  for (size_t i = 0; i < n; ++i) {
+    // Each sentinel gets a share of what is left, so that one that does not
+    // answer leaves time for the next; the last share is the data node's.
+    const int64_t share = (deadline_ns - MonoNowNs()) / int64_t(n - i + 1);
+    asio::steady_timer timer(co_await asio::this_coro::executor);
+    AbortAt(&timer, MonoNowNs() + share);
+    StatusOr<std::string> master = co_await AskSentinel(o.sentinels[i], o.sentinel_master);
+    timer.cancel();
+    Close();
+    if (master.ok()) co_return master;
+    why = master.status().message();
+    if (aborted_ && !timed_out_) break;  // the runner stopped this worker
+    aborted_ = timed_out_ = false;
+  }
+  co_return Status::Error("no sentinel named the master " + o.sentinel_master + " (the last: " + why + ")");
 }
 
 Task<bool> RedisAsyncDriver::Words(const std::vector<std::string>& words, std::string* error) {
@@ -314,6 +351,23 @@ Task<StatusOr<std::vector<SlotRange>>> RedisAsyncDriver::ClusterSlots() {
   StatusOr<std::vector<SlotRange>> ranges = ParseClusterSlots(static_cast<redisReply*>(reply), endpoint_);
   freeReplyObject(reply);
   co_return ranges;
+}
+
+Task<StatusOr<std::string>> RedisAsyncDriver::AskSentinel(const std::string& sentinel, const std::string& name) {
+  std::string host;
+  int port = 0;
+  SplitHostPort(sentinel, &host, &port);
+  endpoint_ = "sentinel " + sentinel;
+  if (Status s = co_await Open(host, port); !s.ok()) co_return s;
+  std::unique_ptr<redisReader, void (*)(redisReader*)> reader(redisReaderCreate(), redisReaderFree);
+  const std::vector<std::string> words = {"SENTINEL", "get-master-addr-by-name", name};
+  void* reply = nullptr;
+  OpResult lost;
+  std::string error;
+  if (!co_await Exchange(words, 3, false, reader.get(), &reply, &lost, &error)) co_return Status::Error(error);
+  StatusOr<std::string> master = ParseSentinelMaster(static_cast<redisReply*>(reply), sentinel, name);
+  freeReplyObject(reply);
+  co_return master;
 }
 
 Task<StatusOr<std::string>> RedisAsyncDriver::Role() {

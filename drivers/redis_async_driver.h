@@ -9,6 +9,7 @@
 
 #include <array>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,18 @@ class RedisAsyncDriver : public AsyncDriver {
   const std::string& endpoint() const { return endpoint_; }
 
  private:
+  // Opens a TCP connection to host:port for endpoint_ (the caller's timer
+  // bounds it: on Abort it is "timed out connecting").
+  Task<Status> Open(const std::string& host, int port);
+  // AUTH, SELECT and (session read-write) ROLE on the new connection.
+  Task<bool> LogIn(const ConnectOptions& o, std::string* error);
+  // The master the sentinels name ("host:port"): each asked in turn, within
+  // a share of what is left before deadline_ns, until one answers.
+  Task<StatusOr<std::string>> AskSentinels(const ConnectOptions& o, int64_t deadline_ns);
+  // SENTINEL get-master-addr-by-name on a connection of its own to sentinel.
+  Task<StatusOr<std::string>> AskSentinel(const std::string& sentinel, const std::string& name);
+  // Arms timer to abort the connection at deadline_ns (timed_out_).
+  void AbortAt(boost::asio::steady_timer* timer, int64_t deadline_ns);
   // Sends words (AUTH, SELECT) and reads the reply; false unless ok.
   Task<bool> Words(const std::vector<std::string>& words, std::string* error);
   // Writes args[0..argc) and reads one reply with reader into *reply; false
@@ -79,6 +92,7 @@ class RedisAsyncDriver : public AsyncDriver {
   boost::asio::ip::tcp::socket socket_;
   bool connected_ = false;
   bool aborted_ = false;
+  bool timed_out_ = false;  // aborted by this driver's own timer, not the runner
   redisReader* reader_ = nullptr;
   RedisReplySummary reply_;
   std::string endpoint_;

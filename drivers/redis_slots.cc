@@ -92,6 +92,22 @@ std::string RedisNotAMaster(const std::string& endpoint, const std::string& role
   return endpoint + ": a " + (role == "slave" ? std::string("replica") : role) + ", not a master (session: read-write)";
 }
 
+StatusOr<std::string> ParseSentinelMaster(const redisReply* r, const std::string& sentinel, const std::string& name) {
+  const std::string ask = "sentinel " + sentinel + ": SENTINEL get-master-addr-by-name " + name;
+  if (r && r->type == REDIS_REPLY_ERROR) return Status::Error(ask + ": " + std::string(r->str, r->len));
+  if (r && r->type == REDIS_REPLY_NIL) return Status::Error(ask + ": no master of that name");
+  if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2 || r->element[0]->type != REDIS_REPLY_STRING ||
+      r->element[1]->type != REDIS_REPLY_STRING) {
+    return Status::Error(ask + ": not a host and a port");
+  }
+  return std::string(r->element[0]->str, r->element[0]->len) + ":" +
+         std::string(r->element[1]->str, r->element[1]->len);
+}
+
+std::string RedisNotTheSentinelsMaster(const std::string& endpoint, const std::string& master) {
+  return endpoint + ": not the master the sentinels name (" + master + "; session: read-write)";
+}
+
 void AddSeed(std::vector<std::string>* seeds, const std::string& seed) {
   if (std::find(seeds->begin(), seeds->end(), seed) == seeds->end()) seeds->insert(seeds->begin(), seed);
 }

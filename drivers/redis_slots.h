@@ -63,6 +63,13 @@ StatusOr<std::vector<SlotRange>> ParseClusterSlots(const redisReply* reply, cons
 StatusOr<std::string> ParseRole(const redisReply* reply, const std::string& endpoint);
 // The connect error of a node that is not a master, for session: read-write.
 std::string RedisNotAMaster(const std::string& endpoint, const std::string& role);
+// A sentinel's answer to SENTINEL get-master-addr-by-name NAME as
+// "host:port"; an error reply, nil (no such master) or another shape is an
+// error naming the sentinel.
+StatusOr<std::string> ParseSentinelMaster(const redisReply* reply, const std::string& sentinel,
+                                          const std::string& name);
+// The connect error of a node that is not the master the sentinels name.
+std::string RedisNotTheSentinelsMaster(const std::string& endpoint, const std::string& master);
 
 // Puts the endpoint a worker was given first among the nodes it asks for
 // the slot map (once: a reconnect to a known seed keeps the order).

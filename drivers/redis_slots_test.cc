@@ -8,6 +8,19 @@
 namespace stampede::drivers {
 namespace {
 
+// parse applied to the reply hiredis reads from resp.
+template <typename Parse>
+auto ParsedReply(const std::string& resp, Parse parse) {
+  redisReader* reader = redisReaderCreate();
+  EXPECT_EQ(redisReaderFeed(reader, resp.data(), resp.size()), REDIS_OK);
+  void* reply = nullptr;
+  EXPECT_EQ(redisReaderGetReply(reader, &reply), REDIS_OK);
+  auto parsed = parse(static_cast<const redisReply*>(reply));
+  freeReplyObject(reply);
+  redisReaderFree(reader);
+  return parsed;
+}
+
 TEST(RedisSlotsTest, ParsesRedirects) {
   Redirect r;
   ASSERT_TRUE(ParseRedirect("MOVED 3999 127.0.0.1:6381", &r));
@@ -54,14 +67,7 @@ TEST(RedisSlotsTest, ReadsClusterSlotsReplies) {
       "*4\r\n$9\r\n127.0.0.1\r\n:30001\r\n$4\r\nid-1\r\n*2\r\n$8\r\nhostname\r\n$6\r\nhost-1\r\n"
       "*4\r\n$9\r\n127.0.0.1\r\n:30004\r\n$4\r\nid-4\r\n*2\r\n$8\r\nhostname\r\n$6\r\nhost-2\r\n"
       "*3\r\n:5461\r\n:16383\r\n*3\r\n$0\r\n\r\n:30002\r\n$4\r\nid-2\r\n";
-  redisReader* reader = redisReaderCreate();
-  ASSERT_EQ(redisReaderFeed(reader, resp.data(), resp.size()), REDIS_OK);
-  void* reply = nullptr;
-  ASSERT_EQ(redisReaderGetReply(reader, &reply), REDIS_OK);
-  ASSERT_NE(reply, nullptr);
-  auto ranges = ParseClusterSlots(static_cast<redisReply*>(reply), "10.0.0.9:30003");
-  freeReplyObject(reply);
-  redisReaderFree(reader);
+  auto ranges = ParsedReply(resp, [](const redisReply* r) { return ParseClusterSlots(r, "10.0.0.9:30003"); });
   ASSERT_TRUE(ranges.ok()) << ranges.status().message();
   ASSERT_EQ(ranges->size(), 2u);
   EXPECT_EQ((*ranges)[0].master, "127.0.0.1:30001");
@@ -103,14 +109,7 @@ TEST(RedisSlotsTest, AddSeedPutsANewSeedFirstOnce) {
 // deploy/local/redis-sentinel.sh) and on a master.
 TEST(RedisSlotsTest, ReadsRoleReplies) {
   auto role_of = [](const std::string& resp) {
-    redisReader* reader = redisReaderCreate();
-    EXPECT_EQ(redisReaderFeed(reader, resp.data(), resp.size()), REDIS_OK);
-    void* reply = nullptr;
-    EXPECT_EQ(redisReaderGetReply(reader, &reply), REDIS_OK);
-    auto role = ParseRole(static_cast<redisReply*>(reply), "127.0.0.1:7700");
-    freeReplyObject(reply);
-    redisReaderFree(reader);
-    return role;
+    return ParsedReply(resp, [](const redisReply* r) { return ParseRole(r, "127.0.0.1:7700"); });
   };
   auto replica = role_of("*5\r\n$5\r\nslave\r\n$9\r\n127.0.0.1\r\n:7702\r\n$9\r\nconnected\r\n:79807\r\n");
   ASSERT_TRUE(replica.ok());
@@ -123,6 +122,31 @@ TEST(RedisSlotsTest, ReadsRoleReplies) {
   auto denied = role_of("-NOAUTH Authentication required.\r\n");
   ASSERT_FALSE(denied.ok());
   EXPECT_EQ(denied.status().message(), "127.0.0.1:7700: ROLE: NOAUTH Authentication required.");
+}
+
+// SENTINEL get-master-addr-by-name as Redis 7.0's sentinel answers it
+// (captured from deploy/local/redis-sentinel.sh): a known master, an
+// unknown name, and a data node asked by mistake.
+TEST(RedisSlotsTest, ReadsTheSentinelsMaster) {
+  auto master_of = [](const std::string& resp) {
+    return ParsedReply(resp, [](const redisReply* r) { return ParseSentinelMaster(r, "127.0.0.1:17410", "stampede"); });
+  };
+  auto known = master_of("*2\r\n$9\r\n127.0.0.1\r\n$5\r\n17400\r\n");
+  ASSERT_TRUE(known.ok()) << known.status().message();
+  EXPECT_EQ(*known, "127.0.0.1:17400");
+  auto unknown = master_of("*-1\r\n");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.status().message(),
+            "sentinel 127.0.0.1:17410: SENTINEL get-master-addr-by-name stampede: no master of that name");
+  auto data_node =
+      master_of("-ERR unknown command 'SENTINEL', with args beginning with: 'get-master-addr-by-name' 'stampede' \r\n");
+  ASSERT_FALSE(data_node.ok());
+  EXPECT_NE(data_node.status().message().find(": ERR unknown command 'SENTINEL'"), std::string::npos);
+  auto odd = master_of("*1\r\n$9\r\n127.0.0.1\r\n");
+  ASSERT_FALSE(odd.ok());
+  EXPECT_NE(odd.status().message().find("not a host and a port"), std::string::npos);
+  EXPECT_EQ(RedisNotTheSentinelsMaster("127.0.0.1:17401", "127.0.0.1:17400"),
+            "127.0.0.1:17401: not the master the sentinels name (127.0.0.1:17400; session: read-write)");
 }
 
 }  // namespace
