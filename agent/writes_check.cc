@@ -1,7 +1,7 @@
 // AsyncRunner::CheckWrites: after a phase with check_writes, each worker
 // reads back the inserts its operations acknowledged or left ambiguous
-// (workloads/write_ledger.h), on its own event loop and a fresh connection,
-// each read under op_timeout and the whole check under one deadline. An
+// (workloads/write_ledger.h), on its own event loop and the phase's
+// connection (a fresh one with target.sentinel), each read under op_timeout and the whole check under one deadline. An
 // acknowledged or ambiguous insert not found is read again a second later
 // before it counts as lost or not committed (a replica may apply a commit a
 // moment after it was acknowledged); then the inserts that failed are read
@@ -39,6 +39,11 @@ v1::WritesCheck AsyncRunner::CheckWrites(int64_t budget_ns) {
     out.set_note(why);
     return out;
   }
+  // The phase's connections are reused, except where sentinels name the
+  // master: a node they deposed still says master to ROLE and still has
+  // the inserts acknowledged there, which its demotion will throw away. A
+  // fresh connection reads the master they name now.
+  if (options_.plan.target().has_sentinel()) CloseConnections();
   // Connections and reads are bounded by the check's deadline as the
   // phase's were by its hard stop; the loops' watchdogs run again.
   hard_stop_mono_ns_ = MonoNowNs() + budget_ns;
