@@ -231,15 +231,18 @@ bool AgentRun::Admit(PhaseRunnerOptions* o) {
     Event(v1::Event::ERROR, o->phase_index, allowed.message());
     return false;
   }
-  const std::string& env = o->plan.target().password_env();
-  if (env.empty()) return true;
-  const char* value = std::getenv(env.c_str());
-  if (value == nullptr) {
-    Event(v1::Event::ERROR, o->phase_index,
-          "target.password_env: environment variable " + env + " is not set on agent " + name_);
-    return false;
+  for (auto [field, env, into] : {std::tuple{"target.password_env", &o->plan.target().password_env(), &o->password},
+                                  std::tuple{"target.sentinel.password_env",
+                                             &o->plan.target().sentinel().password_env(), &o->sentinel_password}}) {
+    if (env->empty()) continue;
+    const char* value = std::getenv(env->c_str());
+    if (value == nullptr) {
+      Event(v1::Event::ERROR, o->phase_index,
+            std::string(field) + ": environment variable " + *env + " is not set on agent " + name_);
+      return false;
+    }
+    *into = value;
   }
-  o->password = value;
   return true;
 }
 
@@ -321,6 +324,9 @@ void AgentRun::AdoptMain(v1::AdoptShare adopt, std::shared_ptr<Phase> phase) {
                                        {adopt.weights().begin(), adopt.weights().end()});
   const std::string& env = o.plan.target().password_env();
   if (!env.empty() && std::getenv(env.c_str())) o.password = std::getenv(env.c_str());
+  const std::string& sentinel_env = o.plan.target().sentinel().password_env();
+  if (!sentinel_env.empty() && std::getenv(sentinel_env.c_str()))
+    o.sentinel_password = std::getenv(sentinel_env.c_str());
   Status s = config_->allow.Check(o.plan);
   std::shared_ptr<PhaseRunner> runner = s.ok() ? PhaseRunner::Create(std::move(o)) : nullptr;
   if (s.ok()) s = runner->Prepare();

@@ -180,10 +180,11 @@ Status AllowList::CheckTarget(const v1::Target& target) const {
     Status s = CheckEndpoint(target.endpoints(i), "target.endpoints[" + std::to_string(i) + "]", target.password_env());
     if (!s.ok()) return s;
   }
-  // The agent talks to the sentinels too (without a password).
+  // The agent talks to the sentinels too, with their own password.
   const auto& sentinels = target.sentinel().endpoints();
   for (int i = 0; i < sentinels.size(); ++i) {
-    Status s = CheckEndpoint(sentinels[i], "target.sentinel.endpoints[" + std::to_string(i) + "]", "");
+    Status s = CheckEndpoint(sentinels[i], "target.sentinel.endpoints[" + std::to_string(i) + "]",
+                             target.sentinel().password_env());
     if (!s.ok()) return s;
   }
   return Status::Ok();
@@ -207,9 +208,10 @@ Status AllowList::CheckEndpoint(const std::string& endpoint, const std::string& 
       std::find(match->password_env.begin(), match->password_env.end(), env) == match->password_env.end()) {
     // The plan loader only takes identifiers here; anything else is not echoed.
     const std::string var = plan::IsIdentifier(env) ? env : "(not a variable name)";
-    return Status::Error("refused by the agent's config: " + match->password_at + match->name +
-                         ".password_env: the plan's target.password_env " + var + " is not listed for " + which +
-                         "; add it there in " + file_ + " to let this agent read it");
+    return Status::Error(
+        "refused by the agent's config: " + match->password_at + match->name + ".password_env: the plan's " +
+        (field.starts_with("target.sentinel") ? "target.sentinel" : "target") + ".password_env " + var +
+        " is not listed for " + which + "; add it there in " + file_ + " to let this agent read it");
   }
   return Status::Ok();
 }

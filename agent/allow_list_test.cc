@@ -79,6 +79,14 @@ TEST(AllowList, SentinelsAreTargetsToo) {
   EXPECT_NE(s.message().find("the plan's target.sentinel.endpoints[1] '10.0.7.9:26379' is not listed"),
             std::string::npos)
       << s.message();
+  p.mutable_target()->mutable_sentinel()->mutable_endpoints()->RemoveLast();
+  p.mutable_target()->mutable_sentinel()->set_password_env("SENTINEL_PASSWORD");
+  s = a.Check(p);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find(".password_env: the plan's target.sentinel.password_env SENTINEL_PASSWORD is not listed "
+                             "for target.sentinel.endpoints[0]"),
+            std::string::npos)
+      << s.message();
 }
 
 TEST(AllowList, NoTargetsMeansNone) {

@@ -18,6 +18,7 @@ drivers::ConnectOptions ConnectOptionsFor(const PhaseRunnerOptions& o, int endpo
   c.op_timeout_ms = static_cast<int>(t.op_timeout_ms());
   c.sentinels.assign(t.sentinel().endpoints().begin(), t.sentinel().endpoints().end());
   c.sentinel_master = t.sentinel().master();
+  c.sentinel_password = o.sentinel_password;
   return c;
 }
 

@@ -58,7 +58,8 @@ struct PhaseRunnerOptions {
   std::vector<uint32_t> weights;
   // Runs the setup before the phase (and the previous phase's cleanup).
   bool lead = false;
-  std::string password;  // resolved from the agent's own environment
+  std::string password;           // resolved from the agent's own environment
+  std::string sentinel_password;  // target.sentinel.password_env, resolved the same way
   // Event loops; 0: one per core.
   int threads = 0;
   // Coordinator clock minus local monotonic clock, and its uncertainty.

@@ -38,6 +38,7 @@ struct ConnectOptions {
   // only to the master they name.
   std::vector<std::string> sentinels;
   std::string sentinel_master;
+  std::string sentinel_password;  // never logged
 
   std::string Endpoint() const { return host + ":" + std::to_string(port); }
 };

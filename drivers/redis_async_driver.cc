@@ -166,7 +166,7 @@ Task<StatusOr<std::string>> RedisAsyncDriver::AskSentinels(const ConnectOptions&
     const int64_t share = (deadline_ns - MonoNowNs()) / int64_t(n - i + 1);
     asio::steady_timer timer(co_await asio::this_coro::executor);
     AbortAt(&timer, MonoNowNs() + share);
-    StatusOr<std::string> master = co_await AskSentinel(o.sentinels[i], o.sentinel_master);
+    StatusOr<std::string> master = co_await AskSentinel(o.sentinels[i], o);
     timer.cancel();
     Close();
     if (master.ok()) co_return master;
@@ -353,12 +353,18 @@ Task<StatusOr<std::vector<SlotRange>>> RedisAsyncDriver::ClusterSlots() {
   co_return ranges;
 }
 
-Task<StatusOr<std::string>> RedisAsyncDriver::AskSentinel(const std::string& sentinel, const std::string& name) {
+Task<StatusOr<std::string>> RedisAsyncDriver::AskSentinel(const std::string& sentinel, const ConnectOptions& o) {
   std::string host;
   int port = 0;
   SplitHostPort(sentinel, &host, &port);
   endpoint_ = "sentinel " + sentinel;
   if (Status s = co_await Open(host, port); !s.ok()) co_return s;
+  const std::string& name = o.sentinel_master;
+  if (!o.sentinel_password.empty()) {
+    std::string error;
+    const std::vector<std::string> auth = {"AUTH", o.sentinel_password};
+    if (!co_await Words(auth, &error)) co_return Status::Error("authentication: " + error);
+  }
   std::unique_ptr<redisReader, void (*)(redisReader*)> reader(redisReaderCreate(), redisReaderFree);
   const std::vector<std::string> words = {"SENTINEL", "get-master-addr-by-name", name};
   void* reply = nullptr;

@@ -70,8 +70,9 @@ class RedisAsyncDriver : public AsyncDriver {
   // The master the sentinels name ("host:port"): each asked in turn, within
   // a share of what is left before deadline_ns, until one answers.
   Task<StatusOr<std::string>> AskSentinels(const ConnectOptions& o, int64_t deadline_ns);
-  // SENTINEL get-master-addr-by-name on a connection of its own to sentinel.
-  Task<StatusOr<std::string>> AskSentinel(const std::string& sentinel, const std::string& name);
+  // SENTINEL get-master-addr-by-name o.sentinel_master on a connection of
+  // its own to sentinel (AUTH o.sentinel_password first, if any).
+  Task<StatusOr<std::string>> AskSentinel(const std::string& sentinel, const ConnectOptions& o);
   // Arms timer to abort the connection at deadline_ns (timed_out_).
   void AbortAt(boost::asio::steady_timer* timer, int64_t deadline_ns);
   // Sends words (AUTH, SELECT) and reads the reply; false unless ok.

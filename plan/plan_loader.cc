@@ -192,9 +192,10 @@ class Loader : public YamlReader {
             "expected a mapping like {master: mymaster, endpoints: [host:26379]}, found " + Found(n));
       return;
     }
-    CheckKeys(n, "target.sentinel", {"master", "endpoints"});
+    CheckKeys(n, "target.sentinel", {"master", "endpoints", "password_env"});
     spec->set_master(RequiredString(n, "master", "target.sentinel.master"));
     LoadEndpoints(n, "target.sentinel", spec->mutable_endpoints());
+    if (n["password_env"]) spec->set_password_env(String(n["password_env"], "target.sentinel.password_env"));
   }
 
   void LoadRetry(const YAML::Node& root) {

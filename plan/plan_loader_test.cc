@@ -120,14 +120,16 @@ TEST(PlanLoaderTest, ReadWriteSessionNeedsADriverThatKnowsThePrimary) {
 TEST(PlanLoaderTest, SentinelNamesTheMasterOfARedisReadWriteSession) {
   const std::string phases = "phases:\n  - {name: a, workload: kv, workers: 1, ops: 1}\n";
   const std::string redis = "name: x\ntarget: {driver: redis, endpoints: ['h:1', 'h:2'], session: read-write, ";
-  auto ok =
-      LoadPlanText(redis + "sentinel: {master: mymaster, endpoints: ['s:26379', 's:26380']}}\n" + phases, "p.yaml");
+  auto ok = LoadPlanText(
+      redis + "sentinel: {master: mymaster, endpoints: ['s:26379', 's:26380'], password_env: S_PW}}\n" + phases,
+      "p.yaml");
   ASSERT_TRUE(ok.ok()) << ok.errors[0];
   EXPECT_EQ(ok.plan.target().sentinel().master(), "mymaster");
   EXPECT_EQ(ok.plan.target().sentinel().endpoints_size(), 2);
   auto again = LoadPlanText(PlanToYaml(ok.plan), "again.yaml");
   ASSERT_TRUE(again.ok()) << again.errors[0];
   EXPECT_EQ(again.plan.target().sentinel().endpoints(1), "s:26380");
+  EXPECT_EQ(again.plan.target().sentinel().password_env(), "S_PW");
   auto e = Errors("name: x\ntarget: {driver: redis, endpoints: ['h:1'], sentinel: {master: m, endpoints: ['s:1']}}\n" +
                   phases);
   ASSERT_EQ(e.size(), 1u);
@@ -142,6 +144,11 @@ TEST(PlanLoaderTest, SentinelNamesTheMasterOfARedisReadWriteSession) {
   ASSERT_EQ(e.size(), 2u);
   EXPECT_NE(e[0].find("target.sentinel.master: expected the name the sentinels monitor"), std::string::npos) << e[0];
   EXPECT_NE(e[1].find("target.sentinel.endpoints[0]: expected host:port, found 's'"), std::string::npos) << e[1];
+  e = Errors(redis + "sentinel: {master: m, endpoints: ['s:1'], password_env: 'hunter2 secret'}}\n" + phases);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("target.sentinel.password_env: expected the name of an environment variable"), std::string::npos)
+      << e[0];
+  EXPECT_EQ(e[0].find("hunter2"), std::string::npos) << e[0];
   e = Errors(redis + "sentinel: {master: m}}\n" + phases);
   ASSERT_FALSE(e.empty());
   EXPECT_NE(e[0].find("target.sentinel.endpoints: missing"), std::string::npos) << e[0];

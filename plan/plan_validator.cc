@@ -90,6 +90,10 @@ void CheckSentinel(PlanChecks& c, const drivers::DriverInfo* info) {
           "expected the name the sentinels monitor (letters, digits, '_', '.', '-'), found " + Quoted(s.master()));
   }
   CheckEndpoints(c, s.endpoints(), "target.sentinel.endpoints");
+  if (!s.password_env().empty() && !IsIdentifier(s.password_env())) {
+    // Not echoed: it may be a password pasted in the wrong place.
+    c.Add("target.sentinel.password_env", "expected the name of an environment variable ([A-Za-z_][A-Za-z0-9_]*)");
+  }
 }
 
 void CheckTarget(PlanChecks& c) {

@@ -77,7 +77,11 @@ void EmitTarget(YAML::Emitter& out, const v1::Target& t) {
     out << YAML::Key << "master" << YAML::Value << t.sentinel().master();
     out << YAML::Key << "endpoints" << YAML::Value << YAML::Flow << YAML::BeginSeq;
     for (const auto& e : t.sentinel().endpoints()) out << e;
-    out << YAML::EndSeq << YAML::EndMap;
+    out << YAML::EndSeq;
+    if (!t.sentinel().password_env().empty()) {
+      out << YAML::Key << "password_env" << YAML::Value << t.sentinel().password_env();
+    }
+    out << YAML::EndMap;
   }
   if (!t.health().kind().empty()) {
     out << YAML::Key << "health" << YAML::Value << YAML::Flow << YAML::BeginMap;

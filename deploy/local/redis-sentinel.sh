@@ -2,7 +2,8 @@
 # A throwaway Redis with Sentinel from Debian's redis-server, on loopback:
 # a master on BASE, replicas on BASE+1 and BASE+2, three sentinels on
 # BASE+10..BASE+12 watching it as "stampede" (quorum 2, down after 1 s, so
-# that a failover takes a few seconds).
+# that a failover takes a few seconds). Data nodes and sentinels all
+# require PASSWORD.
 #   redis-sentinel.sh start DIR BASE PASSWORD
 #   redis-sentinel.sh stop DIR
 #   redis-sentinel.sh kill DIR PORT         # SIGKILL the data node on PORT
@@ -39,6 +40,7 @@ bind 127.0.0.1
 dir $dir/$p
 sentinel monitor stampede 127.0.0.1 $2 2
 sentinel auth-pass stampede $(pw)
+requirepass $(pw)
 sentinel down-after-milliseconds stampede 1000
 sentinel failover-timeout stampede 10000
 sentinel parallel-syncs stampede 2
@@ -51,7 +53,7 @@ CONF
 master() {
   local p
   for p in $(($(base) + 10)) $(($(base) + 11)) $(($(base) + 12)); do
-    redis-cli -h 127.0.0.1 -p "$p" sentinel get-master-addr-by-name stampede 2>/dev/null | sed -n 2p | grep . && return 0
+    cli "$p" sentinel get-master-addr-by-name stampede 2>/dev/null | sed -n 2p | grep . && return 0
   done
   return 1
 }

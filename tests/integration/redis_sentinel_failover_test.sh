@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Redis with Sentinel for real (deploy/local/redis-sentinel.sh: a master,
-# two replicas, three sentinels, down after 1 s). The workers list all three
+# two replicas, three sentinels, down after 1 s, every one behind the
+# password: the sentinels' too, target.sentinel.password_env). The workers list all three
 # data nodes with session: read-write and the sentinels (target.sentinel):
 # a worker connects only to the node the sentinels name master, and a
 # replica refuses it (ROLE), so the workers write to the master and follow
@@ -48,7 +49,8 @@ cat >"$TMP/plan.yaml" <<YAML
 name: redis-sentinel-failover
 target: {driver: redis, session: read-write, password_env: STAMPEDE_PASSWORD, op_timeout: 4s, connect_timeout: 1s,
          endpoints: [127.0.0.1:$RS_BASE, 127.0.0.1:$A, 127.0.0.1:$B],
-         sentinel: {master: stampede, endpoints: [127.0.0.1:$((RS_BASE + 10)), 127.0.0.1:$((RS_BASE + 11)), 127.0.0.1:$((RS_BASE + 12))]},
+         sentinel: {master: stampede, password_env: STAMPEDE_PASSWORD,
+                    endpoints: [127.0.0.1:$((RS_BASE + 10)), 127.0.0.1:$((RS_BASE + 11)), 127.0.0.1:$((RS_BASE + 12))]},
          health: {kind: redis}}
 recovery: {baseline: 2s, recovered_fraction: 0.9, hold: 2s}
 phases:
