@@ -231,19 +231,27 @@ bool AgentRun::Admit(PhaseRunnerOptions* o) {
     Event(v1::Event::ERROR, o->phase_index, allowed.message());
     return false;
   }
-  for (auto [field, env, into] : {std::tuple{"target.password_env", &o->plan.target().password_env(), &o->password},
-                                  std::tuple{"target.sentinel.password_env",
-                                             &o->plan.target().sentinel().password_env(), &o->sentinel_password}}) {
+  const std::string missing = ReadPasswords(o);
+  if (missing.empty()) return true;
+  Event(v1::Event::ERROR, o->phase_index, missing + " is not set on agent " + name_);
+  return false;
+}
+
+std::string AgentRun::ReadPasswords(PhaseRunnerOptions* o) {
+  const v1::Target& t = o->plan.target();
+  std::string missing;
+  for (auto [field, env, into] :
+       {std::tuple{"target.password_env", &t.password_env(), &o->password},
+        std::tuple{"target.sentinel.password_env", &t.sentinel().password_env(), &o->sentinel_password}}) {
     if (env->empty()) continue;
     const char* value = std::getenv(env->c_str());
-    if (value == nullptr) {
-      Event(v1::Event::ERROR, o->phase_index,
-            std::string(field) + ": environment variable " + *env + " is not set on agent " + name_);
-      return false;
+    if (value != nullptr) {
+      *into = value;
+    } else if (missing.empty()) {
+      missing = std::string(field) + ": environment variable " + *env;
     }
-    *into = value;
   }
-  return true;
+  return missing;
 }
 
 void AgentRun::PhaseMain(v1::PreparePhase prepare) {
@@ -322,11 +330,7 @@ void AgentRun::OnAdopt(const v1::AdoptShare& adopt) {
 void AgentRun::AdoptMain(v1::AdoptShare adopt, std::shared_ptr<Phase> phase) {
   PhaseRunnerOptions o = RunnerOptions(adopt.phase_index(), adopt.slot(), adopt.slots(), false, adopt.source(),
                                        {adopt.weights().begin(), adopt.weights().end()});
-  const std::string& env = o.plan.target().password_env();
-  if (!env.empty() && std::getenv(env.c_str())) o.password = std::getenv(env.c_str());
-  const std::string& sentinel_env = o.plan.target().sentinel().password_env();
-  if (!sentinel_env.empty() && std::getenv(sentinel_env.c_str()))
-    o.sentinel_password = std::getenv(sentinel_env.c_str());
+  ReadPasswords(&o);  // a missing one shows as the connections' error
   Status s = config_->allow.Check(o.plan);
   std::shared_ptr<PhaseRunner> runner = s.ok() ? PhaseRunner::Create(std::move(o)) : nullptr;
   if (s.ok()) s = runner->Prepare();

@@ -90,6 +90,9 @@ class AgentRun {
   void PhaseMain(v1::PreparePhase prepare);
   void CleanupMain();
   bool Admit(PhaseRunnerOptions* o);
+  // Fills o's passwords from this agent's environment; names the first
+  // variable that is not set ("" if none).
+  std::string ReadPasswords(PhaseRunnerOptions* o);
   void AdoptMain(v1::AdoptShare adopt, std::shared_ptr<Phase> phase);
   void CheckWrites(uint32_t index, PhaseRunner* runner, const std::vector<std::shared_ptr<PhaseRunner>>& adopted);
   // weights: the share weights of a PreparePhase or AdoptShare (by slot).

@@ -177,20 +177,22 @@ Status AllowList::Check(const v1::Plan& plan) const {
 
 Status AllowList::CheckTarget(const v1::Target& target) const {
   for (int i = 0; i < target.endpoints_size(); ++i) {
-    Status s = CheckEndpoint(target.endpoints(i), "target.endpoints[" + std::to_string(i) + "]", target.password_env());
+    Status s = CheckEndpoint(target.endpoints(i), "target.endpoints[" + std::to_string(i) + "]", "target",
+                             target.password_env());
     if (!s.ok()) return s;
   }
   // The agent talks to the sentinels too, with their own password.
   const auto& sentinels = target.sentinel().endpoints();
   for (int i = 0; i < sentinels.size(); ++i) {
-    Status s = CheckEndpoint(sentinels[i], "target.sentinel.endpoints[" + std::to_string(i) + "]",
+    Status s = CheckEndpoint(sentinels[i], "target.sentinel.endpoints[" + std::to_string(i) + "]", "target.sentinel",
                              target.sentinel().password_env());
     if (!s.ok()) return s;
   }
   return Status::Ok();
 }
 
-Status AllowList::CheckEndpoint(const std::string& endpoint, const std::string& field, const std::string& env) const {
+Status AllowList::CheckEndpoint(const std::string& endpoint, const std::string& field, const std::string& env_of,
+                                const std::string& env) const {
   const Target* match = nullptr;
   for (const Target& t : targets_) {
     for (const std::string& entry : t.endpoints) {
@@ -208,10 +210,9 @@ Status AllowList::CheckEndpoint(const std::string& endpoint, const std::string& 
       std::find(match->password_env.begin(), match->password_env.end(), env) == match->password_env.end()) {
     // The plan loader only takes identifiers here; anything else is not echoed.
     const std::string var = plan::IsIdentifier(env) ? env : "(not a variable name)";
-    return Status::Error(
-        "refused by the agent's config: " + match->password_at + match->name + ".password_env: the plan's " +
-        (field.starts_with("target.sentinel") ? "target.sentinel" : "target") + ".password_env " + var +
-        " is not listed for " + which + "; add it there in " + file_ + " to let this agent read it");
+    return Status::Error("refused by the agent's config: " + match->password_at + match->name +
+                         ".password_env: the plan's " + env_of + ".password_env " + var + " is not listed for " +
+                         which + "; add it there in " + file_ + " to let this agent read it");
   }
   return Status::Ok();
 }

@@ -50,9 +50,10 @@ class AllowList {
     std::string name;         // allow.targets[N]
   };
   Status CheckTarget(const v1::Target& target) const;
-  // One endpoint the plan names (field: where), and env, the password it
-  // would be sent, if any.
-  Status CheckEndpoint(const std::string& endpoint, const std::string& field, const std::string& env) const;
+  // One endpoint the plan names (field: where), and env, the variable of
+  // the password it would be sent, if any (env_of.password_env).
+  Status CheckEndpoint(const std::string& endpoint, const std::string& field, const std::string& env_of,
+                       const std::string& env) const;
   Status CheckStatements(const v1::Plan& plan) const;
 
   bool configured_ = false;

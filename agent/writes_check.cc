@@ -1,12 +1,13 @@
 // AsyncRunner::CheckWrites: after a phase with check_writes, each worker
 // reads back the inserts its operations acknowledged or left ambiguous
 // (workloads/write_ledger.h), on its own event loop and the phase's
-// connection (a fresh one with target.sentinel), each read under op_timeout and the whole check under one deadline. An
-// acknowledged or ambiguous insert not found is read again a second later
-// before it counts as lost or not committed (a replica may apply a commit a
-// moment after it was acknowledged); then the inserts that failed are read
-// once, and any found is a row beyond acknowledged + ambiguous: an outcome
-// the run got wrong. What the deadline leaves unread, or a database that
+// connection (a fresh one with target.sentinel), each read under
+// op_timeout and the whole check under one deadline. An acknowledged or
+// ambiguous insert not found is read again a second later before it
+// counts as lost or not committed (a replica may apply a commit a moment
+// after it was acknowledged); then the inserts that failed are read once,
+// and any found is a row beyond acknowledged + ambiguous: an outcome the
+// run got wrong. What the deadline leaves unread, or a database that
 // answers no read, is counted as unchecked.
 // clang-format off
 #include "agent/async_runner.h"  // first: Boost 1.74's awaitable.hpp needs <utility> before it
