@@ -16,6 +16,7 @@
 #include "plan/fault_loader.h"
 #include "plan/plan_limits.h"
 #include "plan/plan_validator.h"
+#include "plan/yaml_duplicates.h"
 #include "plan/yaml_places.h"
 #include "plan/yaml_reader.h"
 #include "workloads/workload_registry.h"
@@ -51,6 +52,7 @@ class Loader : public YamlReader {
       Error(root, "plan", "expected a mapping with name, target and phases, found " + Found(root));
       return Finish();
     }
+    for (const DuplicateKey& d : FindDuplicateKeys(root)) result_.errors.push_back(d.Message(file()));
     CheckKeys(root, "",
               {"name", "seed", "target", "agents", "phases", "retry", "faults", "recovery", "setup", "cleanup",
                "report", "timeout", "expect"});
@@ -79,11 +81,15 @@ class Loader : public YamlReader {
   // the place its field was written. A field the reader already found wrong
   // (or one inside or around it) is not reported twice.
   void ReportProblems(const YAML::Node& root) {
-    // An unknown key changes nothing that was read: it hides nothing.
+    // An unknown key, or a repeated one (the first is read), changes
+    // nothing that was read: it hides nothing.
     std::vector<std::string> reported;
     for (const std::string& e : result_.errors) {
       const std::string field = ErrorField(e);
-      if (e.find(field + ": unknown key") == std::string::npos) reported.push_back(field);
+      if (e.find(field + ": unknown key") == std::string::npos &&
+          e.find(field + ": written twice") == std::string::npos) {
+        reported.push_back(field);
+      }
     }
     std::set<std::pair<std::string, std::string>> seen;  // a repeat's copies share their problems
     for (const PlanProblem& p : ValidatePlan(result_.plan)) {
