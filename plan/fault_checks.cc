@@ -1,6 +1,7 @@
 // The validator's rules for what the plan does to the cluster and how it
 // judges the run: faults (when, which action, the bounded numbers of a
 // network fault), the cluster's health source, and the expect: conditions.
+#include <algorithm>
 #include <map>
 
 #include "common/duration.h"
@@ -30,6 +31,33 @@ uint64_t TotalOps(const v1::Phase& phase) {
   return total ? total : phase.ops();
 }
 
+// A stepped workload's steps (1 for any other phase).
+uint64_t StepCount(const v1::Phase& phase) {
+  const workloads::WorkloadInfo* info = workloads::FindWorkload(phase.workload());
+  if (!info || !info->steps || !ParamsUsable(*info, phase) || phase.workers() == 0) return 1;
+  const std::map<std::string, std::string> values(phase.params().begin(), phase.params().end());
+  return std::max<size_t>(1, info->steps(workloads::Params(info->param_specs(), values), phase.workers()).size());
+}
+
+// A phase bounded by its operations has no duration, but it ends at its
+// timeout (each step's, for a stepped workload) and the run at the run's:
+// a fault later than that would never happen.
+void CheckWhenOpsBounded(PlanChecks& c, const v1::Fault& f, const std::string& at, const v1::Phase& phase) {
+  uint64_t bound = c.plan().timeout_ms();
+  std::string why = "the run's timeout is " + FormatDurationMs(bound);
+  if (phase.timeout_ms() > 0) {
+    const uint64_t steps = StepCount(phase);
+    if (bound == 0 || phase.timeout_ms() * steps < bound) {
+      bound = phase.timeout_ms() * steps;
+      why = "phase " + f.phase() + " ends within " + FormatDurationMs(bound) + " (its timeout" +
+            (steps > 1 ? " for each of its " + std::to_string(steps) + " steps" : std::string()) + ")";
+    }
+  }
+  if (bound > 0 && f.at_ms() >= bound) {
+    c.Add(at + ".at", why + ": a fault at " + f.phase() + "+" + FormatDurationMs(f.at_ms()) + " would never happen");
+  }
+}
+
 // at: PHASE+DURATION within the phase, or PHASE@PERCENT of its operations.
 void CheckWhen(PlanChecks& c, const v1::Fault& f, const std::string& at) {
   const v1::Phase* target = nullptr;
@@ -52,6 +80,8 @@ void CheckWhen(PlanChecks& c, const v1::Fault& f, const std::string& at) {
   if (target->duration_ms() && f.at_ms() >= target->duration_ms()) {
     c.Add(at + ".at", "phase " + f.phase() + " lasts " + FormatDurationMs(target->duration_ms()) + ": a fault at " +
                           f.phase() + "+" + FormatDurationMs(f.at_ms()) + " would never happen");
+  } else if (!target->duration_ms()) {
+    CheckWhenOpsBounded(c, f, at, *target);
   }
 }
 

@@ -24,6 +24,7 @@ inline constexpr uint32_t kMaxPipeline = 1000;   // operations in flight per con
 inline constexpr uint32_t kMaxBatch = 1000;      // rows per insert statement
 inline constexpr uint32_t kMaxRetryAttempts = 100;
 inline constexpr uint32_t kMaxAgentsMin = 10000;
+inline constexpr uint32_t kMaxRedisDatabase = 65535;  // SELECT n (Redis's `databases`, 16 by default)
 inline constexpr uint32_t kMaxHealthNodes = 1000;
 inline constexpr uint32_t kMaxHealthConsecutive = 100;
 inline constexpr uint32_t kMaxFaultRepeat = 1000;

@@ -454,5 +454,73 @@ TEST(PlanLoaderTest, AgentsLoadChoosesLoadAgents) {
   EXPECT_EQ(r.errors[0], "p.yaml:3:16: agents.load: expected all, no-nodes or {labels: {role: load}}, found 'some'");
 }
 
+// What yaml-cpp would accept silently (the first of two keys wins) and
+// what used to validate without meaning anything: refused, each with its
+// place.
+TEST(PlanLoaderTest, RefusesAKeyWrittenTwiceNamingBothPlaces) {
+  auto e = Errors(
+      "name: x\ntarget: {driver: redis, endpoints: [h:1]}\nphases:\n  - {name: a, workload: kv, workers: 2, ops: 1}\n"
+      "phases:\n  - {name: b, workload: kv, workers: 2, ops: 1}\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0], "p.yaml:5:1: phases: written twice in one mapping (first at 3:1; only one may be given)");
+  e = Errors(
+      "name: x\ntarget: {driver: redis, endpoints: [h:1], endpoints: [h:2]}\nphases:\n"
+      "  - {name: a, workload: kv, workers: 2, ops: 1, workers: 3}\n");
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0], "p.yaml:2:43: target.endpoints: written twice in one mapping (first at 2:25; only one may be given)");
+  EXPECT_EQ(e[1],
+            "p.yaml:4:49: phases[0].workers: written twice in one mapping (first at 4:29; only one may be given)");
+}
+
+TEST(PlanLoaderTest, RedisDatabaseIsANumber) {
+  const std::string plan =
+      "name: x\ntarget: {driver: redis, endpoints: [h:1], database: DB}\nphases:\n"
+      "  - {name: a, workload: kv, workers: 2, ops: 1}\n";
+  auto with = [&](const std::string& db) {
+    std::string p = plan;
+    p.replace(p.find("DB"), 2, db);
+    return Errors(p);
+  };
+  EXPECT_TRUE(with("3").empty());
+  ASSERT_EQ(with("bench").size(), 1u);
+  EXPECT_EQ(with("bench")[0],
+            "p.yaml:2:53: target.database: expected a Redis database number, 0 to 65535, found 'bench'");
+  EXPECT_EQ(with("70000").size(), 1u);
+  EXPECT_EQ(with("-1").size(), 1u);
+}
+
+TEST(PlanLoaderTest, AFaultAfterAnOpsBoundedPhaseCanEndIsRefused) {
+  const std::string plan =
+      "name: x\ntarget: {driver: redis, endpoints: [h:1]}\nphases:\n"
+      "  - {name: insert, workload: kv, workers: 2, ops: 1000, timeout: 90s}\n"
+      "faults:\n  - {at: AT, action: kill, node: db3}\n";
+  auto at = [&](const std::string& when) {
+    std::string p = plan;
+    p.replace(p.find("AT"), 2, when);
+    return Errors(p);
+  };
+  EXPECT_TRUE(at("insert+80s").empty());
+  ASSERT_EQ(at("insert+2h").size(), 1u);
+  EXPECT_EQ(at("insert+2h")[0],
+            "p.yaml:6:10: faults[0].at: phase insert ends within 90s (its timeout): a fault at insert+2h would "
+            "never happen");
+  // Without a phase timeout, the run's (default: an hour) bounds it.
+  std::string untimed = plan;
+  untimed.replace(untimed.find(", timeout: 90s"), 14, "");
+  untimed.replace(untimed.find("AT"), 2, "insert+2h");
+  ASSERT_EQ(Errors(untimed).size(), 1u);
+  EXPECT_NE(Errors(untimed)[0].find("the run's timeout is 1h"), std::string::npos) << Errors(untimed)[0];
+}
+
+// A password pasted where its variable's name belongs is not echoed.
+TEST(PlanLoaderTest, APastedSecretIsNotEchoed) {
+  auto e = Errors(
+      "name: x\ntarget: {driver: redis, endpoints: [h:1], password_env: \"s3cr3t-P@ss!\"}\nphases:\n"
+      "  - {name: a, workload: kv, workers: 2, ops: 1}\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].find("s3cr3t"), std::string::npos) << e[0];
+  EXPECT_NE(e[0].find("target.password_env: expected the name of an environment variable"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace stampede::plan

@@ -92,7 +92,21 @@ void CheckSentinel(PlanChecks& c, const drivers::DriverInfo* info) {
   CheckEndpoints(c, s.endpoints(), "target.sentinel.endpoints");
   if (!s.password_env().empty() && !IsIdentifier(s.password_env())) {
     // Not echoed: it may be a password pasted in the wrong place.
-    c.Add("target.sentinel.password_env", "expected the name of an environment variable ([A-Za-z_][A-Za-z0-9_]*)");
+    c.Add("target.sentinel.password_env",
+          "expected the name of an environment variable ([A-Za-z_][A-Za-z0-9_]*); what was given is not shown, in case "
+          "it is a password");
+  }
+}
+
+// A Redis database is a number (SELECT n); a SQL database is a name.
+void CheckDatabase(PlanChecks& c, const drivers::DriverInfo* info) {
+  const std::string& db = c.plan().target().database();
+  if (!info || info->name != "redis" || db.empty()) return;
+  const bool digits =
+      db.size() <= 5 && std::all_of(db.begin(), db.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+  if (!digits || std::stoul(db) > kMaxRedisDatabase) {
+    c.Add("target.database",
+          "expected a Redis database number, 0 to " + std::to_string(kMaxRedisDatabase) + ", found " + Quoted(db));
   }
 }
 
@@ -111,8 +125,12 @@ void CheckTarget(PlanChecks& c) {
   }
   CheckEndpoints(c, t.endpoints(), "target.endpoints");
   if (!t.password_env().empty() && !IsIdentifier(t.password_env())) {
-    c.Add("target.password_env", "expected the name of an environment variable, found " + Quoted(t.password_env()));
+    // Not echoed: it may be a password pasted in the wrong place.
+    c.Add("target.password_env",
+          "expected the name of an environment variable ([A-Za-z_][A-Za-z0-9_]*); what was given is not shown, in case "
+          "it is a password");
   }
+  CheckDatabase(c, info);
   c.Duration(t.connect_timeout_ms(), "target.connect_timeout");
   if (t.op_timeout_ms() > 0) c.Duration(t.op_timeout_ms(), "target.op_timeout");
   if (!t.balance().empty() && t.balance() != "round-robin" && t.balance() != "random" && t.balance() != "first-alive") {
