@@ -51,53 +51,48 @@ StatusOr<AgentConfig> AgentConfig::Parse(const std::string& text, const std::str
   AgentConfig c;
   if (root.IsNull()) return c;
   if (!root.IsMap()) return Status::Error(file + ": expected a mapping (nodes:, fault_timeout:, ...)");
-  Status s = CheckConfigKeys(root, file, "", {"nodes", "fault_timeout", "coordinator_lost", "spool", "allow"});
-  if (!s.ok()) return s;
-  if (root["nodes"]) {
-    auto faults = FaultActions::FromYaml(root["nodes"], file);
-    if (!faults.ok()) return faults.status();
-    c.faults = std::move(*faults);
-  }
+  ConfigProblems problems(file);
+  problems.CheckDuplicates(root);
+  problems.CheckKeys(root, "", {"nodes", "fault_timeout", "coordinator_lost", "spool", "allow"});
+  if (root["nodes"]) c.faults = FaultActions::FromYaml(root["nodes"], &problems);
   if (root["fault_timeout"]) {
     int64_t ms = 0;
-    if (!(s = Duration(root["fault_timeout"], file, "fault_timeout", &ms)).ok()) return s;
-    c.faults.set_timeout_ms(ms);
+    if (problems.Take(Duration(root["fault_timeout"], file, "fault_timeout", &ms))) c.faults.set_timeout_ms(ms);
   }
-  if (const YAML::Node lost = root["coordinator_lost"]) {
-    if (!lost.IsMap()) return Status::Error(ConfigAt(file, lost) + "coordinator_lost: expected a mapping");
-    if (!(s = CheckConfigKeys(lost, file, "coordinator_lost.", {"resume_paused_after", "stop_run_after"})).ok())
-      return s;
-    if (lost["resume_paused_after"] &&
-        !(s = Duration(lost["resume_paused_after"], file, "coordinator_lost.resume_paused_after",
-                       &c.resume_paused_after_ms))
-             .ok()) {
-      return s;
-    }
-    if (lost["stop_run_after"] &&
-        !(s = Duration(lost["stop_run_after"], file, "coordinator_lost.stop_run_after", &c.stop_run_after_ms)).ok()) {
-      return s;
-    }
-  }
-  if (const YAML::Node spool = root["spool"]) {
-    if (!spool.IsMap())
-      return Status::Error(ConfigAt(file, spool) + "spool: expected a mapping like {dir: ..., max_size: 256MB}");
-    if (!(s = CheckConfigKeys(spool, file, "spool.", {"dir", "max_size"})).ok()) return s;
-    if (spool["dir"]) c.spool_dir = spool["dir"].Scalar();
-    if (spool["max_size"]) {
-      auto size = ParseByteSize(spool["max_size"].Scalar());
-      if (!size.ok())
-        return Status::Error(ConfigAt(file, spool["max_size"]) + "spool.max_size: " + size.status().message());
-      if (*size < (1u << 20))
-        return Status::Error(ConfigAt(file, spool["max_size"]) + "spool.max_size: expected at least 1MB");
-      c.spool_max_bytes = *size;
-    }
-  }
-  if (const YAML::Node allow = root["allow"]) {
-    auto a = AllowList::FromYaml(allow, file);
-    if (!a.ok()) return a.status();
-    c.allow = std::move(*a);
-  }
+  if (const YAML::Node lost = root["coordinator_lost"]) c.ReadCoordinatorLost(lost, &problems);
+  if (const YAML::Node spool = root["spool"]) c.ReadSpool(spool, &problems);
+  if (const YAML::Node allow = root["allow"]) c.allow = AllowList::FromYaml(allow, &problems);
+  if (!problems.empty()) return problems.ToStatus();
   return c;
+}
+
+void AgentConfig::ReadCoordinatorLost(const YAML::Node& lost, ConfigProblems* problems) {
+  const std::string& file = problems->file();
+  if (!lost.IsMap()) return problems->Add(lost, "coordinator_lost", "expected a mapping");
+  problems->CheckKeys(lost, "coordinator_lost.", {"resume_paused_after", "stop_run_after"});
+  if (lost["resume_paused_after"]) {
+    problems->Take(
+        Duration(lost["resume_paused_after"], file, "coordinator_lost.resume_paused_after", &resume_paused_after_ms));
+  }
+  if (lost["stop_run_after"]) {
+    problems->Take(Duration(lost["stop_run_after"], file, "coordinator_lost.stop_run_after", &stop_run_after_ms));
+  }
+}
+
+void AgentConfig::ReadSpool(const YAML::Node& spool, ConfigProblems* problems) {
+  if (!spool.IsMap()) return problems->Add(spool, "spool", "expected a mapping like {dir: ..., max_size: 256MB}");
+  problems->CheckKeys(spool, "spool.", {"dir", "max_size"});
+  if (spool["dir"]) spool_dir = spool["dir"].Scalar();
+  if (const YAML::Node max = spool["max_size"]) {
+    auto size = ParseByteSize(max.IsScalar() ? max.Scalar() : "");
+    if (!size.ok()) {
+      problems->Add(max, "spool.max_size", size.status().message());
+    } else if (*size < (1u << 20)) {
+      problems->Add(max, "spool.max_size", "expected at least 1MB");
+    } else {
+      spool_max_bytes = *size;
+    }
+  }
 }
 
 }  // namespace stampede::agent

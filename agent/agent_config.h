@@ -18,6 +18,7 @@
 #include <string>
 
 #include "agent/allow_list.h"
+#include "agent/config_yaml.h"
 #include "agent/fault_actions.h"
 #include "common/status.h"
 
@@ -31,9 +32,13 @@ struct AgentConfig {
   uint64_t spool_max_bytes = 256ull << 20;
   AllowList allow;  // what plans may make this agent do
 
-  // Errors name file:line:col like plans do.
+  // Every problem, one per line, each at FILE:LINE:COL like a plan's.
   static StatusOr<AgentConfig> Load(const std::string& path);
   static StatusOr<AgentConfig> Parse(const std::string& text, const std::string& file);
+
+ private:
+  void ReadCoordinatorLost(const YAML::Node& lost, ConfigProblems* problems);
+  void ReadSpool(const YAML::Node& spool, ConfigProblems* problems);
 };
 
 }  // namespace stampede::agent

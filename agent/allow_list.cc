@@ -112,61 +112,70 @@ bool EndpointAllowed(const std::string& entry, const std::string& endpoint) {
   return entry_port.empty() || entry_port == port;
 }
 
-StatusOr<AllowList> AllowList::FromYaml(const YAML::Node& allow, const std::string& file) {
+AllowList AllowList::FromYaml(const YAML::Node& allow, ConfigProblems* problems) {
+  const std::string& file = problems->file();
   AllowList a;
   a.configured_ = true;
   a.file_ = file;
   a.allow_at_ = a.targets_at_ = a.setup_at_ = a.custom_at_ = ConfigAt(file, allow);
-  if (!allow.IsMap()) return Status::Error(a.allow_at_ + "allow: expected a mapping (targets:, setup:, custom:)");
-  if (Status s = CheckConfigKeys(allow, file, "allow.", {"targets", "setup", "custom"}); !s.ok()) return s;
+  if (!allow.IsMap()) {
+    problems->Add(allow, "allow", "expected a mapping (targets:, setup:, custom:)");
+    return a;
+  }
+  problems->CheckKeys(allow, "allow.", {"targets", "setup", "custom"});
   if (const YAML::Node t = allow["targets"]) {
     a.targets_at_ = ConfigAt(file, t);
-    if (!t.IsSequence())
-      return Status::Error(a.targets_at_ + "allow.targets: expected a list of {endpoints: [...], password_env: [...]}");
-    for (size_t i = 0; i < t.size(); ++i) {
-      const YAML::Node e = t[i];
-      Target target;
-      target.name = "allow.targets[" + std::to_string(i) + "]";
-      target.at = target.password_at = ConfigAt(file, e);
-      if (!e.IsMap())
-        return Status::Error(target.at + target.name + ": expected {endpoints: [...], password_env: [...]}");
-      if (Status s = CheckConfigKeys(e, file, target.name + ".", {"endpoints", "password_env"}); !s.ok()) return s;
-      if (!e["endpoints"]) return Status::Error(target.at + target.name + ".endpoints: missing");
-      target.at = ConfigAt(file, e["endpoints"]);
-      auto endpoints = Strings(e["endpoints"], file, target.name + ".endpoints");
-      if (!endpoints.ok()) return endpoints.status();
-      for (size_t k = 0; k < endpoints->size(); ++k) {
-        if (std::string why = EntryProblem((*endpoints)[k]); !why.empty()) {
-          return Status::Error(ConfigAt(file, e["endpoints"][k]) + target.name + ".endpoints: " + why + ", found " +
-                               plan::Quoted((*endpoints)[k]));
-        }
-      }
-      target.endpoints = *endpoints;
-      if (e["password_env"]) {
-        target.password_at = ConfigAt(file, e["password_env"]);
-        auto envs = Strings(e["password_env"], file, target.name + ".password_env");
-        if (!envs.ok()) return envs.status();
-        for (size_t k = 0; k < envs->size(); ++k) {
-          if (!plan::IsIdentifier((*envs)[k])) {
-            return Status::Error(ConfigAt(file, e["password_env"][k]) + target.name +
-                                 ".password_env: expected the name of an environment variable");
-          }
-        }
-        target.password_env = *envs;
-      }
-      a.targets_.push_back(std::move(target));
+    if (!t.IsSequence()) {
+      problems->Add(t, "allow.targets", "expected a list of {endpoints: [...], password_env: [...]}");
+    } else {
+      for (size_t i = 0; i < t.size(); ++i) a.ReadTarget(t[i], "allow.targets[" + std::to_string(i) + "]", problems);
     }
   }
   for (auto [key, flag, at] :
        {std::tuple{"setup", &a.setup_, &a.setup_at_}, std::tuple{"custom", &a.custom_, &a.custom_at_}}) {
     if (const YAML::Node n = allow[key]) {
       auto b = Bool(n, file, std::string("allow.") + key);
-      if (!b.ok()) return b.status();
+      if (!problems->Take(b.status())) continue;
       *flag = *b;
       *at = ConfigAt(file, n);
     }
   }
   return a;
+}
+
+// One of allow.targets: endpoints and the passwords they may be sent.
+void AllowList::ReadTarget(const YAML::Node& e, const std::string& name, ConfigProblems* problems) {
+  const std::string& file = problems->file();
+  Target target;
+  target.name = name;
+  target.at = target.password_at = ConfigAt(file, e);
+  if (!e.IsMap()) return problems->Add(e, name, "expected {endpoints: [...], password_env: [...]}");
+  problems->CheckKeys(e, name + ".", {"endpoints", "password_env"});
+  if (!e["endpoints"]) return problems->Add(e, name + ".endpoints", "missing");
+  target.at = ConfigAt(file, e["endpoints"]);
+  auto endpoints = Strings(e["endpoints"], file, name + ".endpoints");
+  if (!problems->Take(endpoints.status())) return;
+  for (size_t k = 0; k < endpoints->size(); ++k) {
+    if (std::string why = EntryProblem((*endpoints)[k]); !why.empty()) {
+      problems->Add(e["endpoints"][k], name + ".endpoints", why + ", found " + plan::Quoted((*endpoints)[k]));
+    }
+  }
+  target.endpoints = *endpoints;
+  if (e["password_env"]) {
+    target.password_at = ConfigAt(file, e["password_env"]);
+    auto envs = Strings(e["password_env"], file, name + ".password_env");
+    if (!problems->Take(envs.status())) return;
+    for (size_t k = 0; k < envs->size(); ++k) {
+      if (!plan::IsIdentifier((*envs)[k])) {
+        // Not echoed: it may be a password pasted in the wrong place.
+        problems->Add(e["password_env"][k], name + ".password_env",
+                      "expected the name of an environment variable; what was given is not shown, in case it is a "
+                      "password");
+      }
+    }
+    target.password_env = *envs;
+  }
+  targets_.push_back(std::move(target));
 }
 
 Status AllowList::Check(const v1::Plan& plan) const {

@@ -30,12 +30,14 @@
 
 namespace stampede::agent {
 
+class ConfigProblems;
+
 class AllowList {
  public:
   // Nothing configured: everything is allowed.
   AllowList() = default;
-  // `allow:` of the config file `file`; errors name file:line:col.
-  static StatusOr<AllowList> FromYaml(const YAML::Node& allow, const std::string& file);
+  // `allow:` of an agent config; every problem added to *problems.
+  static AllowList FromYaml(const YAML::Node& allow, ConfigProblems* problems);
 
   bool configured() const { return configured_; }
   // Ok, or why the plan may not run here, naming the config line to change.
@@ -49,6 +51,7 @@ class AllowList {
     std::string password_at;  // FILE:LINE:COL: of its password_env (or of the target)
     std::string name;         // allow.targets[N]
   };
+  void ReadTarget(const YAML::Node& e, const std::string& name, ConfigProblems* problems);
   Status CheckTarget(const v1::Target& target) const;
   // One endpoint the plan names (field: where), and env, the variable of
   // the password it would be sent, if any (env_of.password_env).

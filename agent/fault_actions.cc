@@ -139,40 +139,48 @@ Status FaultActions::Wait(pid_t pid, const std::vector<std::string>& argv) const
 
 namespace {
 
-StatusOr<NodeActions> ProcessActions(const std::string& kind, const YAML::Node& body, const std::string& file,
-                                     const std::string& field) {
+// A node's one way of being acted on (process, systemd, docker, command).
+NodeActions ProcessActions(const std::string& kind, const YAML::Node& body, const std::string& field,
+                           ConfigProblems* problems) {
+  const std::string& file = problems->file();
   NodeActions n;
   if (kind == "process") {
     n.kind = NodeActions::Kind::kProcess;
+    if (!body.IsMap()) {
+      problems->Add(body, field, "expected a mapping like {pidfile: PATH, start: [argv]}");
+      return n;
+    }
+    problems->CheckKeys(body, field + ".", {"pidfile", "exe", "start"});
     if (body["pidfile"]) n.pidfile = body["pidfile"].Scalar();
     if (body["exe"]) n.exe = body["exe"].Scalar();
-    if (n.pidfile.empty() == n.exe.empty()) {
-      return Status::Error(ConfigAt(file, body) + field + ": expected pidfile or exe (an exact path)");
-    }
+    if (n.pidfile.empty() == n.exe.empty()) problems->Add(body, field, "expected pidfile or exe (an exact path)");
     if (body["start"]) {
       auto argv = Argv(body["start"], file, field + ".start");
-      if (!argv.ok()) return argv.status();
-      n.start = *argv;
+      if (problems->Take(argv.status())) n.start = *argv;
     }
-  } else if (kind == "systemd") {
-    n.kind = NodeActions::Kind::kSystemd;
-    if (!body["unit"]) return Status::Error(ConfigAt(file, body) + field + ": expected unit");
-    n.unit = body["unit"].Scalar();
-  } else if (kind == "docker") {
-    n.kind = NodeActions::Kind::kDocker;
-    if (!body["container"]) return Status::Error(ConfigAt(file, body) + field + ": expected container");
-    n.container = body["container"].Scalar();
+  } else if (kind == "systemd" || kind == "docker") {
+    const char* key = kind == "systemd" ? "unit" : "container";
+    n.kind = kind == "systemd" ? NodeActions::Kind::kSystemd : NodeActions::Kind::kDocker;
+    if (!body.IsMap() || !body[key] || !body[key].IsScalar()) {
+      problems->Add(body, field, std::string("expected {") + key + ": NAME}");
+      return n;
+    }
+    problems->CheckKeys(body, field + ".", {key});
+    (kind == "systemd" ? n.unit : n.container) = body[key].Scalar();
   } else {
     n.kind = NodeActions::Kind::kCommand;
-    if (!body.IsMap()) return Status::Error(ConfigAt(file, body) + field + ": expected action: [argv]");
+    if (!body.IsMap()) {
+      problems->Add(body, field, "expected action: [argv]");
+      return n;
+    }
     for (auto a = body.begin(); a != body.end(); ++a) {
       const std::string action = a->first.Scalar();
       if (!IsFaultAction(action) || IsNetworkFaultAction(action)) {
-        return Status::Error(ConfigAt(file, a->first) + field + "." + action + ": unknown action");
+        problems->Add(a->first, field + "." + action, "unknown action");
+        continue;
       }
       auto argv = Argv(a->second, file, field + "." + action);
-      if (!argv.ok()) return argv.status();
-      n.commands[action] = *argv;
+      if (problems->Take(argv.status())) n.commands[action] = *argv;
     }
   }
   return n;
@@ -180,17 +188,20 @@ StatusOr<NodeActions> ProcessActions(const std::string& kind, const YAML::Node& 
 
 }  // namespace
 
-StatusOr<FaultActions> FaultActions::FromYaml(const YAML::Node& nodes, const std::string& file) {
+FaultActions FaultActions::FromYaml(const YAML::Node& nodes, ConfigProblems* problems) {
   FaultActions fa;
-  if (!nodes.IsMap()) return Status::Error(ConfigAt(file, nodes) + "nodes: expected a mapping of node names");
+  if (!nodes.IsMap()) {
+    problems->Add(nodes, "nodes", "expected a mapping of node names");
+    return fa;
+  }
   for (auto it = nodes.begin(); it != nodes.end(); ++it) {
     const std::string name = it->first.Scalar();
     const YAML::Node spec = it->second;
     const std::string at = "nodes." + name;
     const size_t kinds = spec.IsMap() ? spec.size() - (spec["network"] ? 1 : 0) - (spec["data_dir"] ? 1 : 0) : 2;
     if (!spec.IsMap() || kinds > 1 || spec.size() == 0) {
-      return Status::Error(ConfigAt(file, it->first) + at +
-                           ": expected one of process, systemd, docker, command, and or network, data_dir");
+      problems->Add(it->first, at, "expected one of process, systemd, docker, command, and or network, data_dir");
+      continue;
     }
     NodeActions n;
     n.kind = NodeActions::Kind::kNone;
@@ -198,23 +209,22 @@ StatusOr<FaultActions> FaultActions::FromYaml(const YAML::Node& nodes, const std
       const std::string kind = k->first.Scalar();
       if (kind == "data_dir") continue;  // read below, once the kind is known
       if (kind == "network") {
-        auto net = NetworkSpec::FromYaml(k->second, file, at + ".network");
-        if (!net.ok()) return net.status();
-        fa.network_->Declare(name, std::move(*net));
+        fa.network_->Declare(name, NetworkSpec::FromYaml(k->second, at + ".network", problems));
       } else if (kind == "process" || kind == "systemd" || kind == "docker" || kind == "command") {
-        auto p = ProcessActions(kind, k->second, file, at + "." + kind);
-        if (!p.ok()) return p.status();
-        n = std::move(*p);
+        n = ProcessActions(kind, k->second, at + "." + kind, problems);
       } else {
-        return Status::Error(ConfigAt(file, k->first) + at + "." + kind +
-                             ": expected process, systemd, docker, command or network");
+        const std::string near = NearestWord(kind, {"process", "systemd", "docker", "command", "network", "data_dir"});
+        problems->Add(k->first, at + "." + kind,
+                      "expected process, systemd, docker, command, network or data_dir" +
+                          (near.empty() ? std::string() : " (did you mean '" + near + "'?)"));
       }
     }
     if (const YAML::Node dir = spec["data_dir"]) {
       if (!dir.IsScalar() || dir.Scalar().empty() || dir.Scalar()[0] != '/') {
-        return Status::Error(ConfigAt(file, dir) + at + ".data_dir: expected an absolute path");
+        problems->Add(dir, at + ".data_dir", "expected an absolute path");
+      } else {
+        n.data_dir = dir.Scalar();
       }
-      n.data_dir = dir.Scalar();
     }
     fa.nodes_[name] = std::move(n);
   }

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/config_yaml.h"
 #include "agent/network_faults.h"
 #include "common/status.h"
 #include "proto/fault_action.h"
@@ -55,9 +56,9 @@ StatusOr<std::vector<pid_t>> FindPids(const NodeActions& n);
 
 class FaultActions {
  public:
-  // The `nodes:` mapping of an agent config; errors name file:line:col like
-  // plans do.
-  static StatusOr<FaultActions> FromYaml(const YAML::Node& nodes, const std::string& file);
+  // The `nodes:` mapping of an agent config: the nodes it declares, every
+  // problem added to *problems.
+  static FaultActions FromYaml(const YAML::Node& nodes, ConfigProblems* problems);
 
   void set_timeout_ms(int64_t ms) { timeout_ms_ = ms; }
   int64_t timeout_ms() const { return timeout_ms_; }

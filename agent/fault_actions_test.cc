@@ -117,5 +117,34 @@ TEST(AgentConfigTest, ReadsTheCoordinatorLossAndSpoolSettings) {
       << typo.status().message();
 }
 
+// Every problem at once, top to bottom, each with its place (and a
+// suggestion for a misspelt key), as a plan's are.
+TEST(AgentConfigTest, ReportsEveryProblem) {
+  auto c = AgentConfig::Parse(
+      "nodes:\n"
+      "  db1: {proces: {pidfile: /x}}\n"
+      "  db2: {process: {pidfile: /y, start: 'systemctl start db'}}\n"
+      "fault_timout: 10s\n"
+      "spool: {max_size: 1KB}\n",
+      "agent.yaml");
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().message(),
+            "agent.yaml:2:9: nodes.db1.proces: expected process, systemd, docker, command, network or data_dir (did "
+            "you mean 'process'?)\n"
+            "agent.yaml:3:39: nodes.db2.process.start: expected an argv list like [systemctl, start, db], never a "
+            "shell string\n"
+            "agent.yaml:4:1: fault_timout: unknown key, did you mean 'fault_timeout'?\n"
+            "agent.yaml:5:19: spool.max_size: expected at least 1MB");
+}
+
+// Two `nodes:` blocks: yaml-cpp would keep the first and drop the second.
+TEST(AgentConfigTest, RefusesAKeyWrittenTwice) {
+  auto c = AgentConfig::Parse(
+      "nodes:\n  db1: {command: {kill: [/bin/true]}}\nnodes:\n  db2: {command: {kill: [/bin/true]}}\n", "agent.yaml");
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().message(),
+            "agent.yaml:3:1: nodes: written twice in one mapping (first at 1:1; only one may be given)");
+}
+
 }  // namespace
 }  // namespace stampede::agent

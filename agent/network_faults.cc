@@ -97,19 +97,21 @@ std::vector<std::string> NetemArgv(const NetworkSpec& spec, const NetState& st) 
 
 }  // namespace
 
-StatusOr<NetworkSpec> NetworkSpec::FromYaml(const YAML::Node& n, const std::string& file, const std::string& field) {
-  if (!n.IsMap()) return Status::Error(ConfigAt(file, n) + field + ": expected a mapping with peers, ports, interface");
-  Status s = CheckConfigKeys(n, file, field + ".", {"peers", "ports", "interface"});
-  if (!s.ok()) return s;
+NetworkSpec NetworkSpec::FromYaml(const YAML::Node& n, const std::string& field, ConfigProblems* problems) {
+  const std::string& file = problems->file();
   NetworkSpec spec;
-  if (n["peers"]) s = ReadPeers(n["peers"], file, field + ".peers", &spec);
-  if (s.ok() && n["ports"]) s = ReadPorts(n["ports"], file, field + ".ports", &spec);
-  if (!s.ok()) return s;
+  if (!n.IsMap()) {
+    problems->Add(n, field, "expected a mapping with peers, ports, interface");
+    return spec;
+  }
+  problems->CheckKeys(n, field + ".", {"peers", "ports", "interface"});
+  if (n["peers"]) problems->Take(ReadPeers(n["peers"], file, field + ".peers", &spec));
+  if (n["ports"]) problems->Take(ReadPorts(n["ports"], file, field + ".ports", &spec));
   if (n["interface"]) {
     spec.interface = n["interface"].IsScalar() ? n["interface"].Scalar() : "";
     if (!IsInterfaceName(spec.interface)) {
-      return Status::Error(ConfigAt(file, n["interface"]) + field +
-                           ".interface: expected a network interface name like eth0");
+      problems->Add(n["interface"], field + ".interface", "expected a network interface name like eth0");
+      spec.interface.clear();
     }
   }
   return spec;

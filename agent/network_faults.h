@@ -44,13 +44,16 @@ class Node;
 
 namespace stampede::agent {
 
+class ConfigProblems;
+
 struct NetworkSpec {
   std::vector<std::string> peers4, peers6;  // checked addresses
   std::vector<uint16_t> ports;
   std::string interface;
 
-  // The `network:` mapping of node `node`; errors name file:line:col.
-  static StatusOr<NetworkSpec> FromYaml(const YAML::Node& n, const std::string& file, const std::string& field);
+  // The `network:` mapping at `field` (nodes.NAME.network); every problem
+  // added to *problems.
+  static NetworkSpec FromYaml(const YAML::Node& n, const std::string& field, ConfigProblems* problems);
 };
 
 // What is applied to a node now.
