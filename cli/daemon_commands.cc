@@ -18,6 +18,7 @@
 #include "common/strings.h"
 #include "coordinator/coordinator.h"
 #include "metrics/metrics_exporter.h"
+#include "plan/plan_limits.h"
 #include "web/http_server.h"
 
 namespace stampede::cli {
@@ -160,6 +161,10 @@ Status ApplyTestClock(std::string skew, int64_t drift_ppm) {
 
 }  // namespace
 
+// An agent's weight when workers are split by capacity: at most the most
+// workers a phase may have.
+constexpr int64_t kMaxCapacity = plan::kMaxWorkers;
+
 int AgentCommand(const Args& args) {
   agent::AgentOptions options;
   std::vector<std::string> labels;
@@ -176,13 +181,13 @@ int AgentCommand(const Args& args) {
       "name", po::value(&options.name),
       "this agent's unique name (default: its --tls-cert's common name, else the host name)")(
       "label", po::value(&labels)->composing(), "KEY=VALUE label (repeatable)")(
-      "capacity", po::value(&options.capacity)->default_value(0),
+      "capacity", Bounded(&options.capacity, "capacity", 0, kMaxCapacity),
       "this agent's weight when a plan splits workers by capacity (agents.split: capacity)")(
       "http", po::value(&http), "serve this agent's own /metrics on HOST:PORT (default: none)")(
       "threads", po::value(&options.engine.threads)->default_value(0),
       "event loops that run the workers (0: one per core)")(
       "test-clock-skew", po::value(&skew), "for tests: run this agent's clock ahead (3s) or behind (-3s)")(
-      "test-clock-drift-ppm", po::value(&drift_ppm)->default_value(0),
+      "test-clock-drift-ppm", Bounded(&drift_ppm, "test-clock-drift-ppm", -100000, 100000),
       "for tests: make this agent's clock drift by N parts per million (1000: 1 ms a second)");
   tls.AddTo(&desc);
   po::variables_map vm;

@@ -11,6 +11,21 @@
 
 namespace stampede::cli {
 
+// An integer flag within [min, max], read as a signed number so that "-3"
+// for an unsigned field is refused rather than wrapped to 4294967293.
+// Errors surface from ParseFlags like any bad flag.
+template <typename T>
+boost::program_options::typed_value<int64_t>* Bounded(T* dest, const std::string& name, int64_t min, int64_t max) {
+  namespace po = boost::program_options;
+  return po::value<int64_t>()->default_value(int64_t(*dest))->notifier([dest, name, min, max](int64_t v) {
+    if (v < min || v > max) {
+      throw po::error("--" + name + ": expected " + std::to_string(min) + " to " + std::to_string(max) + ", found " +
+                      std::to_string(v));
+    }
+    *dest = static_cast<T>(v);
+  });
+}
+
 // Returns an exit code to return now (help or error), or nullopt to go on.
 inline std::optional<int> ParseFlags(const std::string& usage, boost::program_options::options_description& desc,
                                      const boost::program_options::positional_options_description& pos,

@@ -252,8 +252,9 @@ struct RunFlags {
 void AddRunFlags(RunFlags* f, po::options_description* desc) {
   desc->add_options()("plan", po::value(&f->plan_file), "plan file")("coordinator", po::value(&f->coordinator_addr),
                                                                      "submit to a running coordinator HOST:PORT")(
-      "local-agents", po::value(&f->local_agents), "in-process agents (default: the plan's agents.min)")(
-      "listen", po::value(&f->listen)->default_value(f->listen), "embedded coordinator's gRPC address")(
+      "local-agents", Bounded(&f->local_agents, "local-agents", 0, 64),
+      "in-process agents (default: the plan's agents.min)")("listen", po::value(&f->listen)->default_value(f->listen),
+                                                            "embedded coordinator's gRPC address")(
       "results", po::value(&f->results_dir),
       "write results to exactly this directory, which must not hold another run (with --coordinator: "
       "copy them there from the coordinator when the run ends)")(
@@ -364,7 +365,7 @@ int RunCommand(const Args& args) {
     std::cerr << usage << "\n";
     return kExitBadInput;
   }
-  f.local_agents_given = vm.count("local-agents") > 0;
+  f.local_agents_given = vm.count("local-agents") > 0 && !vm["local-agents"].defaulted();
   auto loaded = plan::LoadPlanFile(f.plan_file);
   if (!loaded.ok()) {
     for (const std::string& e : loaded.errors) std::cerr << e << "\n";

@@ -31,4 +31,21 @@ for f in "$TMP/big.yaml" /dev/zero; do
   grep -qF "$f:1:1: plan: the plan is larger than the limit of 1048576 bytes (1 MiB)" "$TMP/err" \
     || fail "$f: $(head -c 300 "$TMP/err")"
 done
+# A plan the agent's allow list refuses fails at validate time, not at run
+# time; a config with several problems names them all.
+cat >"$TMP/agent.yaml" <<'YAML'
+allow:
+  targets: [{endpoints: [10.0.0.0/24], password_env: [DB_PASSWORD]}]
+YAML
+rc=0; "$STAMPEDE" validate "$ROOT/configs/quickstart.yaml" --agent-config "$TMP/agent.yaml" 2>"$TMP/err" || rc=$?
+expect_eq "$rc" 2 "validate against an allow list that refuses the plan"
+grep -qF "is not listed; add it" "$TMP/err" || fail "allow list refusal: $(cat "$TMP/err")"
+printf 'nodes:\n  db1: {proces: {pidfile: /x}}\nfault_timout: 10s\nnodes: {}\n' >"$TMP/bad-agent.yaml"
+rc=0; "$STAMPEDE" validate --agent-config "$TMP/bad-agent.yaml" 2>"$TMP/err" || rc=$?
+expect_eq "$rc" 2 "a bad agent config"
+expect_eq "$(grep -c "bad-agent.yaml:" "$TMP/err")" 3 "problems reported in the agent config"
+grep -qF "did you mean 'fault_timeout'?" "$TMP/err" || fail "no suggestion: $(cat "$TMP/err")"
+rc=0; "$STAMPEDE" agent --capacity -3 --coordinator 127.0.0.1:1 2>"$TMP/err" || rc=$?
+expect_eq "$rc" 2 "agent --capacity -3"
+grep -qF -- "--capacity: expected 0 to 100000, found -3" "$TMP/err" || fail "capacity: $(cat "$TMP/err")"
 pass "$n broken plans rejected with file:line:col (numbers at 2^64, alias bombs, deep nesting included), 5 MB and endless plans refused; configs/*.yaml valid"
