@@ -40,7 +40,7 @@ int CompareCommand(const Args& args) {
     }
     summaries.push_back(std::move(j));
   }
-  const report::Comparison c = report::Compare(summaries);
+  const report::Comparison c = report::Compare(summaries, dirs);
   std::cout << report::RenderCompareMarkdown(c);
   if (!html.empty()) {
     std::ofstream out(html);

@@ -61,7 +61,7 @@ void PutCycles(const Json& summary, const std::function<void(const std::string&,
 
 }  // namespace
 
-Comparison Compare(const std::vector<Json>& summaries) {
+Comparison Compare(const std::vector<Json>& summaries, const std::vector<std::string>& dirs) {
   Comparison c;
   const size_t n = summaries.size();
   std::vector<std::string> order;  // row labels in first-seen order
@@ -78,8 +78,24 @@ Comparison Compare(const std::vector<Json>& summaries) {
   };
   for (size_t i = 0; i < n; ++i) {
     const Json& s = summaries[i];
-    c.runs.push_back(s.value("run_id", "?") + " (" + s.value("plan_name", "") + ")");
-    // Stepped phases in the original's shape: each step's seconds, Total.
+    c.runs.push_back(i < dirs.size() ? dirs[i] : "run " + std::to_string(i + 1));
+    c.about.push_back(s.value("run_id", "?") + " (plan " + s.value("plan_name", "") + ", started " +
+                      s.value("started_at", "?") + ")");
+    const Json all_phases = s.value("phases", Json::array());  // a copy: phases points into it
+    std::map<std::string, const Json*> phases;
+    for (const Json& p : all_phases) phases[p.value("name", "")] = &p;
+    // A step of one op is named by the step alone ("insert Count 2 ops/s").
+    auto put_ops = [&](const std::string& label, const Json& phase, bool step) {
+      const Json ops = phase.value("ops", Json::array());
+      for (const Json& o : ops) {
+        const std::string op = label + (step && ops.size() == 1 ? "" : " " + o.value("name", ""));
+        put(i, op + " ops/s", o.value("ops_per_s", 0.0), true);
+        put(i, op + " p99 (ms)", o["latency_us"].value("p99", 0.0) / 1000.0, false);
+        put(i, op + " errors", double(o.value("count", uint64_t{0}) - o.value("ok", uint64_t{0})), false);
+      }
+    };
+    // Stepped phases in the original's shape: each step's seconds, then its
+    // ops/s, p99 and errors; Total.
     for (const Json& g : s.value("groups", Json::array())) {
       const std::string name = g.value("name", "");
       std::map<std::string, int> seen;
@@ -87,18 +103,13 @@ Comparison Compare(const std::vector<Json>& summaries) {
         std::string step = st.value("step", "");
         if (++seen[step] > 1) step += " " + std::to_string(seen[step]);
         put(i, name + " " + step + " (s)", st.value("seconds", 0.0), false);
+        if (auto p = phases.find(st.value("phase", "")); p != phases.end())
+          put_ops(name + " " + step, *p->second, true);
       }
       put(i, name + " Total (s)", g.value("total_s", 0.0), false);
     }
-    for (const Json& p : s.value("phases", Json::array())) {
-      if (p.contains("group")) continue;  // shown as steps above
-      const std::string phase = p.value("name", "");
-      for (const Json& o : p.value("ops", Json::array())) {
-        const std::string op = phase + " " + o.value("name", "");
-        put(i, op + " ops/s", o.value("ops_per_s", 0.0), true);
-        put(i, op + " p99 (ms)", o["latency_us"].value("p99", 0.0) / 1000.0, false);
-        put(i, op + " errors", double(o.value("count", uint64_t{0}) - o.value("ok", uint64_t{0})), false);
-      }
+    for (const Json& p : all_phases) {
+      if (!p.contains("group")) put_ops(p.value("name", ""), p, false);  // steps: above
     }
     int k = 0;
     for (const Json& f : s.value("faults", Json::array())) {
@@ -140,7 +151,8 @@ Comparison Compare(const std::vector<Json>& summaries) {
 
 std::string RenderCompareMarkdown(const Comparison& c) {
   std::ostringstream md;
-  md << "| measure |";
+  for (size_t i = 0; i < c.runs.size(); ++i) md << "- " << c.runs[i] << ": " << c.about[i] << "\n";
+  md << "\n| measure |";
   for (const std::string& r : c.runs) md << " " << r << " |";
   md << "\n|---|";
   for (size_t i = 0; i < c.runs.size(); ++i) md << "---:|";
@@ -175,7 +187,9 @@ std::string RenderCompareHtml(const Comparison& c) {
        "th,td{padding:5px 12px;border-bottom:1px solid #263241;text-align:right}"
        "th:first-child,td:first-child{text-align:left}th{color:#8b98a5;font-weight:500}"
        ".best{color:#3fb950;font-weight:700}.worst{color:#f85149}</style></head><body>"
-       "<h1>stampede compare</h1><table><tr><th>measure</th>";
+       "<h1>stampede compare</h1><ul>";
+  for (size_t i = 0; i < c.runs.size(); ++i) h << "<li>" << Esc(c.runs[i]) << ": " << Esc(c.about[i]) << "</li>";
+  h << "</ul><table><tr><th>measure</th>";
   for (const std::string& r : c.runs) h << "<th>" << Esc(r) << "</th>";
   h << "</tr>";
   for (const CompareRow& row : c.rows) {

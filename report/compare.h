@@ -21,12 +21,13 @@ struct CompareRow {
 };
 
 struct Comparison {
-  std::vector<std::string> runs;  // column headers: run id (plan)
+  std::vector<std::string> runs;   // column headers: each run's directory, as given
+  std::vector<std::string> about;  // per run: run id, plan, start (two runs may share an id)
   std::vector<CompareRow> rows;
 };
 
-// summaries: each run's summary.json.
-Comparison Compare(const std::vector<Json>& summaries);
+// summaries: each run's summary.json; dirs: where each was read from.
+Comparison Compare(const std::vector<Json>& summaries, const std::vector<std::string>& dirs);
 std::string RenderCompareMarkdown(const Comparison& c);
 std::string RenderCompareHtml(const Comparison& c);
 

@@ -72,7 +72,8 @@ TEST(CompareTest, MarksBestAndWorstPerRow) {
            {"ops",
             {{{"name", "read"}, {"count", 10}, {"ok", 9}, {"ops_per_s", ops}, {"latency_us", {{"p99", 1500.0}}}}}}}}}};
   };
-  Comparison c = Compare({summary("a", 7.1, 100), summary("b", 2.9, 300), summary("c", 11.4, 200)});
+  Comparison c = Compare({summary("a", 7.1, 100), summary("b", 2.9, 300), summary("c", 11.4, 200)},
+                         {"results/a", "results/b", "results/c"});
   ASSERT_EQ(c.runs.size(), 3u);
   const CompareRow* insert = nullptr;
   const CompareRow* reads = nullptr;
@@ -99,7 +100,7 @@ TEST(CompareTest, RepeatedFaultsCompareByTheirDistribution) {
                    {"time_to_healthy_s", {{"n", 0}}}};
     return Json{{"run_id", id}, {"fault_cycles", Json::array({cycles})}};
   };
-  Comparison c = Compare({summary("async", 2.0), summary("threads", 3.5)});
+  Comparison c = Compare({summary("async", 2.0), summary("threads", 3.5)}, {"x", "y"});
   const CompareRow* median = nullptr;
   for (const auto& r : c.rows) {
     if (r.label == "kill db3 x3 unavailability median (s)") median = &r;
@@ -108,6 +109,31 @@ TEST(CompareTest, RepeatedFaultsCompareByTheirDistribution) {
   ASSERT_NE(median, nullptr);
   EXPECT_EQ(median->best, 0);
   EXPECT_EQ(*median->values[1], 3.5);
+}
+
+// A stepped phase's steps each get their ops/s, p99 and errors, and two
+// runs with the same id are told apart by their directories.
+TEST(CompareTest, StepsHaveTheirNumbersAndRunsTheirDirectories) {
+  auto summary = [](double ops) {
+    Json op = {{"name", "InsertOne"}, {"count", 100}, {"ok", 97}, {"ops_per_s", ops}};
+    op["latency_us"] = Json{{"p99", 2500.0}};
+    Json phase = {{"name", "insert/InsertOne"}, {"group", "insert"}};
+    phase["ops"] = Json::array({op});
+    Json step = {{"step", "InsertOne"}, {"phase", "insert/InsertOne"}, {"seconds", 8.0}};
+    Json group = {{"name", "insert"}, {"total_s", 9.0}};
+    group["steps"] = Json::array({step});
+    Json s = {{"run_id", "same-id"}, {"plan_name", "p"}};
+    s["groups"] = Json::array({group});
+    s["phases"] = Json::array({phase});
+    return s;
+  };
+  Comparison c = Compare({summary(900), summary(1000)}, {"results/run-1", "results/run-2"});
+  const std::string md = RenderCompareMarkdown(c);
+  EXPECT_NE(md.find("- results/run-1: same-id (plan p"), std::string::npos) << md;
+  EXPECT_NE(md.find("| measure | results/run-1 | results/run-2 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| insert InsertOne ops/s | 900 worst | **1000** best |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| insert InsertOne p99 (ms) | 2.50 | 2.50 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| insert InsertOne errors | 3 | 3 |"), std::string::npos) << md;
 }
 
 }  // namespace
