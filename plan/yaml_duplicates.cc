@@ -5,7 +5,9 @@
 namespace stampede::plan {
 namespace {
 
-std::string Join(const std::string& prefix, const std::string& key) { return prefix.empty() ? key : prefix + "." + key; }
+std::string Join(const std::string& prefix, const std::string& key) {
+  return prefix.empty() ? key : prefix + "." + key;
+}
 
 void Walk(const YAML::Node& n, const std::string& path, int depth, std::vector<DuplicateKey>* out) {
   // The text limits (plan_limits) bound nesting; this is only a guard.

@@ -12,7 +12,7 @@
 namespace stampede::plan {
 
 struct DuplicateKey {
-  std::string field;     // "target.endpoints", "phases[1].rate"
+  std::string field;  // "target.endpoints", "phases[1].rate"
   YAML::Mark first, again;
   // "FILE:LINE:COL: FIELD: written twice in one mapping (first at LINE:COL)"
   std::string Message(const std::string& file) const;
