@@ -21,6 +21,7 @@
 #include "plan/plan_loader.h"
 #include "plan/plan_writer.h"
 #include "proto/stampede.grpc.pb.h"
+#include "report/text_format.h"
 
 namespace stampede::cli {
 namespace po = boost::program_options;
@@ -36,23 +37,11 @@ std::string Thousands(double v) {
   return out;
 }
 
-std::string HumanLatency(double us) {
-  char buf[32];
-  if (us < 1000) {
-    std::snprintf(buf, sizeof(buf), "%.0f µs", us);
-  } else if (us < 1e6) {
-    std::snprintf(buf, sizeof(buf), "%.2f ms", us / 1000);
-  } else {
-    std::snprintf(buf, sizeof(buf), "%.2f s", us / 1e6);
-  }
-  return buf;
-}
-
 // Workers that cannot connect do no operation, so errors stay at 0 while
 // the database refuses them: the line says so when it happens.
 void PrintProgress(const v1::Progress& p) {
   std::printf("[%7.1fs] %-12s ops/s %9s  p99 %10s  errors %6llu  missed %5llu  agents %u  workers %u", p.elapsed_s(),
-              p.phase().c_str(), Thousands(p.ops_per_s()).c_str(), HumanLatency(p.p99_us()).c_str(),
+              p.phase().c_str(), Thousands(p.ops_per_s()).c_str(), report::HumanUs(p.p99_us()).c_str(),
               static_cast<unsigned long long>(p.errors()), static_cast<unsigned long long>(p.missed()), p.agents(),
               p.active_workers());
   if (p.connect_failures() > 0) {

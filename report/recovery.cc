@@ -7,6 +7,7 @@
 #include "common/histogram.h"
 #include "proto/fault_action.h"
 #include "record/record_codec.h"
+#include "report/text_format.h"
 
 namespace stampede::report {
 namespace {
@@ -41,11 +42,10 @@ std::string Recovered(double v, bool observed, bool next_fault) {
   return NotRecovered(next_fault);
 }
 
+// In the phase tables' unit (report/text_format.h).
 std::string Lat(const LatencyWindow& w) {
   if (w.count == 0) return "n/a";
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.2f ms / %.2f ms", w.p99_us / 1000, w.max_us / 1000);
-  return buf;
+  return HumanUs(w.p99_us) + " / " + HumanUs(w.max_us);
 }
 
 // Seconds kept for a fault's baseline beyond baseline_s: the seconds are

@@ -331,7 +331,7 @@ void PhaseTableMarkdown(const RunSummary& s, const PhaseSummary& p, std::ostring
          : p.completed ? ""
                        : ", incomplete")
      << ")\n\n";
-  md << "| op | count | total time | ops/s | µs/op | " << (s.ns_per_op ? "ns/op | " : "")
+  md << "| op | count | total time | ops/s | mean | " << (s.ns_per_op ? "ns/op | " : "")
      << "p50 | p99 | p99.9 | max | errors | retries | missed |\n";
   md << "|---|---:|---:|---:|---:|" << (s.ns_per_op ? "---:|" : "") << "---:|---:|---:|---:|---|---:|---:|\n";
   for (const OpSummary& o : p.ops) {
@@ -343,13 +343,16 @@ void PhaseTableMarkdown(const RunSummary& s, const PhaseSummary& p, std::ostring
       errors += std::string(kOutcomeNames[i]) + " " + std::to_string(o.outcomes[i]);
     }
     md << "| " << o.name << " | " << o.count() << " | " << Fixed(p.duration_s, 2) << "s | "
-       << Fixed(p.duration_s > 0 ? double(o.count()) / p.duration_s : 0, 1) << " | " << Fixed(h.MeanNs() / 1000.0, 1)
+       << Fixed(p.duration_s > 0 ? double(o.count()) / p.duration_s : 0, 1) << " | " << HumanUs(h.MeanNs() / 1000.0)
        << " | " << (s.ns_per_op ? Fixed(o.count() ? p.duration_s * 1e9 / double(o.count()) : 0, 0) + " | " : "")
        << HumanUs(Us(h.ValueAtQuantile(0.5))) << " | " << HumanUs(Us(h.ValueAtQuantile(0.99))) << " | "
        << HumanUs(Us(h.ValueAtQuantile(0.999))) << " | " << HumanUs(Us(h.max_ns())) << " | "
        << (errors.empty() ? "0" : errors) << " | " << o.retries << " | " << o.missed << " |\n";
   }
   if (p.ops.empty()) md << "| (no operations) | | | | | | | | | | | |\n";
+  // The one column whose name does not say what it is.
+  if (s.ns_per_op)
+    md << "\nns/op: the phase's wall time over its operations, as Go benchmarks print it; not a latency.\n";
 }
 
 // Under a phase's table: what it owed, its endpoints, what the client cost.
@@ -375,7 +378,7 @@ void PhaseNotesMarkdown(const PhaseSummary& p, std::ostringstream& md) {
       auto it = p.agent_ops.find(agent);
       const uint64_t n = it == p.agent_ops.end() ? 0 : it->second;
       md << (first ? "" : ", ") << agent << " " << Fixed(cpu, 2) << " s";
-      if (n > 0) md << " (" << Fixed(cpu * 1e6 / double(n), 1) << " µs/op)";
+      if (n > 0) md << " (" << HumanUs(cpu * 1e6 / double(n)) << " of CPU per operation)";
       first = false;
     }
     md << "\n";
@@ -429,6 +432,8 @@ std::string RenderReportMarkdown(const RunSummary& s) {
          << (p->completed ? "" : " (incomplete)") << " |\n";
     }
     md << "| Total | " << Fixed(g.total_s, 2) << "s | | | |\n";
+    md << "\nns/op: the step's wall time over its operations, as the origin's Go benchmarks printed it; not a latency "
+          "(the phase tables above give those).\n";
     if (std::string disk = DiskUsageLine(s.nodes); !disk.empty()) md << "\n" << disk << "\n";
     if (g.steps.front()->workload == "hugedb2019") md << "\n" << HugedbCruLine(g) << "\n";
   }

@@ -228,7 +228,7 @@ YAML
   d=$(jq '.phases[1].duration_s' "$s")
   awk -v d="$d" 'BEGIN { exit !(d >= 1.9 && d < 10) }' || fail "ops+duration phase lasted $d s"
   [ "$n" -lt 100000000 ] || fail "ops+duration: the duration did not end the phase"
-  grep -q "| µs/op | ns/op |" "$dir/report.md" || fail "report.md has no ns/op column"
+  grep -q "| mean | ns/op |" "$dir/report.md" || fail "report.md has no ns/op column"
   case "$driver" in
     postgres) marks=$(db_sql "$driver" "SELECT string_agg(what, ',' ORDER BY n) FROM it_marks") ;;
     mysql) marks=$(db_sql "$driver" "SELECT GROUP_CONCAT(what ORDER BY n) FROM it_marks") ;;

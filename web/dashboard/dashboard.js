@@ -10,6 +10,10 @@
 
   const $ = (id) => document.getElementById(id);
   const fmt = (v, d, unit) => (v === null || v === undefined || v < 0 ? "n/a" : Number(v).toFixed(d) + (unit || ""));
+  // Latencies as report.md writes them (report/text_format.h HumanUs).
+  const lat = (us) => (us === null || us === undefined || us < 0 ? "n/a"
+    : us < 1000 ? Number(us).toFixed(us < 10 ? 1 : 0) + " µs"
+    : us < 1e6 ? (us / 1000).toFixed(us < 1e4 ? 2 : 1) + " ms" : (us / 1e6).toFixed(2) + " s");
   const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 
   // Fault markers and phase boundaries on every chart.
@@ -184,7 +188,7 @@
       ["time to healthy", (f) => recovered(f.time_to_healthy_s, f.healthy)],
       ["clients behind the database", (f) => (f.client_gap_s === null || f.client_gap_s === undefined ? "n/a" : signed(f.client_gap_s))],
       ["p99 before / during / after", (f) => [f.latency_before, f.latency_during, f.latency_after]
-        .map((w) => (w && w.count ? fmt(w.p99_us / 1000, 1) + " ms" : "n/a")).join(" / ")],
+        .map((w) => (w && w.count ? lat(w.p99_us) : "n/a")).join(" / ")],
     ];
     const name = (f) => `${esc(f.action)} ${esc(f.node)}${f.detail ? " (" + esc(f.detail) + ")" : ""}`;
     let html = faults.map((f) => `<span class="fault-marker ${esc(f.action)}${f.ok === false ? " failed" : ""}" ` +
@@ -253,7 +257,8 @@
     for (const g of sum.groups || []) {
       html += `<h3>${esc(g.name)}: steps</h3><table><tr><th>step</th><th>time</th><th>ns/op</th><th>ok</th><th>errors</th></tr>`;
       for (const st of g.steps) html += `<tr><td>${esc(st.step)}</td><td>${fmt(st.seconds, 2)} s</td><td>${fmt(st.ns_per_op || 0, 0)}</td><td>${st.ok}</td><td>${st.errors}</td></tr>`;
-      html += `<tr><td><b>Total</b></td><td><b>${fmt(g.total_s, 2)} s</b></td><td></td><td></td><td></td></tr></table>`;
+      html += `<tr><td><b>Total</b></td><td><b>${fmt(g.total_s, 2)} s</b></td><td></td><td></td><td></td></tr></table>` +
+        '<p class="muted">ns/op: the step\'s wall time over its operations, as the origin\'s Go benchmarks printed it; not a latency.</p>';
     }
     html += nodesHtml(sum.nodes || []);
     for (const p of sum.phases || []) {
@@ -261,10 +266,9 @@
       html += "<table><tr><th>op</th><th>count</th><th>ops/s</th><th>mean</th><th>p50</th><th>p99</th><th>p99.9</th><th>max</th><th>errors</th><th>retries</th><th>missed</th></tr>";
       for (const o of p.ops) {
         const l = o.latency_us;
-        const ms = (v) => (v >= 1000 ? fmt(v / 1000, 2) + " ms" : fmt(v, 0) + " µs");
         const errs = Object.entries(o.errors).filter(([, v]) => v).map(([k, v]) => `${k} ${v}`).join(", ") || "0";
-        html += `<tr><td>${esc(o.name)}</td><td>${o.count}</td><td>${fmt(o.ops_per_s, 1)}</td><td>${ms(l.mean)}</td><td>${ms(l.p50)}</td>` +
-          `<td>${ms(l.p99)}</td><td>${ms(l.p999)}</td><td>${ms(l.max)}</td><td>${errs}</td><td>${o.retries}</td><td>${o.missed || 0}</td></tr>`;
+        html += `<tr><td>${esc(o.name)}</td><td>${o.count}</td><td>${fmt(o.ops_per_s, 1)}</td><td>${lat(l.mean)}</td><td>${lat(l.p50)}</td>` +
+          `<td>${lat(l.p99)}</td><td>${lat(l.p999)}</td><td>${lat(l.max)}</td><td>${errs}</td><td>${o.retries}</td><td>${o.missed || 0}</td></tr>`;
       }
       html += "</table>";
       if (p.writes) {
