@@ -1,5 +1,8 @@
 #include "agent/async_runner.h"
 
+#include <pthread.h>
+#include <time.h>
+
 #include <algorithm>
 #include <array>
 #include <boost/asio/co_spawn.hpp>
@@ -18,6 +21,7 @@ namespace {
 constexpr int64_t kFirstBackoffNs = 100 * kNsPerMs;
 constexpr int64_t kStageTickNs = 20 * kNsPerMs;     // ramp granularity for waiting workers
 constexpr int64_t kWatchdogTickNs = 10 * kNsPerMs;  // op_timeout's granularity
+constexpr int64_t kProbeNs = 10 * kNsPerMs;         // the lag probe's period: 100 samples a second a loop
 
 std::chrono::steady_clock::time_point AtMono(int64_t mono_ns) {
   if (mono_ns == INT64_MAX) return std::chrono::steady_clock::time_point::max();
@@ -71,7 +75,10 @@ Status AsyncRunner::Prepare() {
     loops_.push_back(std::make_unique<Loop>());
     guards_.push_back(boost::asio::make_work_guard(loops_.back()->context));
     loops_.back()->watchdog = std::make_unique<boost::asio::steady_timer>(loops_.back()->context);
+    loops_.back()->probe = std::make_unique<boost::asio::steady_timer>(loops_.back()->context);
+    loops_.back()->stats = l < loop_stats.size() ? loop_stats[l] : nullptr;
   }
+  event_loops_ = int(n);
   for (size_t i = 0; i < workers_.size(); ++i) {
     Worker* w = workers_[i].get();
     w->loop = i % n;
@@ -97,6 +104,7 @@ Status AsyncRunner::Prepare() {
   }
   for (auto& loop : loops_) {
     threads_.emplace_back([l = loop.get()] { l->context.run(); });
+    loop_threads_.push_back(threads_.back().native_handle());
   }
   MutexLock lock(mu_);
   while (prepared_ != static_cast<int>(workers_.size())) cv_.wait(lock.native());
@@ -109,7 +117,10 @@ Status AsyncRunner::Prepare() {
 void AsyncRunner::Finished(Worker* w) {
   // The loop's last worker ends its watchdog's wait (on the loop's thread).
   Loop& loop = *loops_[w->loop];
-  if (loop.running.fetch_sub(1) == 1) loop.watchdog->cancel();
+  if (loop.running.fetch_sub(1) == 1) {
+    loop.watchdog->cancel();
+    loop.probe->cancel();
+  }
   {
     MutexLock lock(mu_);
     if (!w->prepared) {  // it ended before it could say
@@ -246,7 +257,7 @@ void AsyncRunner::Watch(Loop* loop, int64_t hard_stop) {
 
 drivers::Task<void> AsyncRunner::RunOps(Worker* w) {
   WorkerSchedule& schedule = *w->schedule;
-  const StageSchedule& stages = schedule.stages();
+  const plan::StageSchedule& stages = schedule.stages();
   const bool open_loop = schedule.open_loop();
   // Ramped worker counts start workers in this order, interleaved across
   // agents so each agent carries its share during the ramp.
@@ -452,8 +463,38 @@ void AsyncRunner::Run(int64_t start_coord_ns, int64_t join_coord_ns) {
       boost::asio::post(loop->context, [this, l = loop.get(), hs = hard_stop_mono_ns_] { Watch(l, hs); });
     }
   }
+  for (auto& loop : loops_) {
+    boost::asio::post(loop->context, [this, l = loop.get()] {
+      l->probe_due = 0;
+      Probe(l);
+    });
+  }
   CollectUntil(start_coord_ns);
   if (!check_writes()) CloseConnections();
+}
+
+int64_t AsyncRunner::LoopsCpuNs() const {
+  int64_t sum = 0;
+  for (pthread_t t : loop_threads_) {
+    clockid_t clock;
+    timespec ts;
+    if (pthread_getcpuclockid(t, &clock) != 0 || clock_gettime(clock, &ts) != 0) {
+      return -1;
+    }
+    sum += int64_t(ts.tv_sec) * kNsPerSec + ts.tv_nsec;
+  }
+  return sum;
+}
+
+void AsyncRunner::Probe(Loop* loop) {
+  const int64_t now = MonoNowNs();
+  if (loop->probe_due && loop->stats) loop->stats->RecordLag(uint64_t(std::max<int64_t>(0, now - loop->probe_due)));
+  if (loop->running.load(std::memory_order_relaxed) == 0 || Halted()) return;
+  loop->probe_due = now + kProbeNs;
+  loop->probe->expires_at(AtMono(loop->probe_due));
+  loop->probe->async_wait([this, loop](const boost::system::error_code& ec) {
+    if (!ec) Probe(loop);
+  });
 }
 
 void AsyncRunner::CloseConnections() {

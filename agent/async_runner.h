@@ -61,6 +61,11 @@ class AsyncRunner : public PhaseRunner {
   struct Loop {
     boost::asio::io_context context{1};
     std::unique_ptr<boost::asio::steady_timer> watchdog;
+    // The lag probe: a timer every kProbeNs, recording how late it ran
+    // into stats (the loop's, shared with its workers).
+    std::unique_ptr<boost::asio::steady_timer> probe;
+    int64_t probe_due = 0;
+    WorkerStats* stats = nullptr;
     std::vector<Worker*> workers;
     // When each worker's operation in flight is cut (op_timeout, the hard
     // stop); 0: none. Kept together so the watchdog's scan of thousands of
@@ -110,11 +115,15 @@ class AsyncRunner : public PhaseRunner {
   // could be due (at least kWatchdogTickNs); hard_stop is the one the
   // chain was started with (Run's, or the writes check's).
   void Watch(Loop* loop, int64_t hard_stop);
+  // On each loop, from Run until its last worker ends: records how late
+  // the previous probe ran, then sets the next one.
+  void Probe(Loop* loop);
   // On the worker's loop, when its coroutine has ended.
   void Finished(Worker* w);
   // Closes every worker's connection, on its loop; returns when all are.
   void CloseConnections();
   bool AllFinished() const override ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  int64_t LoopsCpuNs() const override;
   // Runs fn(worker) on each worker's loop.
   template <typename Fn>
   void OnEachLoop(Fn fn);
@@ -122,6 +131,7 @@ class AsyncRunner : public PhaseRunner {
   std::vector<std::unique_ptr<Loop>> loops_;
   std::vector<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> guards_;
   std::vector<std::thread> threads_;
+  std::vector<pthread_t> loop_threads_;  // threads_' handles, for their CPU clocks
   std::vector<std::unique_ptr<Worker>> workers_;
   std::atomic<bool> gate_{false};
   int prepared_ ABSL_GUARDED_BY(mu_) = 0;

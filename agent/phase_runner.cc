@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "agent/async_runner.h"
+#include "agent/cpu_budget.h"
 #include "agent/one_off_statements.h"
 #include "common/clock.h"
 #include "common/log.h"
@@ -171,6 +172,8 @@ void PhaseRunner::CollectUntil(int64_t start_coord_ns) {
   const uint32_t first_seq =
       join_mono_ns_ > start_mono_ns_ ? uint32_t((join_mono_ns_ - start_mono_ns_) / kNsPerSec) : 0;
   last_cpu_ns_ = ProcessCpuNs();
+  last_loops_cpu_ns_ = LoopsCpuNs();
+  cpu_cores_ = std::min(double(std::max(1, event_loops_)), CpuCoresAllowed());
   for (uint32_t seq = first_seq;; ++seq) {
     const int64_t boundary = start_mono_ns_ + int64_t(seq + 1) * kNsPerSec;
     const auto until =
@@ -285,7 +288,11 @@ void PhaseRunner::Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool f
   for (auto& h : acc_latency_) h.Reset();
   for (auto& e : acc_endpoints_) e = EndpointTotals{};
   OpTimes times;
-  for (auto& stats : stats_) stats->DrainInto(&acc_ops_, &acc_latency_, &acc_endpoints_, &times);
+  acc_lag_.Reset();
+  for (auto& stats : stats_) {
+    stats->DrainInto(&acc_ops_, &acc_latency_, &acc_endpoints_, &times);
+    stats->DrainLagInto(&acc_lag_);
+  }
   v1::Snapshot snap;
   // On the coordinator's clock, as the interval is.
   auto coord = [this](int64_t mono) { return mono ? mono + coord_offset_ns_ : 0; };
@@ -305,6 +312,12 @@ void PhaseRunner::Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool f
   const int64_t cpu = ProcessCpuNs();
   snap.set_cpu_ns(uint64_t(std::max<int64_t>(0, cpu - last_cpu_ns_)));
   last_cpu_ns_ = cpu;
+  snap.set_cpu_cores(cpu_cores_);
+  if (const int64_t loops = LoopsCpuNs(); loops >= 0) {
+    snap.set_loops_cpu_ns(uint64_t(std::max<int64_t>(0, loops - last_loops_cpu_ns_)));
+    last_loops_cpu_ns_ = loops;
+  }
+  if (acc_lag_.count()) HistogramToProto(acc_lag_, snap.mutable_loop_lag());
   for (size_t i = 0; i < acc_ops_.size(); ++i) {
     uint64_t total = 0;
     for (uint64_t c : acc_ops_[i].outcomes) total += c;

@@ -150,6 +150,8 @@ class PhaseRunner {
   void SetTimes(int64_t start_coord_ns, int64_t join_coord_ns);
   // Snapshots once a second until AllFinished() holds, then the final one.
   void CollectUntil(int64_t start_coord_ns);
+  // CPU the engine's event-loop threads have used so far (-1: not known).
+  virtual int64_t LoopsCpuNs() const { return -1; }
   // Every worker of the engine is done (cv_ is notified when one is).
   virtual bool AllFinished() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) = 0;
   bool Halted() const { return halt_.load(std::memory_order_relaxed) != kRunning; }
@@ -194,6 +196,9 @@ class PhaseRunner {
   int64_t max_lag_ns_ = INT64_MAX;  // an op due longer ago than this is missed
   bool owes_ = false;               // the phase has a schedule to owe against
   int64_t owed_ops_ = -1;
+  // The engine's event loops (set by Prepare): at most this many cores'
+  // worth of CPU is what the agent can use for its workers.
+  int event_loops_ = 1;
 
   enum Halt : int { kRunning = 0, kStopping = 1, kAborted = 2 };
   std::atomic<int> halt_{kRunning};
@@ -213,6 +218,9 @@ class PhaseRunner {
   std::vector<EndpointTotals> acc_endpoints_;
   int64_t coord_offset_ns_ = 0;  // coordinator clock minus start_mono_ns_'s clock, for the collector
   int64_t last_cpu_ns_ = 0;
+  int64_t last_loops_cpu_ns_ = 0;
+  Histogram acc_lag_;
+  double cpu_cores_ = 1;        // min(event loops, what the process may use), from CollectUntil
   int64_t ended_coord_ns_ = 0;  // written by CollectUntil, read after Run on its thread
 };
 

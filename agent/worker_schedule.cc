@@ -59,7 +59,7 @@ bool WorkerSchedule::Compute(int64_t* due_ns) {
 }
 
 bool WorkerSchedule::Owes(const v1::Phase& phase) {
-  return StageSchedule(phase).open_loop() || (phase.ops() > 0 && phase.duration_ms() == 0);
+  return plan::StageSchedule(phase).open_loop() || (phase.ops() > 0 && phase.duration_ms() == 0);
 }
 
 uint64_t WorkerSchedule::BudgetOf(const v1::Phase& phase, uint32_t global) {

@@ -13,8 +13,8 @@
 
 #include <cstdint>
 
-#include "agent/stage_schedule.h"
 #include "common/rng.h"
+#include "plan/stage_schedule.h"
 #include "proto/stampede.pb.h"
 
 namespace stampede::agent {
@@ -25,7 +25,7 @@ class WorkerSchedule {
   WorkerSchedule(const v1::Phase& phase, uint64_t seed, uint32_t phase_index, uint32_t global, uint64_t budget);
 
   bool open_loop() const { return schedule_.open_loop(); }
-  const StageSchedule& stages() const { return schedule_; }
+  const plan::StageSchedule& stages() const { return schedule_; }
 
   // The next operation's due time in ns from the phase start (open loop;
   // closed loop: 0). False once the worker owes no more operations: its
@@ -48,7 +48,7 @@ class WorkerSchedule {
  private:
   bool Compute(int64_t* due_ns);  // operation k_'s due time
 
-  StageSchedule schedule_;
+  plan::StageSchedule schedule_;
   bool poisson_ = false;
   double workers_ = 1;
   uint32_t global_ = 0;

@@ -79,6 +79,10 @@ class WorkerStats {
     if (retries) c.retries.fetch_add(retries, std::memory_order_relaxed);
     c.latency.Record(latency_ns);
   }
+  // The loop's thread only: how late a timer ran (the loop's lag probe).
+  void RecordLag(uint64_t ns) { loop_lag_.Record(ns); }
+  // Collector thread only.
+  void DrainLagInto(Histogram* h) { loop_lag_.DrainInto(h); }
   // Worker thread only: n operations of kind op were due but not started.
   void Miss(int op, uint64_t n = 1) { ops_[op]->missed.fetch_add(n, std::memory_order_relaxed); }
   size_t num_ops() const { return ops_.size(); }
@@ -111,6 +115,7 @@ class WorkerStats {
   std::vector<std::unique_ptr<OpCounters>> ops_;
   std::vector<std::unique_ptr<EndpointCounters>> endpoints_;
   std::atomic<int64_t> first_ok_{0}, last_ok_{0}, first_err_{0}, last_err_{0};
+  HistogramRecorder loop_lag_;
 };
 
 }  // namespace stampede::agent

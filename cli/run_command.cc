@@ -1,5 +1,6 @@
 // `stampede run PLAN`: the embedded default (in-process coordinator and
 // local agents over real gRPC on loopback), or submit to --coordinator.
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <iostream>
@@ -47,6 +48,12 @@ void PrintProgress(const v1::Progress& p) {
   if (p.connect_failures() > 0) {
     std::printf("  connect failures %llu", static_cast<unsigned long long>(p.connect_failures()));
   }
+  // The numbers of this second measure the agent, not the database.
+  const int saturated = p.saturated_agents_size();
+  for (int i = 0; i < std::min(saturated, 3); ++i) {
+    std::printf("%s%s", i == 0 ? "  CLIENT SATURATED: " : ", ", p.saturated_agents(i).c_str());
+  }
+  if (saturated > 3) std::printf(" and %d more", saturated - 3);
   std::printf("\n");
   std::fflush(stdout);
 }

@@ -23,6 +23,16 @@ void PhaseMerger::Merge(const v1::Snapshot& s, Pending* p) {
   p->active_workers += s.active_workers();
   uint64_t& agent_ops = p->agent_ops[s.agent()];
   p->agent_cpu_ns[s.agent()] += s.cpu_ns();
+  // An agent that says what it may use (and how late its loops ran).
+  const double interval_s = double(s.end_ns() - s.start_ns()) / 1e9;
+  if (s.cpu_cores() > 0 && interval_s >= record::Second::kShortestRateIntervalS) {
+    record::AgentLoad& load = p->agent_load[s.agent()];
+    // The event loops' own CPU where the agent sends it (an embedded run's
+    // process holds other agents and the coordinator too).
+    const double cpu_ns = double(s.loops_cpu_ns() ? s.loops_cpu_ns() : s.cpu_ns());
+    load.cpu = std::min(100.0, cpu_ns / 1e9 / interval_s / s.cpu_cores());
+    if (s.loop_lag().index_size() > 0) load.lag_p99_ms = double(ProtoValueAtQuantile(s.loop_lag(), 0.99)) / 1e6;
+  }
   auto earliest = [](int64_t* at, int64_t v) {
     if (v > 0 && (*at == 0 || v < *at)) *at = v;
   };
@@ -126,6 +136,7 @@ record::Second PhaseMerger::ToSecond(uint32_t seq, Pending* p, bool late) const 
   s.agent_ops = p->agent_ops;
   s.from.assign(p->agents.begin(), p->agents.end());
   for (const auto& [agent, ns] : p->agent_cpu_ns) s.agent_cpu_s[agent] = double(ns) / 1e9;
+  s.agent_load = p->agent_load;
   for (const auto& [name, e] : p->endpoints) s.endpoints[name] = {e.lost, e.reconnects, e.connect_failures};
   auto at = [this](int64_t ns) { return ns > 0 ? double(ns - run_start_ns_) / 1e9 : -1.0; };
   s.first_ok_t = at(p->first_ok_ns);
@@ -133,6 +144,10 @@ record::Second PhaseMerger::ToSecond(uint32_t seq, Pending* p, bool late) const 
   s.first_err_t = at(p->first_err_ns);
   s.last_err_t = at(p->last_err_ns);
   s.clock_uncertainty_s = double(p->clock_uncertainty_ns) / 1e9;
+  if (ops_due_by_ && !late) {
+    const double from = double(p->start_ns - start_ns_) / 1e9;
+    s.scheduled = std::max(0.0, ops_due_by_(s.phase_t) - ops_due_by_(from));
+  }
   s.late = late;
   return s;
 }

@@ -12,6 +12,7 @@
 #define STAMPEDE_COORDINATOR_PHASE_MERGER_H_
 
 #include <array>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -42,6 +43,9 @@ class PhaseMerger {
   // next_seq were written.
   void MarkJournalled(const std::string& agent, uint32_t seq);
   void SetNextSeq(int64_t next_seq) { next_seq_ = next_seq; }
+  // Open loop: the operations due by t seconds into the phase
+  // (plan::ScheduledOpsBy); each line then carries what its second owed.
+  void SetSchedule(std::function<double(double)> ops_due_by) { ops_due_by_ = std::move(ops_due_by); }
 
  private:
   struct Op {
@@ -61,6 +65,7 @@ class PhaseMerger {
     std::map<std::string, Op> ops;
     std::map<std::string, uint64_t> agent_ops;  // operations per agent
     std::map<std::string, uint64_t> agent_cpu_ns;
+    std::map<std::string, record::AgentLoad> agent_load;
     std::map<std::string, Endpoint> endpoints;
     // Coordinator clock, 0: none (v1::Snapshot).
     int64_t first_ok_ns = 0, last_ok_ns = 0, first_err_ns = 0, last_err_ns = 0;
@@ -77,6 +82,7 @@ class PhaseMerger {
   std::set<std::string> expected_;
   int64_t grace_ns_;
   std::map<uint32_t, Pending> pending_;
+  std::function<double(double)> ops_due_by_;
   // (agent, seq) merged or journalled: a bit per second and agent (a
   // day-long phase: 11 KB an agent), a set past kSeenBits.
   bool MarkSeen(const std::string& agent, uint32_t seq);  // false: seen before

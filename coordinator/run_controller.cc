@@ -396,6 +396,7 @@ void RunController::CountSecond(const record::Second& second, const std::string&
   uint64_t refused = 0;
   for (const auto& [endpoint, e] : second.endpoints) refused += e.connect_failures;
   p.set_connect_failures(refused);
+  for (const std::string& agent : second.SaturatedAgents()) p.add_saturated_agents(agent);
   options_.observer->OnProgress(p);
 }
 

@@ -5,6 +5,7 @@
 #include "common/duration.h"
 #include "common/log.h"
 #include "coordinator/run_controller.h"
+#include "plan/stage_schedule.h"
 
 namespace stampede::coordinator {
 namespace {
@@ -145,6 +146,7 @@ void RunController::StartPhase(int p) {
     phase_agents_ = active;
     owed = barrier_.Owed(index, awaited);
     mergers_[size_t(p)] = std::make_unique<PhaseMerger>(phase.name(), index, start_ns, run_start_ns_, active, kGraceNs);
+    mergers_[size_t(p)]->SetSchedule(plan::ScheduledOpsBy(phase));
     phase_start_ns_ = start_ns;
     phase_owed_ = owed;
     phase_running_ = true;

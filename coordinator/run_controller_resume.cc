@@ -11,6 +11,7 @@
 #include "common/strings.h"
 #include "coordinator/run_controller.h"
 #include "plan/plan_expander.h"
+#include "plan/stage_schedule.h"
 #include "record/record_codec.h"
 
 namespace stampede::coordinator {
@@ -188,6 +189,7 @@ void RunController::ReplayLocked(const std::vector<record::Record>& journal, Rep
     if (mergers_.size() <= index) mergers_.resize(index + 1);
     auto m = std::make_unique<PhaseMerger>(options_.plan.phases(int(index)).name(), index, p.start_ns, run_start_ns_,
                                            p.agents, kGraceNs);
+    m->SetSchedule(plan::ScheduledOpsBy(options_.plan.phases(int(index))));
     for (const auto& [agent, seq] : p.journalled) m->MarkJournalled(agent, seq);
     // An ended phase takes whatever comes now as late lines.
     m->SetNextSeq(p.ended ? INT64_MAX : p.max_seq + 1);

@@ -62,6 +62,20 @@ MetricsExporter::MetricsExporter() : registry_(std::make_shared<prometheus::Regi
                    .Name("stampede_node_cpu_seconds")
                    .Help("CPU time (user + system) the node's process has used since it started")
                    .Register(*registry_);
+  agent_cpu_ = &prometheus::BuildGauge()
+                    .Name("stampede_agent_cpu_ratio")
+                    .Help("CPU the agent's process used last second over the cores it may use")
+                    .Register(*registry_);
+  agent_lag_ = &prometheus::BuildGauge()
+                    .Name("stampede_agent_loop_lag_p99_seconds")
+                    .Help("p99 of how late the agent's event loops ran a timer last second")
+                    .Register(*registry_);
+  agent_saturated_ = &prometheus::BuildGauge()
+                          .Name("stampede_client_saturated")
+                          .Help(
+                              "1 if the agent itself was the bottleneck last second (CPU > 90% or loop lag p99 > "
+                              "10 ms), else 0")
+                          .Register(*registry_);
 }
 
 const prometheus::Histogram::BucketBoundaries& MetricsExporter::Buckets() {
@@ -121,6 +135,12 @@ void MetricsExporter::AddSecondLocked(const record::Second& second) {
   if (!second.late) {
     active_->Add({{"phase", second.phase}}).Set(double(second.active_workers));
     agents_->Set(double(second.agents));
+    for (const auto& [agent, load] : second.agent_load) {
+      const prometheus::Labels labels = {{"agent", agent}};
+      if (load.cpu >= 0) agent_cpu_->Add(labels).Set(load.cpu);
+      if (load.lag_p99_ms >= 0) agent_lag_->Add(labels).Set(load.lag_p99_ms / 1000);
+      agent_saturated_->Add(labels).Set(load.Saturated() ? 1 : 0);
+    }
   }
 }
 

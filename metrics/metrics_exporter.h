@@ -10,9 +10,12 @@
 //   stampede_fault_events_total{action,node}      counter
 //   stampede_cluster_healthy                      gauge (1, 0; absent before a probe)
 //   stampede_cluster_underreplicated              gauge
+//   stampede_agent_cpu_ratio{agent}               gauge (CPU used / cores it may use, last second)
+//   stampede_agent_loop_lag_p99_seconds{agent}    gauge (how late its event loops ran timers)
+//   stampede_client_saturated{agent}              gauge (1: the agent was the bottleneck last second)
 //
-// Labels are bounded by the plan (phase, op and node names, outcomes,
-// actions): never a key, a statement or a worker. The latency histograms are
+// Labels are bounded by the plan and the agents (phase, op, node and agent
+// names, outcomes, actions): never a key, a statement or a worker. The latency histograms are
 // fed once a second from the merged log-linear histograms
 // (Histogram::ObserveMultiple), never per operation. Thread-safe.
 #ifndef STAMPEDE_METRICS_METRICS_EXPORTER_H_
@@ -75,6 +78,9 @@ class MetricsExporter {
   prometheus::Family<prometheus::Gauge>* node_disk_;
   prometheus::Family<prometheus::Gauge>* node_rss_;
   prometheus::Family<prometheus::Gauge>* node_cpu_;
+  prometheus::Family<prometheus::Gauge>* agent_cpu_;
+  prometheus::Family<prometheus::Gauge>* agent_lag_;
+  prometheus::Family<prometheus::Gauge>* agent_saturated_;
   Mutex mu_;
   std::map<std::string, std::string> phase_of_index_;  // journal phase names by index
 };

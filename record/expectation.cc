@@ -30,6 +30,7 @@ constexpr MetricInfo kPhaseMetrics[] = {
     {"lost_writes", MetricUnit::kCount},
     {"unchecked_writes", MetricUnit::kCount},
     {"unexpected_writes", MetricUnit::kCount},
+    {"client_saturated_s", MetricUnit::kSeconds},
 };
 
 constexpr MetricInfo kFaultMetrics[] = {
@@ -67,6 +68,7 @@ StatusOr<double> ParseValue(MetricUnit unit, std::string_view text) {
   double v = 0;
   switch (unit) {
     case MetricUnit::kSeconds: {
+      if (text == "0") return 0.0;  // nothing needs no unit (client_saturated_s == 0)
       auto ns = ParseDurationNs(text);
       if (!ns.ok()) return ns.status();
       return double(*ns) / 1e9;

@@ -147,6 +147,17 @@ Json EncodeSecond(const Second& s) {
     if (v >= 0) line[key] = v;
   }
   if (s.clock_uncertainty_s > 0) line["clock_uncertainty_s"] = s.clock_uncertainty_s;
+  if (s.scheduled >= 0) line["scheduled"] = s.scheduled;
+  if (!s.agent_load.empty()) {
+    Json load = Json::object();
+    for (const auto& [agent, l] : s.agent_load) {
+      Json a = Json::object();
+      if (l.cpu >= 0) a["cpu"] = l.cpu;
+      if (l.lag_p99_ms >= 0) a["lag_p99_ms"] = l.lag_p99_ms;
+      load[agent] = std::move(a);
+    }
+    line["agent_load"] = std::move(load);
+  }
   if (!s.endpoints.empty()) {
     Json eps = Json::object();
     for (const auto& [name, e] : s.endpoints) {
@@ -176,10 +187,16 @@ Second DecodeSecond(const Json& line) {
   s.first_err_t = GetDouble(line, "first_err_t", -1);
   s.last_err_t = GetDouble(line, "last_err_t", -1);
   s.clock_uncertainty_s = std::max(0.0, GetDouble(line, "clock_uncertainty_s", 0));
+  s.scheduled = GetDouble(line, "scheduled", -1);
+  if (!(s.scheduled >= 0)) s.scheduled = -1;
   DecodeMap(line, "ops", &s.ops, [](const Json& j, OpSecond* op) { DecodeOp(j, op); });
   DecodeMap(line, "agent_ops", &s.agent_ops, [](const Json& j, uint64_t* v) { *v = AsU64(j); });
   DecodeMap(line, "agent_cpu_s", &s.agent_cpu_s, [](const Json& j, double* v) {
     if (j.is_number()) *v = j.get<double>();
+  });
+  DecodeMap(line, "agent_load", &s.agent_load, [](const Json& j, AgentLoad* l) {
+    l->cpu = GetDouble(j, "cpu", -1);
+    l->lag_p99_ms = GetDouble(j, "lag_p99_ms", -1);
   });
   DecodeMap(line, "endpoints", &s.endpoints, [](const Json& j, EndpointSecond* e) {
     e->lost = GetU64(j, "lost");

@@ -26,6 +26,14 @@ uint64_t Second::Missed() const {
   return n;
 }
 
+std::vector<std::string> Second::SaturatedAgents() const {
+  std::vector<std::string> out;
+  for (const auto& [agent, load] : agent_load) {
+    if (load.Saturated()) out.push_back(agent);
+  }
+  return out;
+}
+
 std::array<uint64_t, kNumOutcomes> Second::Outcomes() const {
   std::array<uint64_t, kNumOutcomes> sum{};
   for (const auto& [name, op] : ops) {

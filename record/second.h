@@ -30,6 +30,20 @@ struct OpSecond {
   uint64_t errors() const { return count() - outcomes[0]; }
 };
 
+// One agent's load in one second: whether the client itself was the
+// bottleneck (docs/metrics.md, "Client saturation").
+struct AgentLoad {
+  double cpu = -1;         // its process's CPU over the cores it may use (0..1 and above; -1: not known)
+  double lag_p99_ms = -1;  // p99 of how late its event loops ran a timer (-1: not measured)
+
+  // Over 90% of its CPU, or its loops' timers late by more than 10 ms at
+  // the p99: its latency and throughput then measure the agent, not the
+  // database.
+  static constexpr double kSaturatedCpu = 0.9;
+  static constexpr double kSaturatedLagMs = 10;
+  bool Saturated() const { return cpu > kSaturatedCpu || lag_p99_ms > kSaturatedLagMs; }
+};
+
 struct EndpointSecond {
   uint64_t lost = 0, reconnects = 0, connect_failures = 0;
 };
@@ -44,9 +58,10 @@ struct Second {
   uint32_t agents = 0;  // how many agents' snapshots it holds
   uint32_t active_workers = 0;
   std::map<std::string, OpSecond> ops;
-  std::map<std::string, uint64_t> agent_ops;  // operations per agent
-  std::vector<std::string> from;              // the agents whose snapshot `seq` it holds
-  std::map<std::string, double> agent_cpu_s;  // CPU each agent's process used
+  std::map<std::string, uint64_t> agent_ops;    // operations per agent
+  std::vector<std::string> from;                // the agents whose snapshot `seq` it holds
+  std::map<std::string, double> agent_cpu_s;    // CPU each agent's process used
+  std::map<std::string, AgentLoad> agent_load;  // each agent's saturation measures (newer agents)
   std::map<std::string, EndpointSecond> endpoints;
   // When operations first and last ended ok and in error within the second
   // (s since the run started, -1: none; each from some agent's clock mapped
@@ -54,6 +69,10 @@ struct Second {
   // agents' offset uncertainties): sub-second recovery numbers.
   double first_ok_t = -1, last_ok_t = -1, first_err_t = -1, last_err_t = -1;
   double clock_uncertainty_s = 0;
+  // Open loop: the operations the phase's schedule owed in this second, at
+  // its planned rate over every agent (-1: closed loop, or a journal from
+  // before it was recorded). What a catch-up burst is measured against.
+  double scheduled = -1;
   bool late = false;       // a snapshot that came after its second was written
   std::string from_spool;  // merged by `stampede report --spool` from this spool file
 
@@ -61,6 +80,8 @@ struct Second {
   uint64_t Count() const;
   uint64_t Errors() const;
   uint64_t Missed() const;
+  // The agents saturated in this second, by name.
+  std::vector<std::string> SaturatedAgents() const;
   std::array<uint64_t, kNumOutcomes> Outcomes() const;
   Histogram Latency() const;
   // Whether its interval is long enough for a rate to say something: a

@@ -97,6 +97,7 @@ void RecoveryTracker::Add(const record::Record& r) {
                    healthy_polls_ = std::max(1, x.recovery.healthy_polls);
                  },
                  [&](const record::Second& x) { AddSecond(x); },
+                 [&](const record::PhaseStart& x) { AddPhase(x); },
                  [&](const record::HealthPoll& x) {
                    Process(Poll{x.t, x.healthy});
                  },
@@ -105,6 +106,11 @@ void RecoveryTracker::Add(const record::Record& r) {
                  [](const auto&) {},
              },
              r);
+}
+
+void RecoveryTracker::AddPhase(const record::PhaseStart& p) {
+  phase_start_.emplace(p.phase, p.t);
+  if (!p.group.empty()) phase_start_.emplace(p.group, p.t);
 }
 
 void RecoveryTracker::AddFault(const record::FaultSent& x) {
@@ -116,7 +122,8 @@ void RecoveryTracker::AddFault(const record::FaultSent& x) {
   f.r.node = x.node;
   f.r.agent = x.agent;
   f.r.detail = x.detail;
-  f.r.t = x.requested_t;
+  f.r.t = f.r.requested_t = x.requested_t;
+  if (auto p = phase_start_.find(x.phase); p != phase_start_.end()) f.r.phase_start_t = p->second;
   faults_.push_back(std::move(f));
   auto done = results_.find(faults_.back().r.index);
   if (done != results_.end()) Resolve(&faults_.back(), &done->second);
@@ -138,6 +145,8 @@ void RecoveryTracker::AddSecond(const record::Second& second) {
   Sec s;
   s.end = second.t;
   s.start = s.end - second.interval_s;
+  s.phase = second.index;
+  s.scheduled = second.scheduled;
   s.outcomes = second.Outcomes();
   s.ok = s.outcomes[0];
   for (int i = 1; i < kNumOutcomes; ++i) s.errors += s.outcomes[size_t(i)];
@@ -220,9 +229,16 @@ void RecoveryTracker::Process(const Poll& p) {
 
 void RecoveryTracker::ApplySecond(Fault* f, const Sec& s, double next) const {
   const double t = f->r.t, dur = s.end - s.start;
+  // A new phase: the pause before it (a stepped workload's steps, the
+  // coordinator's start lead) is no outage, so the next gap is measured
+  // from the phase's start.
+  if (f->last_phase >= 0 && int64_t(s.phase) != f->last_phase) f->prev_ok = std::max(f->prev_ok, s.start);
+  f->last_phase = s.phase;
   if (s.end <= t && s.start >= t - opt_.baseline_s - 0.5) {
     f->base_ok += double(s.ok);
     f->base_time += dur;
+    f->base_scheduled += std::max(0.0, s.scheduled);
+    f->base_open = f->base_open && s.scheduled >= 0;
   }
   if (s.end > t - opt_.baseline_s && s.start < t) f->before.Add(s.latency);
   if (s.end <= t || s.start >= next) {
@@ -273,12 +289,16 @@ void RecoveryTracker::ApplyTimes(Fault* f, const Sec& s) {
 // comes, takes that back.
 void RecoveryTracker::ApplyWindow(Fault* f, const Sec& s) const {
   const double dur = s.end - s.start;
-  const double baseline = f->base_time > 0 ? f->base_ok / f->base_time : 0;
-  const double target = opt_.recovered_fraction * baseline;
+  // What the second should carry: the baseline, or less when its schedule
+  // owed less (a ramp down); a second that owed nothing is not rated.
+  double expected = Baseline(*f);
+  if (s.scheduled >= 0) expected = std::min(expected, s.scheduled / std::max(dur, 1e-9));
+  const double target = opt_.recovered_fraction * expected;
   bool was_recovered = f->r.recovered_s >= 0;
-  if (dur >= 0.5) {
+  if (dur >= 0.5 && s.scheduled != 0) {
     const double rate = double(s.ok) / dur;
-    if (f->min_rate < 0 || rate < f->min_rate) f->min_rate = rate;
+    f->rated = true;
+    if (expected > 0 && (f->min_ratio < 0 || rate / expected < f->min_ratio)) f->min_ratio = rate / expected;
     if (rate < target) {
       if (was_recovered && !f->dipped) {
         f->r.recovered_s = -1;
@@ -346,13 +366,19 @@ void RecoveryTracker::ApplyPoll(Fault* f, const Poll& p, double next) const {
   f->after_unhealthy.Add(p, f->r.t, healthy_polls_);
 }
 
+double RecoveryTracker::Baseline(const Fault& f) {
+  if (f.base_time <= 0) return 0;
+  const double ok = f.base_open ? std::min(f.base_ok, f.base_scheduled) : f.base_ok;
+  return ok / f.base_time;
+}
+
 FaultRecovery RecoveryTracker::Numbers(const Fault& f, size_t k) const {
   FaultRecovery r = f.r;
   r.next_fault = k + 1 < faults_.size();
-  r.baseline_ops_per_s = f.base_time > 0 ? f.base_ok / f.base_time : 0;
+  r.baseline_ops_per_s = Baseline(f);
   r.before = Window(f.before);
   r.first_failure_s = f.first_err < 0 ? -1 : std::max(0.0, f.first_err - r.t);
-  r.error_window_s = f.first_err < 0 ? 0 : f.last_err - f.first_err;
+  r.error_window_s = f.first_err < 0 ? -1 : f.last_err - f.first_err;
   r.sub_second = f.timed && f.r.observed;
   if (r.sub_second) {
     // Whole seconds without an ok still count (an outage to the window's end
@@ -364,15 +390,21 @@ FaultRecovery RecoveryTracker::Numbers(const Fault& f, size_t k) const {
     }
     r.clock_uncertainty_s = f.uncertainty;
   }
-  r.dip = r.baseline_ops_per_s > 0 && f.min_rate >= 0 ? f.min_rate / r.baseline_ops_per_s : -1;
+  r.dip = r.baseline_ops_per_s > 0 ? f.min_ratio : -1;
+  // The rate never dropped below its target: nothing to recover from, even
+  // when the window ended before a whole hold (a restoring action late in
+  // the run).
+  const bool never_dipped = r.recovered_s < 0 && f.rated && !f.dipped;
+  if (never_dipped) r.recovered_s = 0;
   // A start or resume follows an outage: its "baseline" is the outage, and
   // a dip against it says nothing.
   if (IsRestoringAction(r.action)) r.dip = -1;
   r.healthy_s = f.saw_unhealthy ? f.after_unhealthy.healthy_s : f.any.healthy_s;
-  Latencies during = f.during;
+  Latencies during = f.during, after = f.after;
   for (const Latencies& h : f.held) during.Add(h);  // not recovered (yet)
+  if (never_dipped) std::swap(during, after);       // recovered at once: all of it is after
   r.during = Window(during);
-  r.after = Window(f.after);
+  r.after = Window(after);
   return r;
 }
 
@@ -388,6 +420,39 @@ std::vector<FaultRecovery> RecoveryTracker::Result() const {
   for (size_t k = 0; k < t->faults_.size(); ++k) out.push_back(t->Numbers(t->faults_[k], k));
   return out;
 }
+
+namespace {
+
+std::string OnPlanClock(double t, const FaultRecovery& f) {
+  char buf[64];
+  if (t < 0) return "n/a";
+  if (f.phase_start_t < 0) {
+    std::snprintf(buf, sizeof(buf), "%.1f s", t);
+  } else {
+    std::snprintf(buf, sizeof(buf), "%+.1f s", t - f.phase_start_t);
+    return f.phase + buf;
+  }
+  return buf;
+}
+
+// "at insert+21.0 s (asked for at insert+12.0 s: the action took 9.0 s;
+// 21.7 s into the run)": the plan's clock first, the run's in brackets.
+std::string FaultHeadingTime(const FaultRecovery& f) {
+  std::string out = "at " + f.When();
+  char run[48];
+  std::snprintf(run, sizeof(run), "%.1f s into the run", f.t);
+  if (f.requested_t >= 0 && f.t - f.requested_t >= 0.05) {
+    char took[48];
+    std::snprintf(took, sizeof(took), ": the action took %.1f s", f.t - f.requested_t);
+    return out + " (asked for at " + f.Asked() + took + "; " + run + ")";
+  }
+  return f.phase_start_t >= 0 ? out + " (" + run + ")" : out;
+}
+
+}  // namespace
+
+std::string FaultRecovery::When() const { return OnPlanClock(t, *this); }
+std::string FaultRecovery::Asked() const { return OnPlanClock(requested_t, *this); }
 
 std::string NotRecovered(bool next_fault) {
   return next_fault ? "not recovered before the next fault" : "not recovered within the run";
@@ -423,10 +488,14 @@ Json RecoveryToJson(const FaultRecovery& f) {
           {"ok", f.ok},
           {"message", f.message},
           {"t_s", f.t},
+          {"requested_t_s", num(f.requested_t)},
+          {"phase_start_t_s", num(f.phase_start_t)},
+          {"when", f.When()},
+          {"asked", f.Asked()},
           {"baseline_ops_per_s", f.baseline_ops_per_s},
           {"time_to_first_failure_s", num(f.first_failure_s)},
           {"unavailability_s", f.unavailable_s},
-          {"error_window_s", f.error_window_s},
+          {"error_window_s", num(f.error_window_s)},
           {"sub_second", f.sub_second},
           {"clock_uncertainty_s", f.sub_second ? Json(f.clock_uncertainty_s) : Json(nullptr)},
           {"ok_after", f.outcomes[0]},
@@ -452,9 +521,8 @@ std::string RenderRecoveryMarkdown(const std::vector<FaultRecovery>& faults) {
   std::ostringstream md;
   md << "\n## Faults and recovery\n";
   for (const FaultRecovery& f : faults) {
-    md << "\n### " << f.action << " " << f.node << (f.detail.empty() ? "" : " (" + f.detail + ")") << " at "
-       << Fmt(f.t, " s") << " (phase " << f.phase << ", agent " << f.agent
-       << "): " << (f.ok ? "done" : "FAILED: " + f.message) << "\n\n";
+    md << "\n### " << f.action << " " << f.node << (f.detail.empty() ? "" : " (" + f.detail + ")") << " "
+       << FaultHeadingTime(f) << ", agent " << f.agent << ": " << (f.ok ? "done" : "FAILED: " + f.message) << "\n\n";
     std::string errors;
     for (int i = 1; i < kNumOutcomes; ++i) {
       if (!f.outcomes[i]) continue;

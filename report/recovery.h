@@ -34,11 +34,13 @@ struct FaultRecovery {
   std::string phase, action, node, agent, message;
   std::string detail;                             // a network fault's numbers ("": none)
   bool ok = false;                                // the action took effect
-  double t = -1;                                  // when (s since run start)
+  double t = -1;                                  // when it took effect (s since run start)
+  double requested_t = -1;                        // when it was asked for (s since run start)
+  double phase_start_t = -1;                      // when the plan's phase it names began (-1: not known)
   double baseline_ops_per_s = 0;                  // successful ops/s before the fault
   double first_failure_s = -1;                    // fault -> first second with a failed op
   double unavailable_s = 0;                       // longest run of seconds with no successful op
-  double error_window_s = 0;                      // first to last second with errors
+  double error_window_s = -1;                     // first to last error (-1: no error)
   std::array<uint64_t, kNumOutcomes> outcomes{};  // after the fault (index 0: ok)
   double dip = -1;                                // lowest successful ops/s / baseline
   double recovered_s = -1;                        // fault -> throughput >= fraction x baseline, held
@@ -61,6 +63,11 @@ struct FaultRecovery {
   // lag shows here.
   bool HasGap() const { return recovered_s >= 0 && healthy_s >= 0; }
   double Gap() const { return recovered_s - healthy_s; }
+  // When it took effect on the plan's clock: "insert+5.0 s" (its phase's
+  // start known), else seconds since the run started.
+  std::string When() const;
+  // When it was asked for, the same way.
+  std::string Asked() const;
 };
 
 struct RecoveryOptions {
@@ -93,6 +100,8 @@ class RecoveryTracker {
  private:
   struct Sec {
     double start = 0, end = 0;
+    uint32_t phase = 0;     // its phase's index
+    double scheduled = -1;  // open loop: ops its schedule owed (record::Second)
     double first_ok = -1, last_ok = -1, first_err = -1, last_err = -1, uncertainty = 0;  // record::Second
     uint64_t ok = 0, errors = 0;
     std::array<uint64_t, kNumOutcomes> outcomes{};
@@ -113,6 +122,13 @@ class RecoveryTracker {
     FaultRecovery r;
     bool resolved = false;  // its result came (or the run ended without one)
     double base_ok = 0, base_time = 0;
+    // Open loop: what the baseline's seconds owed (base_open: every one of
+    // them was open loop), so a catch-up burst does not raise the bar.
+    double base_scheduled = 0;
+    bool base_open = true;
+    int64_t last_phase = -1;  // the phase of the last second seen
+    double min_ratio = -1;    // the lowest rated second's ok rate / what it was expected to carry
+    bool rated = false;       // a second after the fault was long enough to rate
     double run_zero = 0, first_err = -1, last_err = -1, min_rate = -1, held_from = -1;
     // Sub-second: the last ok seen so far, the longest gap between oks
     // after the fault, the first and last error after it (-1: none).
@@ -131,6 +147,10 @@ class RecoveryTracker {
     std::string message;
   };
   void AddSecond(const record::Second& second);
+  void AddPhase(const record::PhaseStart& p);
+  // Successful ops/s before the fault; open loop: at most what the schedule
+  // owed.
+  static double Baseline(const Fault& f);
   void AddFault(const record::FaultSent& f);
   void AddDone(const record::FaultDone& d);
   void Process(const Sec& s);
@@ -152,6 +172,7 @@ class RecoveryTracker {
   std::map<int, Done> results_;                  // by fault index, for a result read before its fault
   std::deque<Sec> recent_;                       // the last seconds: a new fault's baseline
   std::deque<std::variant<Sec, Poll>> waiting_;  // while a fault waits for its result
+  std::map<std::string, double> phase_start_;    // the plan's phase (or stepped group) -> its first start
 };
 
 // Words shared by the report's tables and the verdict: what a recovery that

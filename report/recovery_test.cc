@@ -111,13 +111,11 @@ std::vector<FaultRecovery> ReferenceRecovery(const std::vector<Json>& journal) {
   // was journalled first may have them the other way round).
   for (const Json* r : results) {
     const Json& line = *r;
-    {
-      for (FaultRecovery& f : faults) {
-        if (f.index != line.value("index", -1)) continue;
-        f.ok = line.value("ok", false);
-        f.message = line.value("message", "");
-        if (f.ok) f.t = line.value("t", f.t);
-      }
+    for (FaultRecovery& f : faults) {
+      if (f.index != line.value("index", -1)) continue;
+      f.ok = line.value("ok", false);
+      f.message = line.value("message", "");
+      if (f.ok) f.t = line.value("t", f.t);
     }
   }
   for (size_t k = 0; k < faults.size(); ++k) {
@@ -135,7 +133,7 @@ std::vector<FaultRecovery> ReferenceRecovery(const std::vector<Json>& journal) {
     f.before = RefWindow(seconds, f.t - opt.baseline_s, f.t);
     double run_zero = 0, first_err = -1, last_err = -1, min_rate = -1, held_from = -1;
     const double target = opt.recovered_fraction * f.baseline_ops_per_s;
-    bool dipped = false;
+    bool dipped = false, rated = false;
     for (const RefSecond& s : seconds) {
       if (s.end <= f.t || s.start >= next) continue;
       f.observed = true;
@@ -147,6 +145,7 @@ std::vector<FaultRecovery> ReferenceRecovery(const std::vector<Json>& journal) {
       run_zero = s.ok == 0 ? run_zero + (s.end - s.start) : 0;
       f.unavailable_s = std::max(f.unavailable_s, run_zero);
       if (s.end - s.start >= 0.5) {
+        rated = true;
         double rate = s.rate();
         if (min_rate < 0 || rate < min_rate) min_rate = rate;
         if (rate < target) {
@@ -162,7 +161,8 @@ std::vector<FaultRecovery> ReferenceRecovery(const std::vector<Json>& journal) {
       }
     }
     f.first_failure_s = first_err < 0 ? -1 : std::max(0.0, first_err - f.t);
-    f.error_window_s = first_err < 0 ? 0 : last_err - first_err;
+    f.error_window_s = first_err < 0 ? -1 : last_err - first_err;  // no error: no window
+    if (f.recovered_s < 0 && rated && !dipped) f.recovered_s = 0;  // never below: nothing to recover from
     f.dip = f.baseline_ops_per_s > 0 && min_rate >= 0 ? min_rate / f.baseline_ops_per_s : -1;
     // A start or resume follows an outage: its "baseline" is the outage, and
     // a dip against it says nothing.
@@ -359,6 +359,99 @@ std::vector<Json> RandomJournal(std::mt19937_64* rng) {
                                   {"healthy_polls", 1 + int(uni(0, 4))}}}}};
   for (auto& [when, line] : timed) journal.push_back(std::move(line));
   return journal;
+}
+
+// The demo's journal (configs/demo-node-kill.yaml, 2026-12-03), cut to
+// what its `start node3` fault saw: an open-loop step (1000 ops/s) that
+// caught up after the kill at about 1,270 ok/s, the start asked for at
+// insert+12 s and returning 9 s later, then the pause before the next
+// steps. It read "not recovered within the run", "unavailability 0.641 s"
+// and "first-to-last error window 0.000 s"; none of those happened.
+std::vector<Json> DemoStartJournal() {
+  std::vector<Json> j = {
+      {{"type", "run"}, {"recovery", {{"baseline_s", 4.0}, {"recovered_fraction", 0.9}, {"hold_s", 3.0}}}}};
+  auto phase = [&](uint32_t index, const std::string& step, double t) {
+    j.push_back({{"type", "phase_start"},
+                 {"phase", "insert/" + step},
+                 {"group", "insert"},
+                 {"step", step},
+                 {"index", index},
+                 {"t", t}});
+  };
+  // One second of phase `index` ending at `end`: ok operations ending
+  // evenly inside it, against `scheduled`.
+  auto second = [&](uint32_t index, double end, double len, uint64_t ok, double scheduled) {
+    Json l = Line(end, ok, 0);
+    l["index"] = index;
+    l["interval_s"] = len;
+    l["scheduled"] = scheduled;
+    if (ok) l["first_ok_t"] = end - len + 0.001, l["last_ok_t"] = end - 0.001;
+    j.push_back(l);
+  };
+  phase(2, "UpdateOne", 1.0);
+  for (int k = 1; k <= 8; ++k) second(2, 1.0 + k, 1.0, k < 5 ? 600 : 1270, 1000);
+  j.push_back({{"type", "fault"},
+               {"index", 1},
+               {"phase", "insert"},
+               {"action", "start"},
+               {"node", "node3"},
+               {"agent", "db3-host"},
+               {"requested_t", 4.0}});  // insert+3.0 s here
+  j.push_back({{"type", "fault_result"}, {"index", 1}, {"ok", true}, {"t", 8.5}, {"message", "start node3"}});
+  second(2, 9.1, 0.1, 127, 0);  // the step's last sliver
+  phase(3, "Count-2", 9.7);
+  second(3, 9.703, 0.003, 1, -1);  // one closed-loop count
+  phase(4, "SelectOne", 10.35);
+  for (int k = 1; k <= 6; ++k) second(4, 10.35 + k, 1.0, 1000, 1000);
+  return j;
+}
+
+TEST(RecoveryTest, OpenLoopCatchUpPausesBetweenStepsAndNoErrorsAreNotMisread) {
+  const std::vector<FaultRecovery> faults = ComputeRecovery(DemoStartJournal());
+  ASSERT_EQ(faults.size(), 1u);
+  const FaultRecovery& f = faults[0];
+  // The baseline is what the schedule owed, not the catch-up burst above it.
+  EXPECT_NEAR(f.baseline_ops_per_s, 1000, 1e-9);
+  // Nothing dipped below 90% of it: recovered at once.
+  EXPECT_DOUBLE_EQ(f.recovered_s, 0);
+  // The pauses before Count-2 and SelectOne are not outages.
+  EXPECT_LT(f.unavailable_s, 0.01);
+  EXPECT_LT(f.error_window_s, 0);  // no error: n/a
+  const std::string md = RenderRecoveryMarkdown(faults);
+  EXPECT_NE(md.find("### start node3 at insert+7.5 s (asked for at insert+3.0 s: the action took 4.5 s; 8.5 s into "
+                    "the run), agent db3-host: done"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| first-to-last error window | n/a |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| time to recovered throughput | 0.0 s |"), std::string::npos) << md;
+  const Json json = RecoveryToJson(f);
+  EXPECT_TRUE(json["error_window_s"].is_null());
+  EXPECT_EQ(json["when"], "insert+7.5 s");
+  EXPECT_EQ(json["asked"], "insert+3.0 s");
+}
+
+// A restoring action late in the run, with too little left for a whole
+// hold, and no dip: 0, not "not recovered".
+TEST(RecoveryTest, NoDipBeforeTheEndIsRecoveredAtOnce) {
+  std::vector<Json> j = {
+      {{"type", "run"}, {"recovery", {{"baseline_s", 4.0}, {"recovered_fraction", 0.9}, {"hold_s", 5.0}}}}};
+  for (int t = 1; t <= 5; ++t) j.push_back(Line(t, 100, 0));
+  j.push_back({{"type", "fault"},
+               {"index", 0},
+               {"phase", "p"},
+               {"action", "resume"},
+               {"node", "db3"},
+               {"agent", "a"},
+               {"requested_t", 5.0}});
+  j.push_back({{"type", "fault_result"}, {"index", 0}, {"ok", true}, {"t", 5.0}, {"message", "resume db3"}});
+  for (int t = 6; t <= 7; ++t) j.push_back(Line(t, 100, 0));
+  const auto faults = ComputeRecovery(j);
+  EXPECT_DOUBLE_EQ(faults[0].recovered_s, 0);
+  EXPECT_EQ(faults[0].during.count, 0u);
+  EXPECT_EQ(faults[0].after.count, 200u);
+  // And one that did dip, and had no time to hold, is still not recovered.
+  j.back() = Line(7, 10, 90);
+  EXPECT_LT(ComputeRecovery(j)[0].recovered_s, 0);
 }
 
 TEST(RecoveryTest, TheTrackerRecordByRecordAgreesWithTheWholeJournal) {

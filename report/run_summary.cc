@@ -86,6 +86,21 @@ uint64_t PhaseSummary::missed() const {
   return n;
 }
 
+std::string PhaseSummary::SaturationNote() const {
+  if (saturated_s <= 0) return "";
+  std::string who;
+  for (const auto& [agent, secs] : agent_saturated_s)
+    who += (who.empty() ? "" : ", ") + agent + " " + Fixed(secs, 1) + " s";
+  const std::string when =
+      "Client saturated in " + Fixed(saturated_s, 1) + " of " + Fixed(load_measured_s, 1) + " s (" + who + ")";
+  if (saturated_s * 2 > load_measured_s) {
+    return "**" + when +
+           "**: over half of this phase, so its latency and throughput measure the agent more than the database "
+           "(docs/metrics.md, \"Client saturation\").";
+  }
+  return when + ": those seconds' latency and throughput may measure the agent rather than the database.";
+}
+
 PhaseSummary* SummaryBuilder::PhaseOf(uint32_t index) {
   auto it = by_index_.find(index);
   return it == by_index_.end() ? nullptr : &s_.phases[it->second];
@@ -105,6 +120,12 @@ void SummaryBuilder::AddSecond(const record::Second& second) {
   }
   for (const auto& [agent, n] : second.agent_ops) p->agent_ops[agent] += n;
   for (const auto& [agent, cpu] : second.agent_cpu_s) p->agent_cpu_s[agent] += cpu;
+  if (!second.agent_load.empty() && !second.late) {
+    p->load_measured_s += second.interval_s;
+    const std::vector<std::string> saturated = second.SaturatedAgents();
+    for (const std::string& agent : saturated) p->agent_saturated_s[agent] += second.interval_s;
+    if (!saturated.empty()) p->saturated_s += second.interval_s;
+  }
   for (const auto& [name, e] : second.endpoints) {
     auto& ep = p->endpoints[name];
     ep.lost += e.lost;
@@ -277,6 +298,10 @@ Json SummaryToJson(const RunSummary& s) {
                   {"completed", p.completed},
                   {"agent_ops", p.agent_ops},
                   {"agent_cpu_s", p.agent_cpu_s},
+                  {"client_saturated_s", p.saturated_s},
+                  {"client_saturated_s_by_agent", p.agent_saturated_s},
+                  {"client_load_measured_s", p.load_measured_s},
+                  {"client_saturation_note", p.SaturationNote()},
                   {"ops", ops},
                   {"done", p.done()},
                   {"missed", p.missed()},
@@ -331,6 +356,7 @@ void PhaseTableMarkdown(const RunSummary& s, const PhaseSummary& p, std::ostring
          : p.completed ? ""
                        : ", incomplete")
      << ")\n\n";
+  if (std::string note = p.SaturationNote(); !note.empty()) md << note << "\n\n";
   md << "| op | count | total time | ops/s | mean | " << (s.ns_per_op ? "ns/op | " : "")
      << "p50 | p99 | p99.9 | max | errors | retries | missed |\n";
   md << "|---|---:|---:|---:|---:|" << (s.ns_per_op ? "---:|" : "") << "---:|---:|---:|---:|---|---:|---:|\n";

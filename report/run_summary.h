@@ -49,6 +49,15 @@ struct PhaseSummary {
   std::vector<OpSummary> ops;                 // in order of first appearance
   std::map<std::string, uint64_t> agent_ops;  // operations per agent
   std::map<std::string, double> agent_cpu_s;  // CPU each agent's process used
+  // Client saturation (record::AgentLoad): seconds each agent was
+  // saturated, seconds any agent was, and seconds measured at all (lines
+  // carrying agent_load; 0 in a journal from before it was measured).
+  std::map<std::string, double> agent_saturated_s;
+  double saturated_s = 0;
+  double load_measured_s = 0;
+  // A line for the top of the phase's section when its client was
+  // saturated in some second ("" otherwise).
+  std::string SaturationNote() const;
   struct Endpoint {
     uint64_t lost = 0, reconnects = 0, connect_failures = 0;
   };

@@ -112,6 +112,7 @@ void RunViewBuilder::AddPoint(const record::Second& second) {
   p50_.push_back(merged.count() ? double(merged.ValueAtQuantile(0.5)) / 1e6 : 0.0);
   p99_.push_back(merged.count() ? double(merged.ValueAtQuantile(0.99)) / 1e6 : 0.0);
   active_.push_back(double(second.active_workers));
+  saturated_.push_back(double(second.SaturatedAgents().size()));
 }
 
 Json RunViewBuilder::View(const RunSummary& summary) const {
@@ -131,8 +132,13 @@ Json RunViewBuilder::View(const RunSummary& summary) const {
   view["status"] = status_;
   view["error"] = error_;
   view["phase"] = phase_;
-  view["series"] = {{"t", t_},        {"ops", ops},       {"p50_ms", p50_},
-                    {"p99_ms", p99_}, {"errors", errors}, {"active_workers", active_}};
+  view["series"] = {{"t", t_},
+                    {"ops", ops},
+                    {"p50_ms", p50_},
+                    {"p99_ms", p99_},
+                    {"errors", errors},
+                    {"active_workers", active_},
+                    {"saturated_agents", saturated_}};
   view["phases"] = phases_;
   Json health = Json::array();
   for (const Poll& p : health_) health.push_back({{"t", p.t}, {"healthy", p.healthy}, {"detail", p.detail}});

@@ -56,6 +56,7 @@ class RunViewBuilder {
   std::string status_ = "running", error_, phase_;
   // The charts: one point per second (a phase's last sliver excepted).
   std::vector<double> t_, p50_, p99_, active_;
+  std::vector<double> saturated_;      // per point: the agents saturated in it (0: none)
   std::vector<uint32_t> point_phase_;  // each point's phase index
   // Which ops each phase runs: in a second without any of them (an outage)
   // they are 0; ops of other phases are null there (NaN here: a gap, not a dip).

@@ -71,6 +71,11 @@ Measure MeasurePhase(const PhaseSummary& p, const Expectation& e) {
   if (e.metric.size() > 7 && e.metric.compare(e.metric.size() - 7, 7, "_writes") == 0) {
     return MeasureWrites(p, e.metric);
   }
+  if (e.metric == "client_saturated_s") {
+    // Seconds in which any agent was saturated (record::AgentLoad).
+    if (p.load_measured_s <= 0) return {std::nullopt, "not measured (no agent reported its load)"};
+    return {p.saturated_s, ""};
+  }
   std::vector<const OpSummary*> ops;
   for (const OpSummary& o : p.ops) {
     if (e.op.empty() || o.name == e.op) ops.push_back(&o);
@@ -102,7 +107,10 @@ std::optional<Measure> MeasureFault(const FaultRecovery& f, const std::string& m
   if (metric == "unavailability")
     return Time(f.observed ? f.unavailable_s : -1, false, "", "nothing observed after it");
   if (metric == "time_to_first_failure") return Time(f.first_failure_s, f.observed, "no failed op", "nothing observed");
-  if (metric == "error_window") return Time(f.observed ? f.error_window_s : -1, false, "", "nothing observed after it");
+  if (metric == "error_window") {
+    if (f.observed && f.error_window_s < 0) return Measure{0.0, ""};  // no error: no window
+    return Time(f.observed ? f.error_window_s : -1, false, "", "nothing observed after it");
+  }
   if (metric == "time_to_recovered") return Time(f.recovered_s, f.observed, not_recovered, "nothing observed after it");
   if (metric == "time_to_healthy") return Time(f.healthy_s, f.probed, "not healthy within the run", "no health probe");
   if (metric == "client_gap") {
@@ -149,9 +157,8 @@ void CheckFaults(const RunSummary& s, const Expectation& e, Verdict* v) {
     std::optional<Measure> m = MeasureFault(f, e.metric);
     if (!m) continue;
     any = true;
-    char at[32];
-    std::snprintf(at, sizeof(at), " at %.1f s", f.t);
-    v->checks.push_back(Judge(e, "fault " + std::to_string(i) + ": " + f.action + " " + f.node + at, *m));
+    v->checks.push_back(
+        Judge(e, "fault " + std::to_string(i) + ": " + f.action + " " + f.node + " at " + f.When(), *m));
   }
   if (!any) {
     const std::string what = e.subject == "*" ? "no fault" : "no " + e.subject + " fault";

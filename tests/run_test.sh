@@ -9,7 +9,7 @@
 # its working directory or command line is in the dir (servers that rewrite
 # their process title, as Redis and PostgreSQL do, lose the environment
 # but run in their data directory there); and the tmpfs mounts and network
-# namespaces (and the containers' init processes) the test recorded in its dir. Then it runs the test under `timeout`, which
+# namespaces, CPU cgroups (and the containers' init processes) the test recorded in its dir. Then it runs the test under `timeout`, which
 # sends SIGTERM to the test's whole process group before ctest's own
 # timeout: the test's EXIT trap stops its servers and daemons, and what
 # does not stop within 60 s is killed.
@@ -51,6 +51,10 @@ sweep() {
     fi
     # Mounts under the test's dir (a container's overlay root, a tmpfs).
     awk -v d="$d/" 'index($2, d) == 1 { print $2 }' /proc/mounts | sort -r | while read -r m; do umount -l "$m" 2>/dev/null; done
+    # CPU-limited cgroups the test made (empty once its processes are gone).
+    if [ -f "$d/.cgroups" ]; then
+      while read -r g; do rmdir "$g" 2>/dev/null; done <"$d/.cgroups"
+    fi
     if [ -f "$d/.netns" ]; then
       while read -r n; do ip netns del "$n" 2>/dev/null; done <"$d/.netns"
     fi

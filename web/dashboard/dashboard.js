@@ -42,6 +42,17 @@
               ctx.fillStyle = "rgba(248,81,73,.10)";
               ctx.fillRect(x0, top, x1 - x0, bottom - top);
             }
+            // Seconds in which an agent was the bottleneck itself (CPU or
+            // event-loop lag): its numbers measure the client there.
+            const st = (view.series || {}).t || [], sat = (view.series || {}).saturated_agents || [];
+            for (let i = 0; i < st.length; i++) {
+              if (!sat[i]) continue;
+              const x0 = Math.max(u.bbox.left, u.valToPos(st[i] - 1, "x", true));
+              const x1 = Math.min(u.bbox.left + u.bbox.width, u.valToPos(st[i], "x", true));
+              if (x1 <= x0) continue;
+              ctx.fillStyle = "rgba(227,179,65,.16)";
+              ctx.fillRect(x0, top, x1 - x0, bottom - top);
+            }
             let labelEnd = -Infinity;
             for (const p of view.phases || []) {
               const x = u.valToPos(p.start, "x", true);
@@ -175,7 +186,10 @@
     const faults = view.faults || [];
     if (!faults.length) { $("faults").innerHTML = '<p class="muted">no faults</p>'; return; }
     const rows = [
-      ["at", (f) => fmt(f.t_s, 1, " s")],
+      // On the plan's clock (its phase's start), then the run's.
+      ["took effect at", (f) => esc(f.when || fmt(f.t_s, 1, " s"))],
+      ["asked for at", (f) => esc(f.asked || "n/a")],
+      ["into the run", (f) => fmt(f.t_s, 1, " s")],
       ["took effect", (f) => (f.ok ? "yes" : "no " + esc(f.message || ""))],
       ["baseline ops/s", (f) => fmt(f.baseline_ops_per_s, 0)],
       // To the ms when measured from when operations ended (sub_second).
@@ -193,7 +207,7 @@
     const name = (f) => `${esc(f.action)} ${esc(f.node)}${f.detail ? " (" + esc(f.detail) + ")" : ""}`;
     let html = faults.map((f) => `<span class="fault-marker ${esc(f.action)}${f.ok === false ? " failed" : ""}" ` +
       `data-action="${esc(f.action)}" data-node="${esc(f.node)}" title="${esc(f.message || "")}">` +
-      `${name(f)} at ${fmt(f.t_s, 1)} s${f.ok === false ? ": failed" : ""}</span>`).join("");
+      `${name(f)} at ${esc(f.when || fmt(f.t_s, 1, " s"))}${f.ok === false ? ": failed" : ""}</span>`).join("");
     html += '<div class="table-scroll"><table><tr><th></th>' + faults.map((f) => `<th>${name(f)}</th>`).join("") + "</tr>";
     for (const [label, fn] of rows) html += `<tr><td>${label}</td>` + faults.map((f) => `<td>${fn(f)}</td>`).join("") + "</tr>";
     $("faults").innerHTML = html + "</table></div>" + cyclesHtml();
@@ -263,6 +277,9 @@
     html += nodesHtml(sum.nodes || []);
     for (const p of sum.phases || []) {
       html += `<h3>${esc(p.name)} <span class="muted">${fmt(p.duration_s, 2)} s, ${p.workers} workers${p.timed_out ? ", timed out" : p.completed ? "" : ", incomplete"}</span></h3>`;
+      if (p.client_saturation_note) {
+        html += `<p class="saturated">${esc(p.client_saturation_note).replace(/\*\*(.+?)\*\*/g, "<b>$1</b>")}</p>`;
+      }
       html += "<table><tr><th>op</th><th>count</th><th>ops/s</th><th>mean</th><th>p50</th><th>p99</th><th>p99.9</th><th>max</th><th>errors</th><th>retries</th><th>missed</th></tr>";
       for (const o of p.ops) {
         const l = o.latency_us;

@@ -5,15 +5,16 @@
 // integral of the rate reaches n; TimeOfOp inverts that integral, so ramps
 // and constant rates share one code path and need no per-op state beyond n.
 // Closed loop: WorkersAt says how many workers should be running.
-#ifndef STAMPEDE_AGENT_STAGE_SCHEDULE_H_
-#define STAMPEDE_AGENT_STAGE_SCHEDULE_H_
+#ifndef STAMPEDE_PLAN_STAGE_SCHEDULE_H_
+#define STAMPEDE_PLAN_STAGE_SCHEDULE_H_
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "proto/stampede.pb.h"
 
-namespace stampede::agent {
+namespace stampede::plan {
 
 class StageSchedule {
  public:
@@ -27,6 +28,10 @@ class StageSchedule {
   // Seconds from the phase start at which operation n (fractional allowed)
   // is due; a negative value if the schedule ends first.
   double TimeOfOp(double n) const;
+  // Open loop: the operations due by t seconds into the phase (the rate's
+  // integral; TimeOfOp's inverse), not bounded by the phase's ops or
+  // duration.
+  double OpsBy(double t) const;
 
  private:
   struct Point {
@@ -38,6 +43,11 @@ class StageSchedule {
   std::vector<Point> points_;  // stages, starting from (0, 0)
 };
 
-}  // namespace stampede::agent
+// What a phase's schedule owes over time, for the coordinator to set
+// beside what was done: operations due in [0, t] seconds of the phase,
+// bounded by its ops and its duration. Closed loop owes no rate: null.
+std::function<double(double)> ScheduledOpsBy(const v1::Phase& phase);
 
-#endif  // STAMPEDE_AGENT_STAGE_SCHEDULE_H_
+}  // namespace stampede::plan
+
+#endif  // STAMPEDE_PLAN_STAGE_SCHEDULE_H_

@@ -1,10 +1,11 @@
-#include "agent/stage_schedule.h"
+#include "plan/stage_schedule.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "plan/phase_shape.h"
 
-namespace stampede::agent {
+namespace stampede::plan {
 
 StageSchedule::StageSchedule(const v1::Phase& phase) {
   if (phase.stages_size() == 0) {
@@ -62,4 +63,30 @@ double StageSchedule::TimeOfOp(double n) const {
   return -1;
 }
 
-}  // namespace stampede::agent
+double StageSchedule::OpsBy(double t) const {
+  if (t <= 0) return 0;
+  if (points_.empty()) return constant_rate_ * t;
+  double done = 0;
+  for (size_t i = 1; i < points_.size(); ++i) {
+    const Point& a = points_[i - 1];
+    const Point& b = points_[i];
+    const double len = b.t - a.t;
+    if (t <= b.t) {
+      const double x = t - a.t;
+      const double at_x = len > 0 ? a.value + (b.value - a.value) * x / len : b.value;
+      return done + 0.5 * (a.value + at_x) * x;
+    }
+    done += 0.5 * (a.value + b.value) * len;
+  }
+  return done;  // the stages are over: nothing more is due
+}
+
+std::function<double(double)> ScheduledOpsBy(const v1::Phase& phase) {
+  StageSchedule schedule(phase);
+  if (!schedule.open_loop()) return nullptr;
+  const double ops = phase.ops() > 0 ? double(phase.ops()) : 1e300;
+  const double duration = phase.duration_ms() > 0 ? double(phase.duration_ms()) / 1000.0 : 1e300;
+  return [schedule, ops, duration](double t) { return std::min(ops, schedule.OpsBy(std::min(t, duration))); };
+}
+
+}  // namespace stampede::plan

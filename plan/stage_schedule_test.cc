@@ -1,8 +1,8 @@
-#include "agent/stage_schedule.h"
+#include "plan/stage_schedule.h"
 
 #include <gtest/gtest.h>
 
-namespace stampede::agent {
+namespace stampede::plan {
 namespace {
 
 v1::Phase Staged(std::initializer_list<std::pair<int, double>> stages, bool rate) {
@@ -64,5 +64,24 @@ TEST(StageScheduleTest, RampDown) {
   EXPECT_NEAR(s.TimeOfOp(99.99), 2, 2e-2);  // sqrt-steep near a ramp to 0
 }
 
+// OpsBy is TimeOfOp's inverse; ScheduledOpsBy bounds it by the phase.
+TEST(StageScheduleTest, OpsDueByATime) {
+  v1::Phase ramp = Staged({{2000, 100}, {2000, 100}, {1000, 0}}, true);
+  StageSchedule s(ramp);
+  for (double n : {0.0, 10.0, 100.0, 250.0, 300.0, 340.0}) EXPECT_NEAR(s.OpsBy(s.TimeOfOp(n)), n, 1e-6) << n;
+  EXPECT_NEAR(s.OpsBy(99), 350, 1e-9);  // 100 + 200 + 50, then nothing
+  v1::Phase p;
+  p.set_rate(1000);
+  p.set_ops(8000);
+  auto by = ScheduledOpsBy(p);
+  ASSERT_TRUE(by);
+  EXPECT_DOUBLE_EQ(by(2.5), 2500);
+  EXPECT_DOUBLE_EQ(by(20), 8000);
+  p.set_ops(0);
+  p.set_duration_ms(5000);
+  EXPECT_DOUBLE_EQ(ScheduledOpsBy(p)(20), 5000);
+  EXPECT_FALSE(ScheduledOpsBy(v1::Phase()));
+}
+
 }  // namespace
-}  // namespace stampede::agent
+}  // namespace stampede::plan
