@@ -24,9 +24,9 @@ TEST(CpuBudgetTest, CgroupV1QuotaIsTheTightestAlongThePath) {
   ASSERT_TRUE(q);
   EXPECT_DOUBLE_EQ(*q, 0.3);
   // cpu,cpuacct mounted together, and no quota at all.
-  EXPECT_FALSE(CgroupCpuQuota("2:cpu,cpuacct:/\n",
-                              Files({{"/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us", "-1"},
-                                     {"/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us", "100000"}})));
+  EXPECT_FALSE(
+      CgroupCpuQuota("2:cpu,cpuacct:/\n", Files({{"/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us", "-1"},
+                                                 {"/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us", "100000"}})));
 }
 
 TEST(CpuBudgetTest, CgroupV2CpuMax) {

@@ -12,16 +12,20 @@ namespace po = boost::program_options;
 int ReportCommand(const Args& args) {
   std::string dir;
   std::vector<std::string> spools;
+  bool hdr_log = false;
   po::options_description desc("report options");
   desc.add_options()("dir", po::value(&dir), "results directory of a run")(
       "spool", po::value(&spools)->multitoken(),
-      "merge what these agent spools kept (a run its coordinator never took back) into the journal first");
+      "merge what these agent spools kept (a run its coordinator never took back) into the journal first")(
+      "hdr-log", po::bool_switch(&hdr_log),
+      "also write latency.hlog (HdrHistogram interval log; the plan's report.hdr_log does it too)");
   po::positional_options_description pos;
   pos.add("dir", 1);
   po::variables_map vm;
   const std::string usage =
-      "usage: stampede report RESULTS_DIR [--spool FILE...]\n"
-      "Rebuilds summary.json, timeline.csv, report.md and report.html from journal.jsonl and prints the report.\n"
+      "usage: stampede report RESULTS_DIR [--spool FILE...] [--hdr-log]\n"
+      "Rebuilds summary.json, timeline.csv, report.md and report.html (and latency.hlog) from journal.jsonl and "
+      "prints the report.\n"
       "Exits 4 when the plan's expect: block is not met (as `stampede run` does).";
   if (auto code = ParseFlags(usage, desc, pos, args, &vm)) return *code;
   if (dir.empty()) {
@@ -61,7 +65,7 @@ int ReportCommand(const Args& args) {
   }
   report::RunSummary summary;
   std::vector<std::string> warnings;
-  Status s = report::WriteReports(dir, &summary, &warnings);
+  Status s = report::WriteReports(dir, &summary, &warnings, hdr_log);
   for (const std::string& w : warnings) std::cerr << "stampede: warning: " << w << "\n";
   if (!s.ok()) {
     std::cerr << "stampede: " << s.message() << "\n";

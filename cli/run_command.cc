@@ -234,6 +234,7 @@ namespace {
 
 struct RunFlags {
   std::string plan_file, coordinator_addr, results_dir, results_root = "results", agent_config;
+  bool hdr_log = false;
   std::string listen = "127.0.0.1:0";
   std::string http = "127.0.0.1:0";
   std::string pushgateway;
@@ -256,6 +257,8 @@ void AddRunFlags(RunFlags* f, po::options_description* desc) {
       "copy them there from the coordinator when the run ends)")(
       "results-root", po::value(&f->results_root)->default_value(f->results_root), "results/<run-id>/ parent")(
       "agent-config", po::value(&f->agent_config), "local config of the first local agent: the nodes it may act on")(
+      "hdr-log", po::bool_switch(&f->hdr_log),
+      "also write latency.hlog, the latencies as an HdrHistogram interval log (the plan's report.hdr_log)")(
       "http", po::value(&f->http)->default_value("127.0.0.1:0"),
       "embedded coordinator: dashboard and /metrics on HOST:PORT (port 0: any free port; off: none)")(
       "pushgateway", po::value(&f->pushgateway), "also push metrics to this Pushgateway (http://HOST:PORT)")(
@@ -371,6 +374,8 @@ int RunCommand(const Args& args) {
     std::cerr << "stampede: " << e.message() << "\n";
     return kExitBadInput;
   }
+  // It travels with the plan, so a coordinator daemon writes it too.
+  if (f.hdr_log) loaded.plan.mutable_report()->set_hdr_log(true);
   return f.coordinator_addr.empty() ? RunEmbedded(f, loaded.plan) : SubmitToCoordinator(f, loaded.plan);
 }
 

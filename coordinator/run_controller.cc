@@ -195,6 +195,7 @@ Status RunController::Begin() {
   run.agents = names_;
   run.roles = *roles;
   run.ns_per_op = plan.report().ns_per_op();
+  run.hdr_log = plan.report().hdr_log();
   run.resumable = options_.resumable;
   run.mono_start_ns = run_start_ns_;
   run.plan_json = submitted;

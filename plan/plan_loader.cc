@@ -128,8 +128,9 @@ class Loader : public YamlReader {
       Error(r, "report", "expected a mapping like {ns_per_op: true}, found " + Found(r));
       return;
     }
-    CheckKeys(r, "report", {"ns_per_op"});
+    CheckKeys(r, "report", {"ns_per_op", "hdr_log"});
     if (r["ns_per_op"]) result_.plan.mutable_report()->set_ns_per_op(Bool(r["ns_per_op"], "report.ns_per_op"));
+    if (r["hdr_log"]) result_.plan.mutable_report()->set_hdr_log(Bool(r["hdr_log"], "report.hdr_log"));
   }
 
   void LoadTarget(const YAML::Node& root) {

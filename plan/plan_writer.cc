@@ -245,9 +245,11 @@ std::string PlanToYaml(const v1::Plan& plan) {
   }
   EmitStatements(out, "setup", plan.setup());
   EmitStatements(out, "cleanup", plan.cleanup());
-  if (plan.report().ns_per_op()) {
-    out << YAML::Key << "report" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "ns_per_op"
-        << YAML::Value << true << YAML::EndMap;
+  if (plan.report().ns_per_op() || plan.report().hdr_log()) {
+    out << YAML::Key << "report" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    if (plan.report().ns_per_op()) out << YAML::Key << "ns_per_op" << YAML::Value << true;
+    if (plan.report().hdr_log()) out << YAML::Key << "hdr_log" << YAML::Value << true;
+    out << YAML::EndMap;
   }
   out << YAML::Key << "phases" << YAML::Value << YAML::BeginSeq;
   for (const auto& p : plan.phases()) EmitPhase(out, p);

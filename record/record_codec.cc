@@ -245,7 +245,7 @@ Json EncodeRun(const RunStart& r) {
             {"healthy_polls", r.recovery.healthy_polls}}},
           {"agents", r.agents},
           {"roles", r.roles},
-          {"report", {{"ns_per_op", r.ns_per_op}}},
+          {"report", {{"ns_per_op", r.ns_per_op}, {"hdr_log", r.hdr_log}}},
           {"resumable", r.resumable},
           {"mono_start_ns", r.mono_start_ns},
           {"expect", EncodeExpect(r.expect)},
@@ -270,7 +270,10 @@ RunStart DecodeRun(const Json& line) {
   DecodeMap(line, "roles", &r.roles, [](const Json& j, std::string* v) {
     if (j.is_string()) *v = j.get<std::string>();
   });
-  if (const Json* rep = Field(line, "report")) r.ns_per_op = GetBool(*rep, "ns_per_op");
+  if (const Json* rep = Field(line, "report")) {
+    r.ns_per_op = GetBool(*rep, "ns_per_op");
+    r.hdr_log = GetBool(*rep, "hdr_log");
+  }
   r.resumable = GetBool(line, "resumable");
   r.mono_start_ns = GetI64(line, "mono_start_ns", 0);
   if (const Json* plan = Field(line, "plan"); plan && plan->is_object()) r.plan_json = plan->dump();

@@ -38,6 +38,7 @@ struct RunStart {
   std::vector<std::string> agents;
   std::map<std::string, std::string> roles;  // agent -> "load", "nodes node3", labels
   bool ns_per_op = false;                    // the plan's report.ns_per_op
+  bool hdr_log = false;                      // the plan's report.hdr_log: write latency.hlog
   bool resumable = false;                    // a restarted coordinator may take it back
   int64_t mono_start_ns = 0;                 // the coordinator's monotonic clock at the start
   std::string plan_json;                     // the plan as submitted, protobuf JSON text

@@ -3,13 +3,16 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "record/record_codec.h"
 #include "report/batch_rows.h"
 #include "report/fault_cycles.h"
+#include "report/hdr_log.h"
 #include "report/recovery.h"
 #include "report/report_html.h"
 #include "report/run_view.h"
@@ -27,6 +30,13 @@ Status WriteFile(const std::string& path, const std::string& content) {
   out.close();
   if (!out) return Status::Error(path + ": write failed");
   return Status::Ok();
+}
+
+// "2026-12-03T09:23:46Z" as seconds since the epoch (0 if it is not that).
+double EpochOf(const std::string& iso) {
+  std::tm tm{};
+  if (!strptime(iso.c_str(), "%Y-%m-%dT%H:%M:%SZ", &tm)) return 0;
+  return double(timegm(&tm));
 }
 
 // hugedb2019's summary line: mean µs per record created (a user with its 4
@@ -147,6 +157,7 @@ void SummaryBuilder::Add(const record::Record& r) {
             s_.agents = x.agents;
             s_.roles = x.roles;
             s_.ns_per_op = x.ns_per_op;
+            s_.hdr_log = x.hdr_log;
             s_.expect = x.expect;
           },
           [&](const record::PhaseStart& x) {
@@ -518,17 +529,26 @@ std::string RenderTimelineCsv(const std::vector<Json>& journal) {
   return csv;
 }
 
-Status WriteReports(const std::string& dir, RunSummary* summary_out, std::vector<std::string>* warnings) {
+Status WriteReports(const std::string& dir, RunSummary* summary_out, std::vector<std::string>* warnings, bool hdr_log) {
   RunViewBuilder view_builder;
   std::string timeline = kTimelineCsvHeader;
+  std::optional<HdrLogWriter> hlog;
   Status scanned = ScanRecords(
       dir + "/journal.jsonl",
       [&](record::Record&& r) {
         view_builder.Add(r);
-        if (const auto* second = std::get_if<record::Second>(&r)) AppendTimelineRows(*second, &timeline);
+        if (const auto* run = std::get_if<record::RunStart>(&r)) {
+          if (hdr_log || run->hdr_log) hlog.emplace(EpochOf(run->started_at));
+        } else if (const auto* second = std::get_if<record::Second>(&r)) {
+          AppendTimelineRows(*second, &timeline);
+          if (hlog) hlog->Add(*second);
+        }
       },
       warnings);
   if (!scanned.ok()) return scanned;
+  if (hlog) {
+    if (Status st = WriteFile(dir + "/latency.hlog", hlog->text()); !st.ok()) return st;
+  }
   RunSummary s = view_builder.Summary();
   Json summary = SummaryToJson(s);
   summary["faults"] = Json::array();

@@ -96,6 +96,7 @@ struct RunSummary {
   std::vector<FaultRecovery> faults;
   NodeUsages nodes;        // the database nodes' resources (report/node_usage.h)
   bool ns_per_op = false;  // plan's report.ns_per_op: show dbbench's column
+  bool hdr_log = false;    // plan's report.hdr_log: write latency.hlog
   bool finished = false;   // an "end" line was written
   bool ok = false;
   std::string error;
@@ -144,7 +145,10 @@ std::string RenderTimelineCsv(const std::vector<Json>& journal);
 // Writes summary.json, timeline.csv, report.md and report.html into dir,
 // from dir/journal.jsonl read line by line. Lines it cannot read are
 // skipped, each with a warning.
-Status WriteReports(const std::string& dir, RunSummary* summary_out, std::vector<std::string>* warnings);
+// With hdr_log (or the plan's report.hdr_log), latency.hlog as well
+// (report/hdr_log.h).
+Status WriteReports(const std::string& dir, RunSummary* summary_out, std::vector<std::string>* warnings,
+                    bool hdr_log = false);
 
 }  // namespace stampede::report
 
