@@ -83,8 +83,7 @@ TEST(HdrLogTest, ALinePerOpAndOneMergedPerSecond) {
   s.ops["write"].latency.Record(2500000);
   w.Add(s);
   const std::string& t = w.text();
-  EXPECT_EQ(t.rfind("#[Histogram log format version 1.3]\n#[StartTime: 1764753826.000 (seconds since epoch), ", 0),
-            0u)
+  EXPECT_EQ(t.rfind("#[Histogram log format version 1.3]\n#[StartTime: 1764753826.000 (seconds since epoch), ", 0), 0u)
       << t;
   EXPECT_NE(t.find("\n#[BaseTime: 1764753826.000 (seconds since epoch)]\n"), std::string::npos);
   EXPECT_NE(t.find("\nTag=mixed/read,2.000,1.000,1.500,HIST"), std::string::npos) << t;
