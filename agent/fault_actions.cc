@@ -251,6 +251,10 @@ Status FaultActions::Check(const std::string& action, const std::string& node) c
   if (n.kind == NodeActions::Kind::kNone) {
     return Status::Error("node '" + node + "' declares no process, systemd, docker or command to " + action + " it");
   }
+  if (IsTopologyAction(action) && n.kind != NodeActions::Kind::kCommand) {
+    return Status::Error("node '" + node + "' declares no " + action + " command (command: {" + action +
+                         ": [argv]} in the agent's config)");
+  }
   if (n.kind == NodeActions::Kind::kCommand && !n.commands.count(action) &&
       !(action == "restart" && n.commands.count("stop") && n.commands.count("start"))) {
     return Status::Error("action '" + action + "' is not declared for node '" + node + "'");

@@ -57,6 +57,8 @@ void HealthPoller::Start(const v1::Target& t, int64_t run_start_ns) {
         poll.unavailable = uint64_t(std::max<int64_t>(0, r->unavailable));
         poll.live_nodes = uint64_t(std::max<int64_t>(0, r->live_nodes));
         poll.detail = r->detail;
+        poll.share_unit = r->share_unit;
+        poll.shares = r->shares;
       } else {
         poll.error = r.status().message();
       }

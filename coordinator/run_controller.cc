@@ -191,7 +191,8 @@ Status RunController::Begin() {
   run.started_at = started_at;
   run.target = TargetDescription(plan.target());
   run.recovery = {plan.recovery().baseline_ms() / 1000.0, plan.recovery().recovered_fraction(),
-                  plan.recovery().hold_ms() / 1000.0, int(plan.target().health().consecutive())};
+                  plan.recovery().hold_ms() / 1000.0, int(plan.target().health().consecutive()),
+                  plan.recovery().balance_tolerance() > 0 ? plan.recovery().balance_tolerance() : 0.1};
   run.agents = names_;
   run.roles = *roles;
   run.ns_per_op = plan.report().ns_per_op();

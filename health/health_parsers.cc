@@ -63,6 +63,11 @@ void HealthReport::Merge(const HealthReport& o) {
   unavailable += o.unavailable;
   live_nodes = std::max(live_nodes, o.live_nodes);
   if (!o.detail.empty()) detail = detail.empty() ? o.detail : detail + "; " + o.detail;
+  if (share_unit.empty()) share_unit = o.share_unit;
+  for (const record::NodeShare& s : o.shares) {
+    const bool listed = std::any_of(shares.begin(), shares.end(), [&](const auto& x) { return x.node == s.node; });
+    if (!listed) shares.push_back(s);
+  }
 }
 
 StatusOr<HealthReport> ParseCockroachVars(std::string_view text) {
@@ -225,7 +230,7 @@ StatusOr<HealthReport> ParseRedisClusterInfo(std::string_view text) {
   return r;
 }
 
-StatusOr<HealthReport> ParseGaleraStatus(std::string_view text, int expected_size) {
+std::map<std::string, std::string> ParseGaleraVars(std::string_view text) {
   std::map<std::string, std::string> vars;
   std::istringstream in{std::string(text)};
   std::string line;
@@ -244,6 +249,11 @@ StatusOr<HealthReport> ParseGaleraStatus(std::string_view text, int expected_siz
     }
     if (name.rfind("wsrep_", 0) == 0) vars[name] = value;
   }
+  return vars;
+}
+
+StatusOr<HealthReport> ParseGaleraStatus(std::string_view text, int expected_size) {
+  std::map<std::string, std::string> vars = ParseGaleraVars(text);
   if (!vars.count("wsrep_cluster_status")) return Status::Error("galera status: no wsrep_cluster_status");
   HealthReport r;
   r.live_nodes = ParseCount(vars["wsrep_cluster_size"]);

@@ -12,10 +12,13 @@
 #define STAMPEDE_HEALTH_HEALTH_PARSERS_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
+#include "record/records.h"
 
 namespace stampede::health {
 
@@ -25,9 +28,13 @@ struct HealthReport {
   int64_t unavailable = 0;      // ranges / slots / stores / nodes that cannot serve
   int64_t live_nodes = -1;      // -1: not reported by this source
   std::string detail;           // one line for logs and reports
+  // Where the data is, when the source tells (health/share_parsers.h).
+  std::string share_unit;
+  std::vector<record::NodeShare> shares;
 
   // Combines two views (e.g. several nodes or endpoints): healthy only if
-  // both are; counts add, except live_nodes which takes the larger.
+  // both are; counts add, except live_nodes which takes the larger; shares
+  // of nodes not yet listed are added.
   void Merge(const HealthReport& other);
 };
 
@@ -41,6 +48,8 @@ StatusOr<HealthReport> ParseRedisClusterInfo(std::string_view text);
 // Accepts "name<TAB>value" lines (mariadb -N) or the mysql client's table.
 // expected_size: the cluster size that counts as healthy (0: any).
 StatusOr<HealthReport> ParseGaleraStatus(std::string_view text, int expected_size);
+// The wsrep_* variables of such a text, by name.
+std::map<std::string, std::string> ParseGaleraVars(std::string_view text);
 // Healthy: one leader and every member running, and at least
 // `expected_members` of them (0: any number; a killed member drops out of
 // /cluster once its key expires). leader: the leader's name ("" if none).

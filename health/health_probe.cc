@@ -20,6 +20,7 @@
 #include "common/strings.h"
 #include "drivers/driver_registry.h"
 #include "drivers/mysql_driver.h"
+#include "health/share_parsers.h"
 
 namespace stampede::health {
 namespace {
@@ -27,6 +28,14 @@ namespace {
 namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = boost::asio::ip::tcp;
+
+// Shares that could be read go with the health report; ones that could not
+// leave it without (the health answer still counts).
+void Attach(const StatusOr<Shares>& shares, HealthReport* r) {
+  if (!shares.ok()) return;
+  r->share_unit = shares->unit;
+  r->shares = shares->nodes;
+}
 
 class HttpProbe : public HealthProbe {
  public:
@@ -64,7 +73,9 @@ class HttpProbe : public HealthProbe {
     if (o_.kind == "cockroachdb") {
       auto body = get("/_status/vars");
       if (!body.ok()) return body.status();
-      return ParseCockroachVars(*body);
+      auto r = ParseCockroachVars(*body);
+      if (r.ok()) Attach(ParseCockroachStoreShares(*body), &*r);
+      return r;
     }
     if (o_.kind == "tidb") {
       HealthReport r;
@@ -81,6 +92,7 @@ class HttpProbe : public HealthProbe {
       auto s = ParsePdStores(*stores);
       if (!s.ok()) return s.status();
       r.Merge(*s);
+      Attach(ParsePdStoreShares(*stores), &r);
       return r;
     }
     if (o_.kind == "yugabytedb") {
@@ -93,6 +105,7 @@ class HttpProbe : public HealthProbe {
       auto s = ParseYbTabletServers(*servers);
       if (!s.ok()) return s.status();
       r->Merge(*s);
+      Attach(ParseYbTabletServerShares(*servers), &*r);
       return r;
     }
     return Status::Error("health kind " + o_.kind + ": not an HTTP kind");
@@ -144,35 +157,54 @@ class GaleraProbe : public HealthProbe {
     // The first node that answers speaks for the cluster; a node outside the
     // primary component says so itself.
     for (const std::string& ep : o_.endpoints) {
-      std::string host;
-      int port = 0;
-      if (!SplitHostPort(ep, &host, &port)) continue;
-      try {
-        sql::ConnectOptionsMap props;
-        props["hostName"] = sql::SQLString("tcp://" + host);
-        props["port"] = port;
-        props["userName"] = sql::SQLString(o_.user);
-        props["password"] = sql::SQLString(o_.password);
-        props["OPT_CONNECT_TIMEOUT"] = std::max(1, o_.timeout_ms / 1000);
-        props["OPT_READ_TIMEOUT"] = std::max(1, o_.timeout_ms / 1000);
-        std::unique_ptr<sql::Connection> c(driver->connect(props));
-        std::unique_ptr<sql::Statement> st(c->createStatement());
-        std::unique_ptr<sql::ResultSet> rs(st->executeQuery("SHOW STATUS LIKE 'wsrep_%'"));
-        std::string text;
-        while (rs->next()) text += std::string(rs->getString(1)) + "\t" + std::string(rs->getString(2)) + "\n";
-        auto r = ParseGaleraStatus(text, o_.expected_nodes);
-        if (r.ok()) r->detail = ep + ": " + r->detail;
-        driver->threadEnd();
-        return r;
-      } catch (const sql::SQLException& e) {
-        last = Status::Error(ep + ": " + e.what());
+      auto text = WsrepStatus(driver, ep);
+      if (!text.ok()) {
+        last = text.status();
+        continue;
       }
+      auto r = ParseGaleraStatus(*text, o_.expected_nodes);
+      if (r.ok()) {
+        r->detail = ep + ": " + r->detail;
+        // Where the data is: each member's own state (a joiner, a donor).
+        r->share_unit = "members";
+        for (const std::string& member : GaleraMembers(*text)) {
+          auto own = member == ep ? text : WsrepStatus(driver, member);
+          r->shares.push_back(own.ok() ? GaleraMemberShare(member, *own)
+                                       : record::NodeShare{member, 0, -1, -1, -1, "no answer", false});
+        }
+      }
+      driver->threadEnd();
+      return r;
     }
     driver->threadEnd();
     return last;
   }
 
  private:
+  // SHOW STATUS LIKE 'wsrep_%' on one node, as "name<TAB>value" lines.
+  StatusOr<std::string> WsrepStatus(sql::Driver* driver, const std::string& ep) const {
+    std::string host;
+    int port = 0;
+    if (!SplitHostPort(ep, &host, &port)) return Status::Error(ep + ": not host:port");
+    try {
+      sql::ConnectOptionsMap props;
+      props["hostName"] = sql::SQLString("tcp://" + host);
+      props["port"] = port;
+      props["userName"] = sql::SQLString(o_.user);
+      props["password"] = sql::SQLString(o_.password);
+      props["OPT_CONNECT_TIMEOUT"] = std::max(1, o_.timeout_ms / 1000);
+      props["OPT_READ_TIMEOUT"] = std::max(1, o_.timeout_ms / 1000);
+      std::unique_ptr<sql::Connection> c(driver->connect(props));
+      std::unique_ptr<sql::Statement> st(c->createStatement());
+      std::unique_ptr<sql::ResultSet> rs(st->executeQuery("SHOW STATUS LIKE 'wsrep_%'"));
+      std::string text;
+      while (rs->next()) text += std::string(rs->getString(1)) + "\t" + std::string(rs->getString(2)) + "\n";
+      return text;
+    } catch (const sql::SQLException& e) {
+      return Status::Error(ep + ": " + e.what());
+    }
+  }
+
   ProbeOptions o_;
 };
 
@@ -183,29 +215,21 @@ class RedisClusterProbe : public HealthProbe {
   StatusOr<HealthReport> Poll() override {
     Status last = Status::Error("no endpoint");
     for (const std::string& ep : o_.endpoints) {
-      std::string host;
-      int port = 0;
-      if (!SplitHostPort(ep, &host, &port)) continue;
-      timeval tv{o_.timeout_ms / 1000, (o_.timeout_ms % 1000) * 1000};
-      redisContext* c = redisConnectWithTimeout(host.c_str(), port, tv);
-      if (!c || c->err) {
-        last = Status::Error(ep + ": " + (c ? c->errstr : "out of memory"));
-        if (c) redisFree(c);
+      redisContext* c = nullptr;
+      if (Status s = Connect(ep, &c); !s.ok()) {
+        last = s;
         continue;
       }
-      redisSetTimeout(c, tv);
-      if (!o_.password.empty()) {
-        auto* a = static_cast<redisReply*>(redisCommand(c, "AUTH %s", o_.password.c_str()));
-        if (a) freeReplyObject(a);
+      StatusOr<HealthReport> result =
+          Ask(c, ep, "CLUSTER INFO", [](std::string_view text) { return ParseRedisClusterInfo(text); });
+      if (result.ok()) {
+        // Where the slots are, and how many keys each master holds.
+        auto shares = Ask(c, ep, "CLUSTER NODES", [](std::string_view text) { return ParseRedisClusterNodes(text); });
+        if (shares.ok()) {
+          for (record::NodeShare& n : shares->nodes) n.keys = KeysOn(n.node);
+          Attach(shares, &*result);
+        }
       }
-      auto* r = static_cast<redisReply*>(redisCommand(c, "CLUSTER INFO"));
-      StatusOr<HealthReport> result = Status::Error(ep + ": no reply");
-      if (r && r->type == REDIS_REPLY_STRING) {
-        result = ParseRedisClusterInfo(std::string(r->str, r->len));
-      } else if (r && r->type == REDIS_REPLY_ERROR) {
-        result = Status::Error(ep + ": " + std::string(r->str, r->len));
-      }
-      if (r) freeReplyObject(r);
       redisFree(c);
       if (result.ok()) return result;
       last = result.status();
@@ -214,6 +238,52 @@ class RedisClusterProbe : public HealthProbe {
   }
 
  private:
+  Status Connect(const std::string& ep, redisContext** out) const {
+    std::string host;
+    int port = 0;
+    if (!SplitHostPort(ep, &host, &port)) return Status::Error(ep + ": not host:port");
+    timeval tv{o_.timeout_ms / 1000, (o_.timeout_ms % 1000) * 1000};
+    redisContext* c = redisConnectWithTimeout(host.c_str(), port, tv);
+    if (!c || c->err) {
+      Status s = Status::Error(ep + ": " + (c ? c->errstr : "out of memory"));
+      if (c) redisFree(c);
+      return s;
+    }
+    redisSetTimeout(c, tv);
+    if (!o_.password.empty()) {
+      auto* a = static_cast<redisReply*>(redisCommand(c, "AUTH %s", o_.password.c_str()));
+      if (a) freeReplyObject(a);
+    }
+    *out = c;
+    return Status::Ok();
+  }
+
+  // One command whose answer is a string, parsed.
+  template <typename Parse>
+  static auto Ask(redisContext* c, const std::string& ep, const char* command, Parse parse)
+      -> decltype(parse(std::string_view())) {
+    auto* r = static_cast<redisReply*>(redisCommand(c, command));
+    decltype(parse(std::string_view())) result = Status::Error(ep + ": no reply to " + command);
+    if (r && r->type == REDIS_REPLY_STRING) {
+      result = parse(std::string_view(r->str, r->len));
+    } else if (r && r->type == REDIS_REPLY_ERROR) {
+      result = Status::Error(ep + ": " + std::string(r->str, r->len));
+    }
+    if (r) freeReplyObject(r);
+    return result;
+  }
+
+  // DBSIZE on a master, -1 if it does not answer.
+  int64_t KeysOn(const std::string& node) const {
+    redisContext* c = nullptr;
+    if (!Connect(node, &c).ok()) return -1;
+    auto* r = static_cast<redisReply*>(redisCommand(c, "DBSIZE"));
+    const int64_t keys = r && r->type == REDIS_REPLY_INTEGER ? r->integer : -1;
+    if (r) freeReplyObject(r);
+    redisFree(c);
+    return keys;
+  }
+
   ProbeOptions o_;
 };
 

@@ -76,6 +76,12 @@ MetricsExporter::MetricsExporter() : registry_(std::make_shared<prometheus::Regi
                               "1 if the agent itself was the bottleneck last second (CPU > 90% or loop lag p99 > "
                               "10 ms), else 0")
                           .Register(*registry_);
+  node_share_ = &prometheus::BuildGauge()
+                     .Name("stampede_node_share")
+                     .Help(
+                         "What the node holds, from the database's own view (unit: slots, regions, replicas, "
+                         "tablets)")
+                     .Register(*registry_);
 }
 
 const prometheus::Histogram::BucketBoundaries& MetricsExporter::Buckets() {
@@ -121,6 +127,20 @@ void MetricsExporter::OnRecord(const record::Record& r) {
   } else if (const auto* poll = std::get_if<record::HealthPoll>(&r)) {
     healthy_family_->Add({}).Set(poll->healthy ? 1 : 0);
     if (poll->answered) underreplicated_family_->Add({}).Set(double(poll->underreplicated));
+    if (!poll->shares.empty()) {
+      // A node that left the cluster leaves the gauge too.
+      std::set<prometheus::Labels> now;
+      for (const record::NodeShare& s : poll->shares) {
+        if (s.share < 0) continue;
+        const prometheus::Labels labels = {{"node", s.node}, {"unit", poll->share_unit}};
+        node_share_->Add(labels).Set(s.share);
+        now.insert(labels);
+      }
+      for (const prometheus::Labels& gone : share_labels_) {
+        if (!now.count(gone)) node_share_->Remove(&node_share_->Add(gone));
+      }
+      share_labels_ = std::move(now);
+    }
   } else if (const auto* node = std::get_if<record::NodeSample>(&r)) {
     const prometheus::Labels labels = {{"node", node->node}};
     node_up_->Add(labels).Set(node->running ? 1 : 0);

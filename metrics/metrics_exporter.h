@@ -13,6 +13,7 @@
 //   stampede_agent_cpu_ratio{agent}               gauge (CPU used / cores it may use, last second)
 //   stampede_agent_loop_lag_p99_seconds{agent}    gauge (how late its event loops ran timers)
 //   stampede_client_saturated{agent}              gauge (1: the agent was the bottleneck last second)
+//   stampede_node_share{node,unit}                gauge (what the node holds, the database's view)
 //
 // Labels are bounded by the plan and the agents (phase, op, node and agent
 // names, outcomes, actions): never a key, a statement or a worker. The latency histograms are
@@ -30,6 +31,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 
 #include "common/histogram.h"
@@ -81,6 +83,8 @@ class MetricsExporter {
   prometheus::Family<prometheus::Gauge>* agent_cpu_;
   prometheus::Family<prometheus::Gauge>* agent_lag_;
   prometheus::Family<prometheus::Gauge>* agent_saturated_;
+  prometheus::Family<prometheus::Gauge>* node_share_;
+  std::set<prometheus::Labels> share_labels_ ABSL_GUARDED_BY(mu_);  // the last poll's nodes
   Mutex mu_;
   std::map<std::string, std::string> phase_of_index_;  // journal phase names by index
 };

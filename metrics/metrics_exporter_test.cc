@@ -45,5 +45,30 @@ TEST(MetricsExporterTest, SecondsBecomeCountersAndHistograms) {
   EXPECT_NE(text.find("stampede_cluster_underreplicated 12"), std::string::npos) << text;
 }
 
+// Where the data is, per node; a node that left leaves the gauge. The
+// agents' saturation per agent.
+TEST(MetricsExporterTest, SharesAndSaturation) {
+  MetricsExporter m;
+  record::HealthPoll poll;
+  poll.answered = true;
+  poll.share_unit = "slots";
+  poll.shares = {record::NodeShare{"10.0.0.1:7000", 4096, -1, -1, -1, "master", false},
+                 record::NodeShare{"10.0.0.4:7006", 4096, -1, -1, -1, "master", false}};
+  m.OnRecord(poll);
+  EXPECT_NE(m.Render().find("stampede_node_share{node=\"10.0.0.4:7006\",unit=\"slots\"} 4096"), std::string::npos)
+      << m.Render();
+  poll.shares.pop_back();
+  m.OnRecord(poll);
+  EXPECT_EQ(m.Render().find("10.0.0.4:7006"), std::string::npos) << m.Render();
+  record::Second second;
+  second.phase = "p";
+  second.interval_s = 1;
+  second.agent_load["a1"] = {0.95, 2.0};
+  m.OnRecord(second);
+  const std::string text = m.Render();
+  EXPECT_NE(text.find("stampede_client_saturated{agent=\"a1\"} 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("stampede_agent_cpu_ratio{agent=\"a1\"} 0.95"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace stampede::metrics

@@ -171,7 +171,10 @@ void FaultLoader::LoadRecovery(const YAML::Node& root) {
     Error(n, "recovery", "expected a mapping like {baseline: 10s, recovered_fraction: 0.9, hold: 5s}");
     return;
   }
-  CheckKeys(n, "recovery", {"baseline", "recovered_fraction", "hold"});
+  CheckKeys(n, "recovery", {"baseline", "recovered_fraction", "hold", "balance_tolerance"});
+  if (n["balance_tolerance"]) {
+    r->set_balance_tolerance(Double(n["balance_tolerance"], "recovery.balance_tolerance", 0, 1, true));
+  }
   if (n["baseline"]) r->set_baseline_ms(DurationMs(n["baseline"], "recovery.baseline"));
   if (n["hold"]) r->set_hold_ms(DurationMs(n["hold"], "recovery.hold"));
   if (n["recovered_fraction"]) {

@@ -170,6 +170,9 @@ void CheckRetryAndRecovery(PlanChecks& c) {
   c.Duration(plan.recovery().baseline_ms(), "recovery.baseline");
   c.Duration(plan.recovery().hold_ms(), "recovery.hold");
   c.Double(plan.recovery().recovered_fraction(), "recovery.recovered_fraction", 0, 1, true);
+  if (plan.recovery().balance_tolerance() != 0) {
+    c.Double(plan.recovery().balance_tolerance(), "recovery.balance_tolerance", 0, 1, true);
+  }
 }
 
 // timeout: the whole run ends there at the latest, never before its timed

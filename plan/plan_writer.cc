@@ -239,6 +239,7 @@ std::string PlanToYaml(const v1::Plan& plan) {
   out << YAML::Key << "baseline" << YAML::Value << FormatDurationMs(rec.baseline_ms());
   out << YAML::Key << "recovered_fraction" << YAML::Value << rec.recovered_fraction();
   out << YAML::Key << "hold" << YAML::Value << FormatDurationMs(rec.hold_ms());
+  if (rec.balance_tolerance() > 0) out << YAML::Key << "balance_tolerance" << YAML::Value << rec.balance_tolerance();
   out << YAML::EndMap;
   if (plan.timeout_ms()) {
     out << YAML::Key << "timeout" << YAML::Value << FormatDurationMs(plan.timeout_ms());

@@ -15,9 +15,12 @@ namespace stampede {
 // SIGCONT), start, restart (stop, then start). Network faults
 // (agent/network_faults.h): partition (cut off from the other cluster
 // nodes), blackhole (cut off from everyone), delay, loss, and heal (undo
-// every network fault on the node).
-inline constexpr std::array<std::string_view, 11> kFaultActions = {
-    "kill", "stop", "pause", "resume", "start", "restart", "partition", "blackhole", "delay", "loss", "heal"};
+// every network fault on the node). Topology changes: join (bring a new
+// node into the cluster) and leave (take one out gracefully, its data moved
+// away), each the agent's own command for that node.
+inline constexpr std::array<std::string_view, 13> kFaultActions = {
+    "kill",      "stop",  "pause", "resume", "start", "restart", "partition",
+    "blackhole", "delay", "loss",  "heal",   "join",  "leave"};
 
 inline constexpr std::array<std::string_view, 5> kNetworkFaultActions = {"partition", "blackhole", "delay", "loss",
                                                                          "heal"};
@@ -29,6 +32,11 @@ inline bool IsFaultAction(std::string_view action) {
 inline bool IsNetworkFaultAction(std::string_view action) {
   return std::find(kNetworkFaultActions.begin(), kNetworkFaultActions.end(), action) != kNetworkFaultActions.end();
 }
+
+// An action that changes which nodes make up the cluster. It is not undone
+// when a run ends early, and its numbers count from when it was asked for:
+// the action is the data moving, so the time it took is part of them.
+inline bool IsTopologyAction(std::string_view action) { return action == "join" || action == "leave"; }
 
 // An action that puts a node back rather than taking it away: its recovery
 // numbers have the outage as their baseline.

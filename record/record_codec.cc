@@ -1,5 +1,6 @@
 #include "record/record_codec.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace stampede::record {
@@ -242,7 +243,8 @@ Json EncodeRun(const RunStart& r) {
            {{"baseline_s", r.recovery.baseline_s},
             {"recovered_fraction", r.recovery.recovered_fraction},
             {"hold_s", r.recovery.hold_s},
-            {"healthy_polls", r.recovery.healthy_polls}}},
+            {"healthy_polls", r.recovery.healthy_polls},
+            {"balance_tolerance", r.recovery.balance_tolerance}}},
           {"agents", r.agents},
           {"roles", r.roles},
           {"report", {{"ns_per_op", r.ns_per_op}, {"hdr_log", r.hdr_log}}},
@@ -264,6 +266,8 @@ RunStart DecodeRun(const Json& line) {
     r.recovery.baseline_s = GetDouble(*rec, "baseline_s", r.recovery.baseline_s);
     r.recovery.recovered_fraction = GetDouble(*rec, "recovered_fraction", r.recovery.recovered_fraction);
     r.recovery.hold_s = GetDouble(*rec, "hold_s", r.recovery.hold_s);
+    r.recovery.balance_tolerance =
+        std::clamp(GetDouble(*rec, "balance_tolerance", r.recovery.balance_tolerance), 0.0, 1.0);
     r.recovery.healthy_polls = int(std::min<uint64_t>(GetU64(*rec, "healthy_polls", 3), 1'000'000));
   }
   r.agents = Strings(line, "agents");
@@ -425,6 +429,21 @@ Json EncodeHealth(const HealthPoll& h) {
   } else {
     j["error"] = h.error;
   }
+  if (!h.shares.empty()) {
+    j["share_unit"] = h.share_unit;
+    Json nodes = Json::array();
+    for (const NodeShare& s : h.shares) {
+      Json n = {{"node", s.node}};
+      if (s.share >= 0) n["share"] = s.share;
+      if (s.leaders >= 0) n["leaders"] = s.leaders;
+      if (s.keys >= 0) n["keys"] = s.keys;
+      if (s.bytes >= 0) n["bytes"] = s.bytes;
+      if (!s.state.empty()) n["state"] = s.state;
+      if (s.migrating) n["migrating"] = true;
+      nodes.push_back(std::move(n));
+    }
+    j["shares"] = std::move(nodes);
+  }
   return j;
 }
 
@@ -439,6 +458,21 @@ HealthPoll DecodeHealth(const Json& line) {
   h.live_nodes = GetU64(line, "live_nodes");
   h.detail = GetString(line, "detail");
   h.error = GetString(line, "error");
+  h.share_unit = GetString(line, "share_unit");
+  if (const Json* nodes = Field(line, "shares"); nodes && nodes->is_array()) {
+    for (const Json& n : *nodes) {
+      if (!n.is_object() || h.shares.size() >= kMaxShareNodes) break;
+      NodeShare s;
+      s.node = GetString(n, "node");
+      s.share = GetDouble(n, "share", -1);
+      s.leaders = GetDouble(n, "leaders", -1);
+      s.keys = GetI64(n, "keys", -1);
+      s.bytes = GetI64(n, "bytes", -1);
+      s.state = GetString(n, "state");
+      s.migrating = GetBool(n, "migrating");
+      h.shares.push_back(std::move(s));
+    }
+  }
   return h;
 }
 

@@ -122,7 +122,7 @@ TEST(RecordCodec, EveryKindRoundTrips) {
   run.results_dir = "/tmp/r1";
   run.started_at = "2026-12-01T00:00:00Z";
   run.target = "postgres (postgres) 127.0.0.1:5432";
-  run.recovery = {5, 0.8, 3, 2};
+  run.recovery = {5, 0.8, 3, 2, 0.15};
   run.agents = {"a1", "a2"};
   run.roles = {{"a1", "load"}, {"a2", "nodes db3"}};
   run.ns_per_op = true;
@@ -131,8 +131,19 @@ TEST(RecordCodec, EveryKindRoundTrips) {
   run.plan_json = R"({"name":"p","phases":[{"name":"x"}]})";
   RunEnd degraded{true, "", std::string("agent a2 lost")};
   AgentEvent lost{"lost", "a2", 4.5, "no heartbeat for 3 s", "", "", 1.5};
-  HealthPoll answered{1.0, 0.01, true, true, 0, 0, 3, "3 of 3 nodes", ""};
-  HealthPoll failed{2.0, 0.5, false, false, 0, 0, 0, "", "connection refused"};
+  HealthPoll answered{1.0,
+                      0.01,
+                      true,
+                      true,
+                      0,
+                      0,
+                      3,
+                      "3 of 3 nodes",
+                      "",
+                      "slots",
+                      {NodeShare{"127.0.0.1:7000", 5461, -1, 1200, -1, "master", true},
+                       NodeShare{"127.0.0.1:7001", 10923, -1, -1, -1, "", false}}};
+  HealthPoll failed{2.0, 0.5, false, false, 0, 0, 0, "", "connection refused", "", {}};
   const std::vector<Record> all = {
       run,
       PhaseStart{"insert", 1, "crud", 8, 0.5, 42, {"a1"}, 1000, "load", "InsertOne", 16},

@@ -27,6 +27,7 @@ struct RecoverySettings {
   double recovered_fraction = 0.9;
   double hold_s = 5;
   int healthy_polls = 3;
+  double balance_tolerance = 0.1;  // report/rebalance.h
 };
 
 // "run": the first line.
@@ -106,6 +107,22 @@ struct FaultDone {
   std::string from_spool;  // merged by `stampede report --spool`
 };
 
+// A journal line's shares beyond this are not read (a cluster has fewer).
+inline constexpr size_t kMaxShareNodes = 1000;
+
+// One node's part of the data, from the database's own view (health
+// probes that can tell: docs/recovery.md, "Adding, removing and restarting
+// nodes"). -1: not reported by this source.
+struct NodeShare {
+  std::string node;        // as the database names it: "127.0.0.1:7000", "store 4"
+  double share = -1;       // what it holds, in the poll's share_unit (slots, ranges, regions, tablets)
+  double leaders = -1;     // of those, the ones it leads (leases, leaders)
+  int64_t keys = -1;       // keys or rows it holds
+  int64_t bytes = -1;      // bytes it holds
+  std::string state;       // the database's word for it: master, Up, Offline, Synced, Donor
+  bool migrating = false;  // data is moving to or from it now
+};
+
 // "health": one poll of the cluster's own health.
 struct HealthPoll {
   double t = 0;
@@ -115,6 +132,9 @@ struct HealthPoll {
   uint64_t underreplicated = 0, unavailable = 0, live_nodes = 0;
   std::string detail;
   std::string error;  // when not answered
+  // Where the data is, when the probe can tell (empty otherwise).
+  std::string share_unit;  // "slots", "regions", "ranges", "tablets"
+  std::vector<NodeShare> shares;
 };
 
 // "node": a database node's resources, sampled once a second by the agent

@@ -171,7 +171,10 @@ void RecoveryTracker::Resolve(Fault* f, const Done* done) {
   if (done) {
     f->r.ok = done->ok;
     f->r.message = done->message;
-    if (done->ok && done->t >= 0) f->r.t = done->t;
+    f->r.done_t = done->t;
+    // A topology change counts from when it was asked for: its action is
+    // the data moving, and returns when that is done.
+    if (done->ok && done->t >= 0 && !IsTopologyAction(f->r.action)) f->r.t = done->t;
   }
   f->resolved = true;
   const size_t k = size_t(f - faults_.data());
@@ -441,6 +444,11 @@ std::string FaultHeadingTime(const FaultRecovery& f) {
   std::string out = "at " + f.When();
   char run[48];
   std::snprintf(run, sizeof(run), "%.1f s into the run", f.t);
+  if (IsTopologyAction(f.action) && f.done_t >= f.t) {
+    char took[48];
+    std::snprintf(took, sizeof(took), " (its command took %.1f s; ", f.done_t - f.t);
+    return out + took + run + ")";
+  }
   if (f.requested_t >= 0 && f.t - f.requested_t >= 0.05) {
     char took[48];
     std::snprintf(took, sizeof(took), ": the action took %.1f s", f.t - f.requested_t);
@@ -489,6 +497,7 @@ Json RecoveryToJson(const FaultRecovery& f) {
           {"message", f.message},
           {"t_s", f.t},
           {"requested_t_s", num(f.requested_t)},
+          {"done_t_s", num(f.done_t)},
           {"phase_start_t_s", num(f.phase_start_t)},
           {"when", f.When()},
           {"asked", f.Asked()},
@@ -513,7 +522,8 @@ Json RecoveryToJson(const FaultRecovery& f) {
                                        : Json(nullptr)},
           {"latency_before", lat(f.before)},
           {"latency_during", lat(f.during)},
-          {"latency_after", lat(f.after)}};
+          {"latency_after", lat(f.after)},
+          {"rebalance", f.rebalance ? RebalanceToJson(*f.rebalance) : Json(nullptr)}};
 }
 
 std::string RenderRecoveryMarkdown(const std::vector<FaultRecovery>& faults) {
@@ -546,6 +556,7 @@ std::string RenderRecoveryMarkdown(const std::vector<FaultRecovery>& faults) {
        << "| p99 / max before | " << Lat(f.before) << " |\n"
        << "| p99 / max during | " << Lat(f.during) << " |\n"
        << "| p99 / max after | " << Lat(f.after) << " |\n";
+    if (f.rebalance) md << RebalanceMarkdownRows(*f.rebalance);
     if (f.sub_second) {
       char unc[64];
       std::snprintf(unc, sizeof(unc), "%.1f ms", f.clock_uncertainty_s * 1000);

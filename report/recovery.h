@@ -12,6 +12,7 @@
 #include <array>
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "common/outcome.h"
 #include "record/records.h"
 #include "report/journal.h"
+#include "report/rebalance.h"
 
 namespace stampede::report {
 
@@ -36,6 +38,7 @@ struct FaultRecovery {
   bool ok = false;                                // the action took effect
   double t = -1;                                  // when it took effect (s since run start)
   double requested_t = -1;                        // when it was asked for (s since run start)
+  double done_t = -1;                             // when its action returned (-1: no result)
   double phase_start_t = -1;                      // when the plan's phase it names began (-1: not known)
   double baseline_ops_per_s = 0;                  // successful ops/s before the fault
   double first_failure_s = -1;                    // fault -> first second with a failed op
@@ -57,6 +60,9 @@ struct FaultRecovery {
   bool sub_second = false;
   double clock_uncertainty_s = 0;
 
+  // Where the data went (report/rebalance.h), when the health probe says
+  // where it is.
+  std::optional<RebalanceNumbers> rebalance;
   // How long after the database's own recovery (health probe healthy) the
   // clients' throughput came back: recovered_s - healthy_s, when both were
   // observed (negative: the clients were back first). Client-side topology

@@ -9,6 +9,7 @@
 #include <optional>
 #include <sstream>
 
+#include "proto/fault_action.h"
 #include "record/record_codec.h"
 #include "report/batch_rows.h"
 #include "report/fault_cycles.h"
@@ -147,6 +148,7 @@ void SummaryBuilder::AddSecond(const record::Second& second) {
 
 void SummaryBuilder::Add(const record::Record& r) {
   recovery_.Add(r);
+  rebalance_.Add(r);
   std::visit(
       record::Overloaded{
           [&](const record::RunStart& x) {
@@ -231,6 +233,10 @@ RunSummary SummaryBuilder::Result() const {
   RunSummary s = s_;
   for (const auto& [i, u] : undone_) s.undone.push_back(u);
   s.faults = recovery_.Result();
+  const std::map<int, RebalanceNumbers> moved = rebalance_.Result();
+  for (FaultRecovery& f : s.faults) {
+    if (auto it = moved.find(f.index); it != moved.end()) f.rebalance = it->second;
+  }
   if (!s.finished) s.error = "run did not finish (journal ends early)";
   return s;
 }
@@ -451,6 +457,14 @@ std::string RenderReportMarkdown(const RunSummary& s) {
          : s.degraded.empty() ? std::string("ok")
                               : "DEGRADED: " + s.degraded)
      << "\n";
+  // Joins and leaves stay done whatever happens to the run.
+  std::string topology;
+  for (const FaultRecovery& f : s.faults) {
+    if (!IsTopologyAction(f.action)) continue;
+    topology += (topology.empty() ? "" : ", ") + f.action + " " + f.node + " at " + f.When() +
+                (f.ok ? "" : " (FAILED: " + f.message + ")");
+  }
+  if (!topology.empty()) md << "- cluster changed by the run (not undone): " << topology << "\n";
   md << RenderVerdictMarkdown(Evaluate(s));
   for (const PhaseSummary& p : s.phases) {
     PhaseTableMarkdown(s, p, md);

@@ -123,6 +123,7 @@ class SummaryBuilder {
   std::map<uint32_t, size_t> by_index_;  // phase index -> s_.phases
   std::map<int, UndoneFault> undone_;
   RecoveryTracker recovery_;
+  RebalanceTracker rebalance_;
 };
 
 RunSummary BuildSummary(const std::vector<Json>& journal);

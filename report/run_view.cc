@@ -58,7 +58,21 @@ void RunViewBuilder::Add(const record::Record& r) {
 }
 
 // Kept: the first and the latest poll of each stretch of the same state.
+void RunViewBuilder::AddShares(const record::HealthPoll& x) {
+  if (x.shares.empty() || share_t_.size() >= kMaxSharePolls) return;
+  share_unit_ = x.share_unit;
+  const size_t points = share_t_.size();
+  share_t_.push_back(x.t);
+  for (const record::NodeShare& n : x.shares) {
+    if (!shares_.count(n.node) && shares_.size() >= kMaxShareSeries) continue;
+    std::vector<double>& series = shares_[n.node];
+    series.resize(points, kGap);
+    series.push_back(n.share);
+  }
+}
+
 void RunViewBuilder::AddPoll(const record::HealthPoll& x) {
+  AddShares(x);
   Poll p{x.t, x.healthy, x.answered ? x.detail : x.error};
   const size_t n = health_.size();
   if (n >= 2 && health_[n - 1].healthy == p.healthy && health_[n - 2].healthy == p.healthy) {
@@ -140,6 +154,13 @@ Json RunViewBuilder::View(const RunSummary& summary) const {
                     {"active_workers", active_},
                     {"saturated_agents", saturated_}};
   view["phases"] = phases_;
+  Json shares = Json::object();
+  for (const auto& [node, s] : shares_) {
+    std::vector<double> padded = s;
+    padded.resize(share_t_.size(), kGap);
+    shares[node] = Series(padded);
+  }
+  view["shares"] = {{"unit", share_unit_}, {"t", share_t_}, {"nodes", shares}};
   Json health = Json::array();
   for (const Poll& p : health_) health.push_back({{"t", p.t}, {"healthy", p.healthy}, {"detail", p.detail}});
   view["health"] = health;

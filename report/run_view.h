@@ -44,6 +44,7 @@ class RunViewBuilder {
   void AddSecond(const record::Second& second);
   void AddPoint(const record::Second& second);
   void AddPoll(const record::HealthPoll& poll);
+  void AddShares(const record::HealthPoll& poll);
 
   SummaryBuilder summary_;
   size_t records_ = 0;
@@ -63,6 +64,13 @@ class RunViewBuilder {
   std::map<uint32_t, std::set<std::string>> phase_ops_;
   std::map<std::string, std::vector<double>> ops_;     // op -> ops/s
   std::map<std::string, std::vector<double>> errors_;  // outcome -> errors/s
+  // Where the data is, per health poll that said (the share chart): each
+  // node's share (null before it appeared or after it left).
+  std::string share_unit_;
+  std::vector<double> share_t_;
+  std::map<std::string, std::vector<double>> shares_;
+  static constexpr size_t kMaxShareSeries = 64;
+  static constexpr size_t kMaxSharePolls = 86400;
 };
 
 Json BuildRunView(const std::vector<Json>& journal);

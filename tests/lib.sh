@@ -213,7 +213,7 @@ stop_daemon() {  # PID WHAT
 summary_of() { ls -td "$1"/*/ | head -n 1 | sed 's:/$::'; }
 
 start_galera() {
-  GA_DIR=$TMP/galera; GA_BASE=$(free_port_base 0 1 2 101 102 103 201 202 203 301 302 303)
+  GA_DIR=$TMP/galera; GA_BASE=$(free_port_base 0 1 2 3 101 102 103 104 201 202 203 204 301 302 303 304)
   on_exit "'$ROOT/deploy/local/galera.sh' stop '$GA_DIR'"
   "$ROOT/deploy/local/galera.sh" start "$GA_DIR" "$GA_BASE" "$STAMPEDE_PASSWORD"
   GA_ENDPOINTS="127.0.0.1:$GA_BASE, 127.0.0.1:$((GA_BASE + 1)), 127.0.0.1:$((GA_BASE + 2))"
@@ -237,7 +237,7 @@ patroni_sql() {  # SQL: one value, from the leader
 
 start_redis_cluster() {
   # Each node also listens on its port + 10000 (the cluster bus).
-  RC_DIR=$TMP/redis-cluster; RC_BASE=$(free_port_base 0 1 2 3 4 5 10000 10001 10002 10003 10004 10005)
+  RC_DIR=$TMP/redis-cluster; RC_BASE=$(free_port_base 0 1 2 3 4 5 6 10000 10001 10002 10003 10004 10005 10006)
   on_exit "'$ROOT/deploy/local/redis-cluster.sh' stop '$RC_DIR'"
   "$ROOT/deploy/local/redis-cluster.sh" start "$RC_DIR" "$RC_BASE" "$STAMPEDE_PASSWORD"
   RC_ENDPOINTS="127.0.0.1:$RC_BASE"

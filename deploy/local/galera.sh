@@ -8,6 +8,9 @@
 #   galera.sh pid DIR N
 #   galera.sh status DIR N                   # wsrep_cluster_size, _status, local_state
 #   galera.sh bootstrap DIR N                # make node N's component primary again
+#   galera.sh join DIR N                     # a new node N (4, 5, ...) joins by state transfer (SST
+#                                            # from node1) and returns once it is Synced
+#   galera.sh leave DIR N                    # node N leaves gracefully (shut down: the others drop it)
 # Node N uses SQL port BASE+N-1, group port BASE+100+N, IST BASE+200+N,
 # SST BASE+300+N. User stampede / PASSWORD, database bench.
 # Several hosts: GALERA_HOSTS="10.77.0.3 10.77.0.4 10.77.0.5" gives node N
@@ -16,13 +19,13 @@
 # called).
 set -euo pipefail
 source "$(dirname "$0")/mariadb-users.sh"
-cmd=${1:?start|stop|kill|start-node|pid|status}; dir=${2:?DIR}
+cmd=${1:?start|stop|kill|start-node|pid|status|join|leave}; dir=${2:?DIR}
 provider=/usr/lib/galera/libgalera_smm.so
 [ -f "$provider" ] || provider=/usr/lib/libgalera_smm.so
 
 hosts=(${GALERA_HOSTS:-127.0.0.1 127.0.0.1 127.0.0.1})
 netns=(${GALERA_NETNS:-})
-host_of() { echo "${hosts[$(($1 - 1))]}"; }
+host_of() { echo "${hosts[$(($1 - 1))]:-127.0.0.1}"; }
 
 node_cnf() {  # N BASE
   local n=$1 base=$2 h
@@ -137,8 +140,24 @@ case "$cmd" in
     echo "galera: node $n did not become primary" >&2
     exit 1
     ;;
+  join)
+    n=${3:?N}; base=$(cat "$dir/base_port")
+    [ -d "$dir/node$n/data" ] && { echo "galera: node $n exists already" >&2; exit 1; }
+    mkdir -p "$dir/node$n/data"
+    node_cnf "$n" "$base" >"$dir/node$n/my.cnf"
+    [ "$(id -u)" = 0 ] && chown -R mysql:mysql "$dir/node$n"
+    start_node "$n"
+    ;;
+  leave)
+    n=${3:?N}
+    f=$dir/node$n/mysqld.pid
+    pid=$(cat "$f")
+    kill "$pid"
+    for _ in $(seq 1 120); do kill -0 "$pid" 2>/dev/null || exit 0; sleep 0.5; done
+    echo "galera: node $n did not shut down" >&2; exit 1
+    ;;
   stop)
-    for n in 3 2 1; do
+    for n in $(ls -d "$dir"/node* 2>/dev/null | sed 's/.*node//' | sort -rn); do
       f=$dir/node$n/mysqld.pid
       [ -f "$f" ] || continue
       pid=$(cat "$f"); kill -CONT "$pid" 2>/dev/null || true; kill "$pid" 2>/dev/null || true
@@ -146,5 +165,5 @@ case "$cmd" in
       kill -9 "$pid" 2>/dev/null || true
     done
     ;;
-  *) echo "usage: $0 start|stop|kill|start-node|pid|status|bootstrap DIR ..." >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|kill|start-node|pid|status|bootstrap|join|leave DIR ..." >&2; exit 2 ;;
 esac

@@ -7,17 +7,22 @@
 #   redis-cluster.sh start-node DIR PORT  # restart it (it rejoins as a replica)
 #   redis-cluster.sh masters DIR          # ports of the current masters
 #   redis-cluster.sh info DIR PORT        # CLUSTER INFO from PORT
-# As separate hosts: REDIS_HOSTS="10.1.0.4 ... 10.1.0.9" (six addresses) and
+#   redis-cluster.sh join DIR PORT        # a new empty master on PORT joins, and the slots are
+#                                         # rebalanced onto it (add-node, rebalance --cluster-use-empty-masters)
+#   redis-cluster.sh leave DIR PORT       # the master on PORT hands its slots to the others and
+#                                         # leaves (rebalance with weight 0, del-node, which stops it)
+# As separate hosts: REDIS_HOSTS="10.1.0.4 ... 10.1.0.9" (six addresses, or
+# more for nodes that join later: node BASE+I is on the Ith) and
 # REDIS_NETNS="ns4 ... ns9" at start put node I on the Ith address, inside
 # the Ith network namespace (deploy/local/netns.sh); later commands find them
 # in DIR.
 set -euo pipefail
-cmd=${1:?start|stop|kill|start-node|masters|info}; dir=${2:?DIR}
+cmd=${1:?start|stop|kill|start-node|masters|info|join|leave}; dir=${2:?DIR}
 node_host() {  # PORT: its address (and namespace) from DIR
   local i=$(($1 - $(cat "$dir/base"))) h n
   if [ -s "$dir/hosts" ] && [ -n "$(cat "$dir/hosts")" ]; then
     read -ra h <"$dir/hosts"; read -ra n <"$dir/netns"
-    echo "${h[$i]} ${n[$i]}"
+    echo "${h[$i]:?no host for node $1 in REDIS_HOSTS} ${n[$i]}"
   else
     echo 127.0.0.1
   fi
@@ -90,5 +95,31 @@ case "$cmd" in
   info)
     cli "${3:?PORT}" cluster info
     ;;
-  *) echo "usage: $0 start|stop|kill|start-node|masters|info DIR ..." >&2; exit 2 ;;
+  join)
+    p=${3:?PORT}; base=$(cat "$dir/base")
+    read -r host _ <<<"$(node_host "$p")"; read -r seed _ <<<"$(node_host "$base")"
+    start_node "$p"
+    cli "$base" --cluster add-node "$host:$p" "$seed:$base" >>"$dir/join-$p.log" 2>&1
+    # Every node must know it before slots can move to it (a master that
+    # does not yet refuses: "ERR I don't know about node").
+    for _ in $(seq 1 200); do
+      known=1
+      for d in "$dir"/[0-9]*/; do
+        q=$(basename "$d")
+        cli "$q" cluster nodes 2>/dev/null | grep -q "$host:$p@" || known=0
+      done
+      [ $known = 1 ] && cli "$p" cluster info | grep -q cluster_state:ok && break
+      sleep 0.1
+    done
+    cli "$base" --cluster rebalance "$seed:$base" --cluster-use-empty-masters >>"$dir/join-$p.log" 2>&1
+    ;;
+  leave)
+    p=${3:?PORT}; base=$(cat "$dir/base")
+    [ "$p" = "$base" ] && seed_port=$((base + 1)) || seed_port=$base
+    read -r seed _ <<<"$(node_host "$seed_port")"
+    id=$(cli "$p" cluster myid)
+    cli "$seed_port" --cluster rebalance "$seed:$seed_port" --cluster-weight "$id=0" >>"$dir/leave-$p.log" 2>&1
+    cli "$seed_port" --cluster del-node "$seed:$seed_port" "$id" >>"$dir/leave-$p.log" 2>&1
+    ;;
+  *) echo "usage: $0 start|stop|kill|start-node|masters|info|join|leave DIR ..." >&2; exit 2 ;;
 esac

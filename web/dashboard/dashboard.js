@@ -140,6 +140,15 @@
     u3.setData([t].concat(errNames.length ? errNames.map((n) => s.errors[n]) : [t.map(() => 0)]));
     const u4 = chart("chart-workers", ["active workers"], ["#3fb950"], "workers");
     u4.setData([t, s.active_workers || []]);
+    // Where the data is, from the database's own view (health polls).
+    const sh = view.shares || {};
+    const nodes = Object.keys(sh.nodes || {});
+    $("shares-card").hidden = !nodes.length;
+    if (nodes.length) {
+      $("shares-unit").textContent = `${sh.unit} per node`;
+      const u5 = chart("chart-shares", nodes, nodes.map((n, i) => palette[i % palette.length]), sh.unit);
+      u5.setData([sh.t].concat(nodes.map((n) => sh.nodes[n])));
+    }
   }
 
   function drawHeader() {
@@ -203,6 +212,12 @@
       ["clients behind the database", (f) => (f.client_gap_s === null || f.client_gap_s === undefined ? "n/a" : signed(f.client_gap_s))],
       ["p99 before / during / after", (f) => [f.latency_before, f.latency_during, f.latency_after]
         .map((w) => (w && w.count ? lat(w.p99_us) : "n/a")).join(" / ")],
+      ["time to balanced", (f) => (!f.rebalance ? "n/a" : f.rebalance.balanced ? fmt(f.rebalance.time_to_balanced_s, 1, " s")
+        : view.status === "running" ? "not yet" : "not balanced")],
+      ["data moved", (f) => (!f.rebalance ? "n/a" : `${fmt(f.rebalance.moved, 0)} ${esc(f.rebalance.unit)}` +
+        (f.rebalance.moved_keys !== null ? `, ${f.rebalance.moved_keys} keys` : "") +
+        (f.rebalance.moved_bytes !== null ? `, ${fmt(f.rebalance.moved_bytes / 1e6, 1)} MB` : ""))],
+      ["serving nodes before / after", (f) => (!f.rebalance ? "n/a" : `${f.rebalance.nodes_before} / ${f.rebalance.nodes_after}`)],
     ];
     const name = (f) => `${esc(f.action)} ${esc(f.node)}${f.detail ? " (" + esc(f.detail) + ")" : ""}`;
     let html = faults.map((f) => `<span class="fault-marker ${esc(f.action)}${f.ok === false ? " failed" : ""}" ` +

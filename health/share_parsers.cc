@@ -1,0 +1,192 @@
+#include "health/share_parsers.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "health/health_parsers.h"
+
+namespace stampede::health {
+namespace {
+
+using Json = nlohmann::json;
+
+std::vector<std::string> Words(const std::string& line) {
+  std::vector<std::string> out;
+  std::istringstream in(line);
+  std::string w;
+  while (in >> w) out.push_back(w);
+  return out;
+}
+
+bool HasFlag(const std::string& flags, std::string_view flag) {
+  return ("," + flags + ",").find("," + std::string(flag) + ",") != std::string::npos;
+}
+
+// "0-5460" -> 5461, "5461" -> 1; "[93->-id]" and "[93-<-id]" are a slot
+// moving: not counted here (its owner lists it as well), but they mark the
+// node migrating.
+int64_t SlotCount(const std::string& word, bool* migrating) {
+  if (!word.empty() && word.front() == '[') {
+    *migrating = true;
+    return 0;
+  }
+  const size_t dash = word.find('-');
+  long a = 0, b = 0;
+  auto parse = [](std::string_view s, long* v) {
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
+    return ec == std::errc() && p == s.data() + s.size() && *v >= 0 && *v < 16384;
+  };
+  if (dash == std::string::npos) return parse(word, &a) ? 1 : 0;
+  if (!parse(std::string_view(word).substr(0, dash), &a) || !parse(std::string_view(word).substr(dash + 1), &b)) {
+    return 0;
+  }
+  return b >= a ? b - a + 1 : 0;
+}
+
+template <typename Fn>
+StatusOr<Shares> GuardJson(std::string_view text, const char* what, Fn&& parse) {
+  Json j = Json::parse(text, nullptr, false);
+  if (j.is_discarded()) return Status::Error(std::string(what) + ": not JSON");
+  try {
+    return parse(j);
+  } catch (const nlohmann::json::exception& e) {
+    return Status::Error(std::string(what) + ": unexpected response (" + e.what() + ")");
+  }
+}
+
+int64_t Int(const Json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<int64_t>() : 0;
+}
+
+}  // namespace
+
+StatusOr<Shares> ParseRedisClusterNodes(std::string_view text) {
+  Shares out;
+  out.unit = "slots";
+  std::istringstream in{std::string(text)};
+  std::string line;
+  std::map<std::string, size_t> by_id;
+  std::vector<std::pair<std::string, std::string>> moving;  // (owner id, other id)
+  while (std::getline(in, line)) {
+    const std::vector<std::string> w = Words(line);
+    if (w.size() < 8) continue;
+    const std::string& flags = w[2];
+    if (!HasFlag(flags, "master") || HasFlag(flags, "fail") || HasFlag(flags, "handshake") ||
+        HasFlag(flags, "noaddr")) {
+      continue;
+    }
+    record::NodeShare s;
+    s.node = w[1].substr(0, w[1].find_first_of("@,"));
+    s.state = "master";
+    s.share = 0;
+    for (size_t i = 8; i < w.size(); ++i) {
+      s.share += double(SlotCount(w[i], &s.migrating));
+      // "[slot->-target]": the other end of the move is migrating too.
+      const size_t arrow = w[i].find("->-");
+      if (arrow != std::string::npos) moving.emplace_back(w[0], w[i].substr(arrow + 3, w[i].size() - arrow - 4));
+    }
+    by_id[w[0]] = out.nodes.size();
+    out.nodes.push_back(std::move(s));
+  }
+  for (const auto& [from, to] : moving) {
+    if (auto it = by_id.find(to); it != by_id.end()) out.nodes[it->second].migrating = true;
+  }
+  if (out.nodes.empty()) return Status::Error("CLUSTER NODES: no master");
+  return out;
+}
+
+StatusOr<Shares> ParsePdStoreShares(std::string_view text) {
+  return GuardJson(text, "PD stores", [](const Json& j) -> StatusOr<Shares> {
+    Shares out;
+    out.unit = "regions";
+    for (const Json& s : j.at("stores")) {
+      const Json& store = s.at("store");
+      const Json status = s.value("status", Json::object());
+      record::NodeShare n;
+      n.node = "store " + std::to_string(Int(store, "id")) + " (" + store.value("address", "") + ")";
+      n.state = store.value("state_name", "");
+      n.share = double(Int(status, "region_count"));
+      n.leaders = double(Int(status, "leader_count"));
+      n.bytes = Int(status, "region_size") << 20;  // MiB
+      n.migrating = n.state == "Offline";          // draining: its regions are moving away
+      out.nodes.push_back(std::move(n));
+    }
+    return out;
+  });
+}
+
+StatusOr<Shares> ParseYbTabletServerShares(std::string_view text) {
+  return GuardJson(text, "yb-master tablet-servers", [](const Json& j) -> StatusOr<Shares> {
+    Shares out;
+    out.unit = "tablets";
+    for (const auto& [placement, servers] : j.items()) {
+      for (const auto& [address, t] : servers.items()) {
+        record::NodeShare n;
+        n.node = address;
+        n.state = t.value("status", "");
+        n.share = double(Int(t, "user_tablets_total"));
+        n.leaders = double(Int(t, "user_tablets_leaders"));
+        n.bytes = Int(t, "total_sst_file_size_bytes");
+        out.nodes.push_back(std::move(n));
+      }
+    }
+    return out;
+  });
+}
+
+StatusOr<Shares> ParseCockroachStoreShares(std::string_view text) {
+  Shares out;
+  out.unit = "replicas";
+  std::map<std::string, record::NodeShare> stores;
+  std::istringstream in{std::string(text)};
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const size_t brace = line.find('{'), space = line.rfind(' ');
+    if (brace == std::string::npos || space == std::string::npos || space < brace) continue;
+    const std::string name = line.substr(0, brace);
+    if (name != "replicas" && name != "replicas_leaseholders" && name != "capacity_used") continue;
+    const size_t at = line.find("store=\"", brace);
+    if (at == std::string::npos) continue;
+    const std::string store = line.substr(at + 7, line.find('"', at + 7) - at - 7);
+    const double v = std::strtod(line.c_str() + space + 1, nullptr);
+    record::NodeShare& n = stores[store];
+    n.node = "store " + store;
+    if (name == "replicas") n.share = v;
+    if (name == "replicas_leaseholders") n.leaders = v;
+    if (name == "capacity_used") n.bytes = int64_t(v);
+  }
+  for (auto& [id, n] : stores) out.nodes.push_back(std::move(n));
+  if (out.nodes.empty()) return Status::Error("/_status/vars: no store metrics");
+  return out;
+}
+
+std::vector<std::string> GaleraMembers(std::string_view status) {
+  std::vector<std::string> out;
+  std::istringstream in(ParseGaleraVars(status)["wsrep_incoming_addresses"]);
+  std::string address;
+  while (std::getline(in, address, ',')) {
+    if (!address.empty() && out.size() < record::kMaxShareNodes) out.push_back(address);
+  }
+  return out;
+}
+
+record::NodeShare GaleraMemberShare(const std::string& address, std::string_view status) {
+  std::map<std::string, std::string> vars = ParseGaleraVars(status);
+  record::NodeShare n;
+  n.node = address;
+  n.state = vars["wsrep_local_state_comment"];
+  const bool primary = vars["wsrep_cluster_status"] == "Primary";
+  if (!primary && !n.state.empty()) n.state += " (" + vars["wsrep_cluster_status"] + ")";
+  n.share = primary && vars["wsrep_local_state_comment"] == "Synced" ? 1 : 0;
+  n.migrating = n.state.rfind("Joiner", 0) == 0 || n.state.rfind("Donor", 0) == 0 || n.state == "Joined";
+  const std::string& received = vars["wsrep_received_bytes"];
+  if (!received.empty()) n.bytes = std::strtoll(received.c_str(), nullptr, 10);
+  return n;
+}
+
+}  // namespace stampede::health

@@ -1,0 +1,45 @@
+// Where the data is, from each database's own view: per node, what it
+// holds and leads, parsed from one response. Pure functions, unit-tested
+// on recorded responses (tests/fixtures/recorded/README.md names their
+// sources); the probes call them once a second beside the health poll.
+//
+// Redis Cluster: CLUSTER NODES (slots per master, a slot being migrated or
+// imported marks both ends). TiDB: PD /pd/api/v1/stores (regions, leaders,
+// region size per store; state Up, Offline while it drains, Tombstone).
+// YugabyteDB: yb-master /api/v1/tablet-servers (user tablets, leaders, SST
+// bytes per tablet server). CockroachDB: a node's /_status/vars (replicas,
+// leaseholders, capacity used per store).
+#ifndef STAMPEDE_HEALTH_SHARE_PARSERS_H_
+#define STAMPEDE_HEALTH_SHARE_PARSERS_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "record/records.h"
+
+namespace stampede::health {
+
+struct Shares {
+  std::string unit;  // "slots", "regions", "tablets", "replicas"
+  std::vector<record::NodeShare> nodes;
+};
+
+// Masters that are not failed, with their slot counts; a master with no
+// slot (just added) is listed with 0.
+StatusOr<Shares> ParseRedisClusterNodes(std::string_view text);
+StatusOr<Shares> ParsePdStoreShares(std::string_view json);
+StatusOr<Shares> ParseYbTabletServerShares(std::string_view json);
+StatusOr<Shares> ParseCockroachStoreShares(std::string_view prometheus_text);
+// Galera: every member holds the whole data set. wsrep_incoming_addresses
+// of one node's status (SHOW STATUS LIKE 'wsrep_%') names the members; a
+// member's own status gives its share: 1 when Synced (it holds and serves
+// it all), 0 while it joins, donates or is outside the primary component;
+// state is wsrep_local_state_comment, bytes wsrep_received_bytes.
+std::vector<std::string> GaleraMembers(std::string_view status);
+record::NodeShare GaleraMemberShare(const std::string& address, std::string_view status);
+
+}  // namespace stampede::health
+
+#endif  // STAMPEDE_HEALTH_SHARE_PARSERS_H_

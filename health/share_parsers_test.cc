@@ -1,0 +1,104 @@
+#include "health/share_parsers.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace stampede::health {
+namespace {
+
+std::string Fixture(const std::string& name) {
+  std::ifstream in(std::string(STAMPEDE_FIXTURES) + "/" + name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+const record::NodeShare* Node(const Shares& s, const std::string& name) {
+  for (const auto& n : s.nodes) {
+    if (n.node == name) return &n;
+  }
+  return nullptr;
+}
+
+TEST(ShareParsersTest, RedisClusterNodesCountsSlotsOfLiveMasters) {
+  // A failed master (0-5461) is not serving; the two live masters are.
+  auto s = ParseRedisClusterNodes(Fixture("redis_cluster_nodes_failed_master_and_replica.txt"));
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  EXPECT_EQ(s->unit, "slots");
+  ASSERT_EQ(s->nodes.size(), 2u);
+  EXPECT_EQ(Node(*s, "127.0.0.1:16384")->share, 5461);
+  EXPECT_EQ(Node(*s, "127.0.0.1:16382")->share, 5461);
+  // The 2014 format (no @cport): a live master without slots is listed
+  // with 0, the failed one not at all.
+  auto old = ParseRedisClusterNodes(Fixture("redis_cluster_nodes_failed_master.txt"));
+  ASSERT_TRUE(old.ok());
+  EXPECT_EQ(old->nodes.size(), 3u);
+  ASSERT_NE(Node(*old, "192.168.56.51:7003"), nullptr);
+  EXPECT_EQ(Node(*old, "192.168.56.51:7003")->share, 0);
+  EXPECT_EQ(Node(*old, "192.168.56.51:7000"), nullptr);
+}
+
+// Recorded here: Debian 12's redis-server 7.0 during `redis-cli --cluster
+// rebalance --cluster-use-empty-masters` onto a fourth master (see the
+// fixture's README entry).
+TEST(ShareParsersTest, RedisClusterNodesMidRebalance) {
+  auto s = ParseRedisClusterNodes(Fixture("redis_cluster_nodes_rebalancing.txt"));
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  ASSERT_EQ(s->nodes.size(), 4u);
+  double total = 0;
+  int migrating = 0;
+  for (const auto& n : s->nodes) {
+    total += n.share;
+    migrating += n.migrating;
+  }
+  EXPECT_EQ(total, 16384);
+  EXPECT_EQ(migrating, 2);  // the two ends of the slot in flight
+}
+
+TEST(ShareParsersTest, PdStoresWithAStoreDraining) {
+  auto s = ParsePdStoreShares(Fixture("pd_stores_with_offline.json"));
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  EXPECT_EQ(s->unit, "regions");
+  ASSERT_EQ(s->nodes.size(), 4u);
+  const auto* up = Node(*s, "store 4 (192.168.1.43:20160)");
+  ASSERT_NE(up, nullptr);
+  EXPECT_EQ(up->share, 20);
+  EXPECT_EQ(up->leaders, 9);
+  EXPECT_EQ(up->bytes, int64_t(20) << 20);
+  int offline = 0;
+  for (const auto& n : s->nodes) offline += n.state == "Offline" && n.migrating;
+  EXPECT_EQ(offline, 1);
+}
+
+TEST(ShareParsersTest, YbTabletServers) {
+  auto s = ParseYbTabletServerShares(Fixture("yb_tablet_servers.json"));
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  ASSERT_EQ(s->nodes.size(), 1u);
+  EXPECT_EQ(s->nodes[0].node, "yb-2.local:9000");
+  EXPECT_EQ(s->nodes[0].share, 3);
+  EXPECT_EQ(s->nodes[0].leaders, 1);
+  EXPECT_EQ(s->nodes[0].bytes, 199735);
+  EXPECT_EQ(s->nodes[0].state, "ALIVE");
+}
+
+TEST(ShareParsersTest, CockroachStoreFromStatusVars) {
+  auto s = ParseCockroachStoreShares(Fixture("cockroachdb_status_vars.prom"));
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  ASSERT_EQ(s->nodes.size(), 1u);
+  EXPECT_EQ(s->nodes[0].node, "store 1");
+  EXPECT_EQ(s->nodes[0].share, 34);
+  EXPECT_EQ(s->nodes[0].leaders, 7);
+  EXPECT_EQ(s->nodes[0].bytes, 131897916);
+}
+
+TEST(ShareParsersTest, GarbageIsAnErrorNotACrash) {
+  EXPECT_FALSE(ParseRedisClusterNodes("").ok());
+  EXPECT_FALSE(ParsePdStoreShares("{\"stores\": 3}").ok());
+  EXPECT_FALSE(ParseYbTabletServerShares("[").ok());
+  EXPECT_FALSE(ParseCockroachStoreShares("# nothing\n").ok());
+}
+
+}  // namespace
+}  // namespace stampede::health

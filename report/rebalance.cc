@@ -1,0 +1,214 @@
+#include "report/rebalance.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "proto/fault_action.h"
+
+namespace stampede::report {
+namespace {
+
+// Polls kept: a day of them, once a second.
+constexpr size_t kMaxPolls = 86400;
+
+bool Serving(const record::NodeShare& n) {
+  if (n.share <= 0) return false;
+  // Draining or gone, in the engines' words (PD store states, yb-master).
+  return n.state != "Offline" && n.state != "Tombstone" && n.state != "Down" && n.state != "DEAD";
+}
+
+// What the nodes that gained hold more, by get (-1 if a side does not know
+// it): a node absent from one side counts as 0 there.
+template <typename Get>
+double Gain(const std::vector<record::NodeShare>& before, const std::vector<record::NodeShare>& after, Get get) {
+  double gained = 0;
+  for (const record::NodeShare& a : after) {
+    if (get(a) < 0) return -1;
+    double was = 0;
+    for (const record::NodeShare& b : before) {
+      if (b.node != a.node) continue;
+      if (get(b) < 0) return -1;
+      was = get(b);
+    }
+    gained += std::max(0.0, get(a) - was);
+  }
+  return gained;
+}
+
+}  // namespace
+
+size_t ServingNodes(const std::vector<record::NodeShare>& shares) {
+  return size_t(std::count_if(shares.begin(), shares.end(), Serving));
+}
+
+bool Balanced(const std::vector<record::NodeShare>& shares, double tolerance, const std::string& action,
+              size_t nodes_before) {
+  const size_t n = ServingNodes(shares);
+  if (n == 0) return false;
+  if (action == "join" && n <= nodes_before) return false;
+  if (action == "leave" && n >= nodes_before) return false;
+  double total = 0;
+  for (const record::NodeShare& s : shares) total += Serving(s) ? s.share : 0;
+  const double even = total / double(n);
+  for (const record::NodeShare& s : shares) {
+    if (Serving(s) && std::abs(s.share - even) > tolerance * even) return false;
+  }
+  return true;
+}
+
+void RebalanceTracker::Add(const record::Record& r) {
+  if (const auto* run = std::get_if<record::RunStart>(&r)) {
+    opt_.hold_s = run->recovery.hold_s;
+    opt_.tolerance = run->recovery.balance_tolerance;
+  } else if (const auto* poll = std::get_if<record::HealthPoll>(&r)) {
+    if (poll->shares.empty() || polls_.size() >= kMaxPolls) return;
+    unit_ = poll->share_unit;
+    polls_.push_back({poll->t, poll->shares});
+  } else if (const auto* f = std::get_if<record::FaultSent>(&r)) {
+    if (!f->undo) faults_.push_back({int(f->index), f->action, f->requested_t});
+  } else if (const auto* n = std::get_if<record::NodeSample>(&r)) {
+    std::vector<Disk>& d = disk_[n->node];
+    if (n->disk_bytes >= 0 && d.size() < kMaxPolls) d.push_back({n->t, n->disk_bytes});
+  }
+}
+
+int64_t RebalanceTracker::DiskAt(const std::vector<Disk>& samples, double t) const {
+  int64_t bytes = -1;
+  for (const Disk& d : samples) {
+    if (d.t > t) break;
+    bytes = d.bytes;
+  }
+  return bytes;
+}
+
+int64_t RebalanceTracker::JoinedDisk(double fault_t, double at_t) const {
+  int64_t total = -1;
+  for (const auto& [node, samples] : disk_) {
+    if (DiskAt(samples, fault_t) > 0) continue;  // it had data before
+    const int64_t now = DiskAt(samples, at_t);
+    if (now > 0) total = std::max<int64_t>(total, 0) + now;
+  }
+  return total;
+}
+
+std::map<int, RebalanceNumbers> RebalanceTracker::Result() const {
+  std::map<int, RebalanceNumbers> out;
+  for (size_t k = 0; k < faults_.size(); ++k) {
+    const Fault& f = faults_[k];
+    const double next = k + 1 < faults_.size() ? faults_[k + 1].t : 1e18;
+    const Poll* before = nullptr;
+    const Poll* last = nullptr;
+    const Poll* held = nullptr;
+    bool done = false;
+    for (const Poll& p : polls_) {
+      if (p.t <= f.t) {
+        before = &p;
+        continue;
+      }
+      if (p.t >= next) break;
+      last = &p;
+      if (done) continue;
+      const size_t nodes_before = before ? ServingNodes(before->shares) : 0;
+      if (!Balanced(p.shares, opt_.tolerance, f.action, nodes_before)) {
+        held = nullptr;
+      } else if (!held) {
+        held = &p;
+      }
+      if (held && p.t - held->t >= opt_.hold_s - 1e-6) done = true;
+    }
+    if (!last) continue;  // nothing polled after it
+    RebalanceNumbers n;
+    n.unit = unit_;
+    if (before) {
+      n.before = before->shares;
+      n.balanced_before = Balanced(before->shares, opt_.tolerance, "", 0);
+    }
+    const Poll* end = done ? held : last;
+    n.after = end->shares;
+    if (done) n.time_to_balanced_s = std::max(0.0, held->t - f.t);
+    n.moved = std::max(0.0, Gain(n.before, n.after, [](const record::NodeShare& s) { return s.share; }));
+    const double keys = Gain(n.before, n.after, [](const record::NodeShare& s) { return double(s.keys); });
+    const double bytes = Gain(n.before, n.after, [](const record::NodeShare& s) { return double(s.bytes); });
+    n.moved_keys = keys < 0 ? -1 : int64_t(keys);
+    n.moved_bytes = bytes < 0 ? -1 : int64_t(bytes);
+    n.joined_disk_bytes = JoinedDisk(f.t, end->t);
+    out[f.index] = std::move(n);
+  }
+  return out;
+}
+
+namespace {
+
+Json SharesToJson(const std::vector<record::NodeShare>& shares) {
+  Json out = Json::array();
+  for (const record::NodeShare& s : shares) {
+    Json n = {{"node", s.node}, {"share", s.share}};
+    if (s.leaders >= 0) n["leaders"] = s.leaders;
+    if (s.keys >= 0) n["keys"] = s.keys;
+    if (s.bytes >= 0) n["bytes"] = s.bytes;
+    if (!s.state.empty()) n["state"] = s.state;
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
+// "127.0.0.1:7000 5461, 127.0.0.1:7001 5462 (slots)"
+std::string SharesLine(const std::vector<record::NodeShare>& shares, const std::string& unit) {
+  if (shares.empty()) return "n/a";
+  std::string out;
+  for (const record::NodeShare& s : shares) {
+    char v[32];
+    std::snprintf(v, sizeof(v), "%.0f", s.share);
+    out += (out.empty() ? "" : ", ") + s.node + " " + v + (s.state.empty() || s.state == "master" ? "" : " " + s.state);
+  }
+  return out + " (" + unit + ")";
+}
+
+}  // namespace
+
+Json RebalanceToJson(const RebalanceNumbers& n) {
+  auto num = [](double v) { return v < 0 ? Json(nullptr) : Json(v); };
+  return {{"unit", n.unit},
+          {"time_to_balanced_s", num(n.time_to_balanced_s)},
+          {"balanced", n.time_to_balanced_s >= 0},
+          {"balanced_before", n.balanced_before},
+          {"moved", n.moved},
+          {"moved_keys", n.moved_keys < 0 ? Json(nullptr) : Json(n.moved_keys)},
+          {"moved_bytes", n.moved_bytes < 0 ? Json(nullptr) : Json(n.moved_bytes)},
+          {"joined_disk_bytes", n.joined_disk_bytes < 0 ? Json(nullptr) : Json(n.joined_disk_bytes)},
+          {"nodes_before", ServingNodes(n.before)},
+          {"nodes_after", ServingNodes(n.after)},
+          {"shares_before", SharesToJson(n.before)},
+          {"shares_after", SharesToJson(n.after)}};
+}
+
+std::string RebalanceMarkdownRows(const RebalanceNumbers& n) {
+  char buf[160];
+  std::string rows;
+  if (n.time_to_balanced_s >= 0) {
+    std::snprintf(buf, sizeof(buf), "%.1f s", n.time_to_balanced_s);
+  } else {
+    std::snprintf(buf, sizeof(buf), "not balanced before the fault's window ended");
+  }
+  rows +=
+      "| time to balanced (every serving node within tolerance of an even share, held) | " + std::string(buf) + " |\n";
+  std::snprintf(buf, sizeof(buf), "%.0f %s", n.moved, n.unit.c_str());
+  std::string moved = buf;
+  if (n.moved_keys >= 0) moved += ", " + std::to_string(n.moved_keys) + " keys";
+  if (n.moved_bytes >= 0) {
+    std::snprintf(buf, sizeof(buf), ", %.1f MB", double(n.moved_bytes) / 1e6);
+    moved += buf;
+  }
+  rows += "| data moved (what the nodes that gained hold more) | " + moved + " |\n";
+  if (n.joined_disk_bytes >= 0) {
+    std::snprintf(buf, sizeof(buf), "%.1f MB", double(n.joined_disk_bytes) / 1e6);
+    rows += "| disk of the nodes that joined (their agents' samples) | " + std::string(buf) + " |\n";
+  }
+  rows += "| where the data was before | " + SharesLine(n.before, n.unit) + " |\n";
+  rows += "| where it was " + std::string(n.time_to_balanced_s >= 0 ? "when balanced" : "at the window's end") + " | " +
+          SharesLine(n.after, n.unit) + " |\n";
+  return rows;
+}
+
+}  // namespace stampede::report

@@ -1,0 +1,89 @@
+// Rebalancing numbers per fault, from the database's own view of where the
+// data is (the health polls' shares, health/share_parsers.h): how long
+// until the data was spread evenly again, and how much moved.
+// Definitions: docs/recovery.md, "Adding, removing and restarting nodes".
+//
+// A poll is balanced when every serving node (one holding a share, not
+// draining or gone) holds within `tolerance` of an even share, and, after
+// a join, more nodes serve than before it (after a leave, fewer). Time to
+// balanced runs from when the fault was asked for to the first poll of a
+// balanced stretch held for `hold`, within the fault's window (until the
+// next fault is asked for). Not thread-safe.
+#ifndef STAMPEDE_REPORT_REBALANCE_H_
+#define STAMPEDE_REPORT_REBALANCE_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "record/records.h"
+#include "report/journal.h"
+
+namespace stampede::report {
+
+struct RebalanceNumbers {
+  std::string unit;  // slots, regions, replicas, tablets
+  double time_to_balanced_s = -1;
+  bool balanced_before = false;
+  std::vector<record::NodeShare> before;  // the last poll before the fault
+  std::vector<record::NodeShare> after;   // when balanced (or the window's last poll)
+  double moved = 0;                       // share units that changed hands
+  int64_t moved_keys = -1, moved_bytes = -1;
+  // Disk used by nodes (the agents' node samples) that had none before the
+  // fault, when balanced: what a joiner received (Galera's state transfer).
+  int64_t joined_disk_bytes = -1;
+};
+
+struct BalanceOptions {
+  double tolerance = 0.1;
+  double hold_s = 5;
+};
+
+// Whether one poll's shares are balanced; nodes_before: serving nodes
+// before the fault, action: its kind (join needs more serving nodes, leave
+// fewer).
+bool Balanced(const std::vector<record::NodeShare>& shares, double tolerance, const std::string& action,
+              size_t nodes_before);
+// Nodes that serve: holding a share, neither draining nor down.
+size_t ServingNodes(const std::vector<record::NodeShare>& shares);
+
+Json RebalanceToJson(const RebalanceNumbers& n);
+// Rows of a fault's table in report.md: time to balanced, what moved, the
+// shares before and after.
+std::string RebalanceMarkdownRows(const RebalanceNumbers& n);
+
+class RebalanceTracker {
+ public:
+  void Add(const record::Record& r);
+  // By the fault's index: the numbers of every fault after which shares
+  // were polled.
+  std::map<int, RebalanceNumbers> Result() const;
+
+ private:
+  struct Poll {
+    double t;
+    std::vector<record::NodeShare> shares;
+  };
+  struct Fault {
+    int index;
+    std::string action;
+    double t;  // asked for
+  };
+  struct Disk {
+    double t;
+    int64_t bytes;
+  };
+  // The disk a node had at t (its last sample at or before it; -1: none).
+  int64_t DiskAt(const std::vector<Disk>& samples, double t) const;
+  int64_t JoinedDisk(double fault_t, double at_t) const;
+  BalanceOptions opt_;
+  std::string unit_;
+  std::vector<Poll> polls_;  // with shares, in time order
+  std::vector<Fault> faults_;
+  std::map<std::string, std::vector<Disk>> disk_;  // by node (the plan's name)
+};
+
+}  // namespace stampede::report
+
+#endif  // STAMPEDE_REPORT_REBALANCE_H_

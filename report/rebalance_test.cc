@@ -1,0 +1,105 @@
+#include "report/rebalance.h"
+
+#include <gtest/gtest.h>
+
+namespace stampede::report {
+namespace {
+
+record::NodeShare Share(const std::string& node, double slots, int64_t keys = -1) {
+  record::NodeShare s;
+  s.node = node;
+  s.share = slots;
+  s.keys = keys;
+  s.state = "master";
+  return s;
+}
+
+record::HealthPoll Poll(double t, std::vector<record::NodeShare> shares) {
+  record::HealthPoll p;
+  p.t = t;
+  p.healthy = true;
+  p.answered = true;
+  p.share_unit = "slots";
+  p.shares = std::move(shares);
+  return p;
+}
+
+TEST(RebalanceTest, BalancedMeansEvenWithinToleranceOverServingNodes) {
+  const std::vector<record::NodeShare> three = {Share("a", 5461), Share("b", 5462), Share("c", 5461)};
+  EXPECT_TRUE(Balanced(three, 0.1, "", 0));
+  // A fourth master just added, with nothing yet: a join is not balanced
+  // until it serves.
+  std::vector<record::NodeShare> joined = three;
+  joined.push_back(Share("d", 0));
+  EXPECT_FALSE(Balanced(joined, 0.1, "join", 3));
+  EXPECT_FALSE(Balanced({Share("a", 4096), Share("b", 4096), Share("c", 6192), Share("d", 2000)}, 0.1, "join", 3));
+  EXPECT_TRUE(Balanced({Share("a", 4096), Share("b", 4000), Share("c", 4192), Share("d", 4096)}, 0.1, "join", 3));
+  // A leave is balanced once fewer nodes serve, evenly.
+  EXPECT_FALSE(Balanced({Share("a", 4096), Share("b", 4096), Share("c", 4096), Share("d", 4096)}, 0.1, "leave", 4));
+  EXPECT_TRUE(Balanced({Share("a", 5462), Share("b", 5461), Share("c", 5461), Share("d", 0)}, 0.1, "leave", 4));
+}
+
+// A fourth master joins at 10 s; the slots move for 6 s, then hold.
+TEST(RebalanceTest, TimeToBalancedAndWhatMovedAfterAJoin) {
+  RebalanceTracker t;
+  record::RunStart run;
+  run.recovery.hold_s = 3;
+  run.recovery.balance_tolerance = 0.1;
+  t.Add(run);
+  for (int s = 1; s <= 10; ++s) {
+    t.Add(Poll(s, {Share("a", 5461, 3000), Share("b", 5462, 3000), Share("c", 5461, 3000)}));
+  }
+  record::FaultSent join;
+  join.index = 0;
+  join.action = "join";
+  join.node = "redis7";
+  join.requested_t = 10.2;
+  t.Add(join);
+  const double d_slots[] = {0, 600, 1500, 2500, 3300, 4096};
+  for (int k = 0; k < 6; ++k) {
+    const double d = d_slots[k], each = (16384 - d) / 3;
+    t.Add(Poll(11 + k, {Share("a", each, int64_t(each / 16384 * 9000)), Share("b", each, int64_t(each / 16384 * 9000)),
+                        Share("c", each, int64_t(each / 16384 * 9000)), Share("d", d, int64_t(d / 16384 * 9000))}));
+  }
+  for (int s = 17; s <= 22; ++s) {
+    t.Add(Poll(s, {Share("a", 4096, 2250), Share("b", 4096, 2250), Share("c", 4096, 2250), Share("d", 4096, 2250)}));
+  }
+  const auto result = t.Result();
+  ASSERT_EQ(result.count(0), 1u);
+  const RebalanceNumbers& n = result.at(0);
+  // Balanced from the poll at 15 s (3300 of 4096 is outside 10%; 16 s has
+  // it), held for 3 s.
+  EXPECT_NEAR(n.time_to_balanced_s, 16 - 10.2, 1e-9);
+  EXPECT_EQ(n.moved, 4096);
+  EXPECT_EQ(n.moved_keys, 2250);
+  EXPECT_EQ(ServingNodes(n.before), 3u);
+  EXPECT_EQ(ServingNodes(n.after), 4u);
+  const std::string md = RebalanceMarkdownRows(n);
+  EXPECT_NE(md.find("| time to balanced (every serving node within tolerance of an even share, held) | 5.8 s |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| data moved (what the nodes that gained hold more) | 4096 slots, 2250 keys |"), std::string::npos)
+      << md;
+  const Json j = RebalanceToJson(n);
+  EXPECT_EQ(j["nodes_after"], 4);
+  EXPECT_EQ(j["balanced"], true);
+}
+
+TEST(RebalanceTest, NeverBalancedBeforeTheWindowEnds) {
+  RebalanceTracker t;
+  t.Add(Poll(1, {Share("a", 8192), Share("b", 8192)}));
+  record::FaultSent join;
+  join.action = "join";
+  join.requested_t = 1.5;
+  t.Add(join);
+  t.Add(Poll(2, {Share("a", 8192), Share("b", 8192), Share("c", 0)}));
+  t.Add(Poll(3, {Share("a", 7000), Share("b", 7000), Share("c", 2384)}));
+  const auto n = t.Result().at(0);
+  EXPECT_LT(n.time_to_balanced_s, 0);
+  EXPECT_EQ(n.moved, 2384);
+  EXPECT_EQ(n.moved_keys, -1);  // keys not known
+  EXPECT_NE(RebalanceMarkdownRows(n).find("not balanced before the fault's window ended"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace stampede::report

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# A fourth Galera node joins a 3-node cluster under load, by state transfer
+# (rsync SST from node1, which is desynced as the donor meanwhile), from the
+# agent's own config (deploy/local/galera.sh join); later it leaves. The
+# health probe asks every member for its state once a second (wsrep_
+# incoming_addresses, wsrep_local_state_comment): the report gives time to
+# balanced (every member Synced, one more than before), the joiner's disk
+# (about the data set), the throughput around the transfer, and after the
+# leave, three members again.
+source "$(dirname "$0")/../lib.sh"
+start_galera
+cat >"$TMP/agent.yaml" <<YAML
+nodes:
+  node4:
+    command:
+      join: [$ROOT/deploy/local/galera.sh, join, $GA_DIR, "4"]
+      leave: [$ROOT/deploy/local/galera.sh, leave, $GA_DIR, "4"]
+    data_dir: $GA_DIR/node4/data
+fault_timeout: 3m
+YAML
+cat >"$TMP/plan.yaml" <<YAML
+name: galera-join
+target: {driver: mysql, flavor: galera, endpoints: [$GA_ENDPOINTS], user: stampede,
+         password_env: STAMPEDE_PASSWORD, database: bench, op_timeout: 3s,
+         health: {kind: galera, nodes: 3}}
+recovery: {baseline: 3s, hold: 2s}
+phases:
+  - {name: load, workload: crud, workers: 8, rate: 300, duration: 40s,
+     params: {insert: 1, select: 1, table: gj, reset: true, value_size: 200}}
+faults:
+  - {at: load+5s, action: join, node: node4}
+  - {at: load+28s, action: leave, node: node4}
+YAML
+"$STAMPEDE" run "$TMP/plan.yaml" --agent-config "$TMP/agent.yaml" --results "$TMP/res" \
+  >"$TMP/run.out" 2>"$TMP/run.err" || fail "run exited $?"
+s=$TMP/res/summary.json
+for k in 0 1; do
+  expect_eq "$(jq ".faults[$k].ok" "$s")" true "fault $k ($(jq -r ".faults[$k].action" "$s")) took effect"
+  [ "$(jq ".faults[$k].rebalance.time_to_balanced_s" "$s")" != null ] ||
+    fail "fault $k: not balanced: $(jq -c ".faults[$k].rebalance" "$s")"
+done
+[ "$(jq '.faults[0].done_t_s < .faults[1].t_s' "$s")" = true ] ||
+  fail "the join was still running when the leave was asked for (a machine too busy for this test)"
+expect_eq "$(jq -c '[.faults[0].rebalance.nodes_before, .faults[0].rebalance.nodes_after]' "$s")" "[3,4]" \
+  "Synced members before and after the join"
+expect_eq "$(jq -c '[.faults[1].rebalance.nodes_before, .faults[1].rebalance.nodes_after]' "$s")" "[4,3]" \
+  "Synced members before and after the leave"
+disk=$(jq '.faults[0].rebalance.joined_disk_bytes' "$s")
+[ "$disk" != null ] && [ "$disk" -gt 10000000 ] || fail "the joiner's disk: $disk bytes"
+states=$(jq -r -s '[.[] | select(.type == "health") | .shares // [] | .[].state] | unique | join(", ")' \
+  "$TMP/res/journal.jsonl")
+echo "member states seen: $states"
+grep -q "Synced" <<<"$states" || fail "no member was ever Synced: $states"
+dip=$(jq '.faults[0].throughput_dip' "$s")
+sed -n '/## Faults and recovery/,/## Nodes/p' "$TMP/res/report.md" | grep -E "^###|balanced|moved|disk|lowest|where"
+pass "galera join: balanced (4 Synced) after $(jq .faults[0].rebalance.time_to_balanced_s "$s") s, its command $(jq '.faults[0].done_t_s - .faults[0].t_s' "$s") s, joiner disk $((disk / 1000000)) MB, lowest throughput $dip of baseline; leave: 3 Synced after $(jq .faults[1].rebalance.time_to_balanced_s "$s") s; states seen: $states"

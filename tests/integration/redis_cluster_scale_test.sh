@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Rebalancing measured on a real Redis Cluster (3 masters, 3 replicas):
+# under an open-loop insert/select load with check_writes, a fourth master
+# joins (redis-cli --cluster add-node, then rebalance onto the empty
+# master) and later leaves (rebalance with weight 0, del-node), each from
+# the agent's own config. The health probe's CLUSTER NODES says where the
+# slots are once a second: the report gives, per change, time to balanced,
+# the slots and keys that moved, and the shares before and after (about
+# 5461 per master to about 4096, and back); no acknowledged write is lost
+# and nothing the schedule owed is missed.
+source "$(dirname "$0")/../lib.sh"
+start_redis_cluster
+new=$((RC_BASE + 6))
+cat >"$TMP/agent.yaml" <<YAML
+nodes:
+  redis-new:
+    command:
+      join: [$ROOT/deploy/local/redis-cluster.sh, join, $RC_DIR, "$new"]
+      leave: [$ROOT/deploy/local/redis-cluster.sh, leave, $RC_DIR, "$new"]
+fault_timeout: 2m
+YAML
+cat >"$TMP/plan.yaml" <<YAML
+name: redis-cluster-scale
+target: {driver: redis, flavor: redis-cluster, endpoints: [$RC_ENDPOINTS],
+         password_env: STAMPEDE_PASSWORD, op_timeout: 2s, health: {kind: redis-cluster}}
+retry: {max_attempts: 5, backoff: 50ms}
+recovery: {baseline: 3s, hold: 2s, balance_tolerance: 0.1}
+phases:
+  - {name: load, workload: crud, workers: 16, rate: 2000, duration: 40s, check_writes: true,
+     params: {insert: 1, select: 1, table: sc, reset: true}}
+faults:
+  - {at: load+3s, action: join, node: redis-new}
+  - {at: load+22s, action: leave, node: redis-new}
+expect:
+  phases: {load: ["lost_writes == 0", "missed == 0"]}
+YAML
+"$STAMPEDE" run "$TMP/plan.yaml" --agent-config "$TMP/agent.yaml" --results "$TMP/res" \
+  >"$TMP/run.out" 2>"$TMP/run.err" || fail "run exited $?"
+s=$TMP/res/summary.json
+# Each change must be over before the next: the test is about the move,
+# not about a machine too busy to make it in time.
+for k in 0 1; do
+  took=$(jq ".faults[$k].done_t_s - .faults[$k].t_s" "$s")
+  echo "fault $k ($(jq -r ".faults[$k].action" "$s")): its command took $took s"
+  expect_eq "$(jq ".faults[$k].ok" "$s")" true "fault $k ($(jq -r ".faults[$k].action" "$s")) took effect"
+  [ "$(jq ".faults[$k].rebalance.time_to_balanced_s" "$s")" != null ] ||
+    fail "fault $k: not balanced: $(jq -c ".faults[$k].rebalance" "$s")"
+  moved=$(jq ".faults[$k].rebalance.moved" "$s")
+  awk -v m="$moved" 'BEGIN { exit !(m >= 3600 && m <= 4700) }' || fail "fault $k moved $moved slots, not about 4096"
+  [ "$(jq ".faults[$k].rebalance.moved_keys" "$s")" -gt 0 ] || fail "fault $k moved no keys"
+done
+[ "$(jq '.faults[0].done_t_s < .faults[1].t_s' "$s")" = true ] ||
+  fail "the join's command was still running when the leave was asked for (a machine too busy for this test)"
+expect_eq "$(jq -c '[.faults[0].rebalance.nodes_before, .faults[0].rebalance.nodes_after]' "$s")" "[3,4]" \
+  "masters before and after the join"
+expect_eq "$(jq -c '[.faults[1].rebalance.nodes_before, .faults[1].rebalance.nodes_after]' "$s")" "[4,3]" \
+  "masters before and after the leave"
+expect_eq "$(jq '[.faults[0].rebalance.shares_after[].share | select(. < 3686 or . > 4506)] | length' "$s")" 0 \
+  "every master within 10% of 4096 slots after the join"
+expect_eq "$(jq '.phases[0].writes.lost' "$s")" 0 "acknowledged writes lost"
+expect_eq "$(jq '.phases[0].missed' "$s")" 0 "operations missed"
+acked=$(jq '.phases[0].writes.acked' "$s")
+[ "$acked" -gt 10000 ] || fail "only $acked acknowledged inserts"
+grep -q "| time to balanced (every serving node within tolerance of an even share, held) | [0-9.]* s |" \
+  "$TMP/res/report.md" || fail "report.md has no time to balanced"
+grep -q "^### join redis-new at load+3.0 s (its command took" "$TMP/res/report.md" ||
+  fail "report.md: $(grep '^### join' "$TMP/res/report.md")"
+nodes=$(jq -s '[.[] | select(.type == "health") | .shares // [] | length] | max' "$TMP/res/journal.jsonl")
+expect_eq "$nodes" 4 "most masters the health lines saw"
+grep -qF "$new@" <(redis-cli -p "$RC_BASE" -a "$STAMPEDE_PASSWORD" --no-auth-warning cluster nodes) &&
+  fail "the node that left is still in the cluster"
+sed -n '/## Faults and recovery/,/## Notes/p' "$TMP/res/report.md" | grep -E "^###|balanced|moved|where"
+pass "join: balanced after $(jq .faults[0].rebalance.time_to_balanced_s "$s") s, $(jq .faults[0].rebalance.moved "$s") slots and $(jq .faults[0].rebalance.moved_keys "$s") keys moved; leave: balanced after $(jq .faults[1].rebalance.time_to_balanced_s "$s") s, $(jq .faults[1].rebalance.moved "$s") slots and $(jq .faults[1].rebalance.moved_keys "$s") keys moved; $acked acknowledged inserts, none lost"
