@@ -7,7 +7,7 @@
 source "$(dirname "$0")/../lib.sh"
 start_redis_cluster
 masters=$("$ROOT/deploy/local/redis-cluster.sh" masters "$RC_DIR")
-victim=$(echo "$masters" | head -n 1)
+victim=${masters%%$'\n'*}  # the first line (no pipe into head: see output_has in lib.sh)
 [ -n "$victim" ] || fail "no master found"
 survivor=$((RC_BASE + 5))
 [ "$survivor" = "$victim" ] && survivor=$((RC_BASE + 4))

@@ -25,7 +25,7 @@ done
 on_exit "'$ROOT/deploy/local/redis-cluster.sh' stop '$RC_DIR'"
 REDIS_HOSTS=$hosts REDIS_NETNS=$spaces "$ROOT/deploy/local/redis-cluster.sh" start "$RC_DIR" "$RC_BASE" "$STAMPEDE_PASSWORD"
 masters=$("$ROOT/deploy/local/redis-cluster.sh" masters "$RC_DIR")
-victim=$(echo "$masters" | head -n 1)
+victim=${masters%%$'\n'*}  # the first line (no pipe into head: see output_has in lib.sh)
 [ -n "$victim" ] || fail "no master found"
 vh=$((victim - RC_BASE + 1))
 ports=$(for i in 0 1 2 3 4 5; do printf '%s, %s, ' $((RC_BASE + i)) $((RC_BASE + 10000 + i)); done)
