@@ -60,11 +60,23 @@ StatusOr<std::vector<pid_t>> FindPids(const NodeActions& n) {
 
 namespace {
 
-Status Signal(const NodeActions& n, int sig) {
+// wait_ms > 0: until the processes are gone (a graceful stop is done when
+// the process has exited: a restart's start must not race its shutdown).
+Status Signal(const NodeActions& n, int sig, int64_t wait_ms = 0) {
   auto pids = FindPids(n);
   if (!pids.ok()) return pids.status();
   for (pid_t pid : *pids) {
     if (kill(pid, sig) != 0) return Status::Error("kill " + std::to_string(pid) + ": " + std::strerror(errno));
+  }
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(wait_ms);
+  for (pid_t pid : *pids) {
+    while (wait_ms > 0 && kill(pid, 0) == 0) {
+      if (std::chrono::steady_clock::now() >= until) {
+        return Status::Error("pid " + std::to_string(pid) + " still running " + std::to_string(wait_ms / 1000) +
+                             " s after SIGTERM");
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
   }
   return Status::Ok();
 }
@@ -288,7 +300,7 @@ Status FaultActions::RunProcess(const std::string& action, const NodeActions& n)
       break;
     case NodeActions::Kind::kProcess:
       if (action == "kill") return Signal(n, SIGKILL);
-      if (action == "stop") return Signal(n, SIGTERM);
+      if (action == "stop") return Signal(n, SIGTERM, timeout_ms_);
       if (action == "pause") return Signal(n, SIGSTOP);
       if (action == "resume") return Signal(n, SIGCONT);
       return Exec(n.start);

@@ -68,5 +68,62 @@ TEST(FaultScheduleTest, AResumedRunSkipsFaultsAlreadySent) {
   EXPECT_EQ(s.TakeDue(10 * kNsPerSec, 300), std::vector<int>{1});
 }
 
+// A rolling restart's later steps wait for the one before to take effect
+// and for the cluster to be healthy again (K polls), or for max_wait.
+TEST(FaultScheduleTest, ARollingRestartStepWaitsForHealthyOrMaxWait) {
+  v1::Plan plan;
+  v1::Phase* p = plan.add_phases();
+  p->set_name("load");
+  p->set_duration_ms(600000);
+  for (uint32_t k = 0; k < 3; ++k) {
+    v1::Fault* f = plan.add_faults();
+    f->set_phase("load");
+    f->set_at_ms(10000);
+    f->set_action("restart");
+    f->set_node("node" + std::to_string(k + 1));
+    f->mutable_roll()->set_step(k);
+    f->mutable_roll()->set_steps(3);
+    f->mutable_roll()->set_max_wait_ms(60000);
+  }
+  FaultSchedule s(plan);
+  s.StartGroup(0, 0);
+  FaultSchedule::Progress progress;
+  progress.healthy_polls_needed = 3;
+  int healthy = 0;
+  progress.healthy_polls_since = [&](int64_t) { return healthy; };
+  EXPECT_EQ(s.TakeDue(10 * kNsPerSec, 0, progress), std::vector<int>{0});
+  EXPECT_TRUE(s.TakeDue(30 * kNsPerSec, 0, progress).empty());  // step 0 has not taken effect
+  progress.done_ns[0] = 31 * kNsPerSec;
+  healthy = 2;
+  EXPECT_TRUE(s.TakeDue(33 * kNsPerSec, 0, progress).empty());
+  healthy = 3;
+  EXPECT_EQ(s.TakeDue(34 * kNsPerSec, 0, progress), std::vector<int>{1});
+  // Never healthy again: the next step goes at max_wait.
+  progress.done_ns[1] = 40 * kNsPerSec;
+  healthy = 0;
+  EXPECT_TRUE(s.TakeDue(99 * kNsPerSec, 0, progress).empty());
+  EXPECT_EQ(s.TakeDue(100 * kNsPerSec, 0, progress), std::vector<int>{2});
+}
+
+// A step that failed (no done time) stops the roll: the rest are unsent.
+TEST(FaultScheduleTest, AFailedRollStepStopsTheRoll) {
+  v1::Plan plan;
+  plan.add_phases()->set_name("load");
+  for (uint32_t k = 0; k < 2; ++k) {
+    v1::Fault* f = plan.add_faults();
+    f->set_phase("load");
+    f->set_action("restart");
+    f->mutable_roll()->set_step(k);
+    f->mutable_roll()->set_steps(2);
+    f->mutable_roll()->set_max_wait_ms(1000);
+  }
+  FaultSchedule s(plan);
+  s.StartGroup(0, 0);
+  FaultSchedule::Progress progress;
+  EXPECT_EQ(s.TakeDue(0, 0, progress), std::vector<int>{0});
+  EXPECT_TRUE(s.TakeDue(100 * kNsPerSec, 0, progress).empty());
+  EXPECT_EQ(s.TakeUnsent(), std::vector<int>{1});
+}
+
 }  // namespace
 }  // namespace stampede::coordinator

@@ -47,7 +47,34 @@ std::string PlanJson(const v1::Plan& plan) {
 RunController::RunController(RunOptions options, AgentRegistry* registry)
     : options_(std::move(options)),
       registry_(registry),
-      health_([this](const record::HealthPoll& poll) { Emit(poll); }, [this](const std::string& l) { Log(l); }) {}
+      health_([this](const record::HealthPoll& poll) { OnHealthPoll(poll); },
+              [this](const std::string& l) { Log(l); }) {}
+
+void RunController::OnHealthPoll(const record::HealthPoll& poll) {
+  {
+    MutexLock lock(mu_);
+    recent_polls_.emplace_back(run_start_ns_ + int64_t(poll.t * 1e9), poll.healthy);
+    if (recent_polls_.size() > kRecentPolls) recent_polls_.pop_front();
+  }
+  Emit(poll);
+}
+
+FaultSchedule::Progress RunController::RollProgress() {
+  FaultSchedule::Progress p;
+  p.healthy_polls_needed = int(std::max<uint32_t>(1, options_.plan.target().health().consecutive()));
+  std::deque<std::pair<int64_t, bool>> polls;
+  {
+    MutexLock lock(mu_);
+    p.done_ns = fault_done_ns_;
+    polls = recent_polls_;
+  }
+  p.healthy_polls_since = [polls = std::move(polls)](int64_t since) {
+    int n = 0;
+    for (auto it = polls.rbegin(); it != polls.rend() && it->first >= since && it->second; ++it) ++n;
+    return n;
+  };
+  return p;
+}
 
 RunController::~RunController() { health_.Stop(); }
 
@@ -323,7 +350,7 @@ void RunController::Tick(bool phase_running) {
 
 void RunController::SendDueFaults() {
   const int64_t now = MonoNowNs();
-  for (int i : faults_.TakeDue(now, group_ops_.load())) {
+  for (int i : faults_.TakeDue(now, group_ops_.load(), RollProgress())) {
     const v1::Fault& f = options_.plan.faults(i);
     const std::string& owner = node_owner_.at(f.node());
     bool reachable;
@@ -350,8 +377,15 @@ void RunController::SendDueFaults() {
     }
     // Journal the request before sending it: the agent's answer (a
     // fault_result line) can arrive before Send() returns.
-    Emit(record::FaultSent{uint32_t(i), f.phase(), f.action(), f.node(), owner, Since(now), false,
-                           plan::NetFaultDetail(f)});
+    record::FaultSent sent{uint32_t(i), f.phase(),  f.action(), f.node(),
+                           owner,       Since(now), false,      plan::NetFaultDetail(f)};
+    if (f.has_roll()) {
+      sent.roll = int(f.roll().id());
+      sent.roll_step = f.roll().step();
+      sent.roll_steps = f.roll().steps();
+      sent.roll_floor = f.roll().throughput_floor();
+    }
+    Emit(sent);
     Send(owner, m);
     Log("fault " + std::to_string(i) + ": " + f.action() + " " + f.node() + " (agent " + owner + ")");
   }
@@ -446,6 +480,7 @@ void RunController::OnEvent(const std::string& agent, const v1::Event& event) {
         MutexLock lock(mu_);
         if (undo) undo_results_[i] = ok;
         if (ok && !undo) ledger_.TookEffect(options_.plan.faults(int(i)).action(), options_.plan.faults(int(i)).node());
+        if (ok && !undo) fault_done_ns_[int(i)] = event.time_ns();  // a rolling restart's next step waits on it
         if (ok && undo && undo_actions_.count(i)) {
           ledger_.TookEffect(undo_actions_[i].action, undo_actions_[i].node);
         }

@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -210,6 +211,13 @@ class RunController : public SessionListener {
   // What is journalled already, so an agent's spool handed in again is not
   // counted twice.
   std::set<uint32_t> fault_results_ ABSL_GUARDED_BY(mu_);
+  // What a rolling restart's next step waits for: when each planned fault
+  // took effect, and the latest health polls (start, healthy).
+  std::map<int, int64_t> fault_done_ns_ ABSL_GUARDED_BY(mu_);
+  std::deque<std::pair<int64_t, bool>> recent_polls_ ABSL_GUARDED_BY(mu_);
+  static constexpr size_t kRecentPolls = 128;
+  void OnHealthPoll(const record::HealthPoll& poll);
+  FaultSchedule::Progress RollProgress();
   std::set<uint32_t> faults_sent_ ABSL_GUARDED_BY(mu_);  // planned faults sent
   std::set<std::pair<std::string, std::string>> logged_ ABSL_GUARDED_BY(mu_);
   std::vector<record::Record> resume_journal_;  // LoadForResume -> Resume

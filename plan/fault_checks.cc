@@ -121,6 +121,33 @@ void CheckNet(PlanChecks& c, const v1::Fault& f, const std::string& at) {
   }
 }
 
+// A rolling restart's steps: restarts, consecutive in plan order (step k
+// right after step k-1 of the same roll), sharing the roll's numbers, with a
+// health probe to wait on between them.
+void CheckRollStep(PlanChecks& c, int i, const std::string& at) {
+  const v1::Plan& plan = c.plan();
+  const v1::Fault& f = plan.faults(i);
+  const v1::Roll& r = f.roll();
+  if (f.action() != "restart") c.Add(at + ".action", "a rolling restart's steps are restarts");
+  if (r.steps() == 0 || r.steps() > kMaxRollNodes || r.step() >= r.steps()) {
+    return c.Add(at + ".nodes", "expected 1 to " + std::to_string(kMaxRollNodes) + " nodes");
+  }
+  if (r.step() > 0) {
+    const v1::Fault* prev = i > 0 ? &plan.faults(i - 1) : nullptr;
+    if (!prev || !prev->has_roll() || prev->roll().id() != r.id() || prev->roll().step() + 1 != r.step()) {
+      return c.Add(at, "a rolling restart's step " + std::to_string(r.step()) + " must follow its step " +
+                           std::to_string(r.step() - 1));
+    }
+    return;  // the rest is the first step's
+  }
+  c.Duration(r.max_wait_ms(), at + ".max_wait");
+  if (r.throughput_floor() != 0) c.Double(r.throughput_floor(), at + ".throughput_floor", 0, 1, true);
+  if (plan.target().health().kind().empty()) {
+    c.Add(at + ".action",
+          "a rolling restart waits for the cluster to be healthy between restarts: it needs target.health");
+  }
+}
+
 // The subject of a condition: a phase (or a stepped phase's step,
 // "insert/InsertOne") or a fault action, or "*".
 std::string SubjectProblem(const PlanChecks& c, const std::string& scope, const std::string& subject, bool steps) {
@@ -140,8 +167,9 @@ std::string SubjectProblem(const PlanChecks& c, const std::string& scope, const 
       }
     }
   } else {
-    if (IsFaultAction(subject)) return "";
+    if (IsFaultAction(subject) || subject == "rolling-restart") return "";
     names.insert(names.end(), kFaultActions.begin(), kFaultActions.end());
+    names.push_back("rolling-restart");
   }
   const std::string near = NearestWord(subject, names);
   return "expected " + std::string(scope == "phase" ? "a phase of the plan" : "a fault action") + " or \"*\" (" +
@@ -184,6 +212,7 @@ void CheckFaults(PlanChecks& c) {
     if (f.node().empty()) c.Add(at + ".node", "missing (expected a string)");
     CheckWhen(c, f, at);
     CheckNet(c, f, at);
+    if (f.has_roll()) CheckRollStep(c, i, at);
   }
 }
 

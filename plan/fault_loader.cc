@@ -45,6 +45,7 @@ void FaultLoader::LoadFaults(const YAML::Node& root) {
 }
 
 void FaultLoader::LoadFault(const YAML::Node& f, const std::string& at) {
+  if (f["action"] && f["action"].IsScalar() && f["action"].Scalar() == "rolling-restart") return LoadRoll(f, at);
   CheckKeys(f, at, {"at", "action", "node", "repeat", "every", "direction", "delay", "jitter", "loss"});
   v1::Fault* fault = plan_->add_faults();
   LoadWhen(f, at, fault);
@@ -68,6 +69,38 @@ void FaultLoader::LoadFault(const YAML::Node& f, const std::string& at) {
     v1::Fault* copy = plan_->add_faults();
     *copy = first;
     copy->set_at_ms(first.at_ms() + k * uint64_t(every));
+  }
+}
+
+// {at: load+10s, action: rolling-restart, nodes: [n1, n2, n3], max_wait: 60s,
+// throughput_floor: 0.5}: a restart fault per node, chained (Fault.roll).
+void FaultLoader::LoadRoll(const YAML::Node& f, const std::string& at) {
+  CheckKeys(f, at, {"at", "action", "nodes", "max_wait", "throughput_floor"});
+  v1::Fault first;
+  LoadWhen(f, at, &first);
+  first.set_action("restart");
+  v1::Roll* roll = first.mutable_roll();
+  uint32_t id = 0;
+  for (const v1::Fault& g : plan_->faults()) {
+    if (g.has_roll()) id = std::max(id, g.roll().id() + 1);
+  }
+  roll->set_id(id);
+  roll->set_max_wait_ms(f["max_wait"] ? uint64_t(DurationMs(f["max_wait"], at + ".max_wait")) : kDefaultRollWaitMs);
+  if (f["throughput_floor"]) {
+    roll->set_throughput_floor(Double(f["throughput_floor"], at + ".throughput_floor", 0, 1, true));
+  }
+  const YAML::Node nodes = f["nodes"];
+  if (!nodes || !nodes.IsSequence() || nodes.size() == 0 || nodes.size() > kMaxRollNodes) {
+    return Error(nodes ? nodes : f, at + ".nodes",
+                 "a rolling restart needs nodes: a list of 1 to " + std::to_string(kMaxRollNodes) +
+                     " nodes like [node1, node2, node3], found " + Found(nodes));
+  }
+  roll->set_steps(uint32_t(nodes.size()));
+  for (size_t k = 0; k < nodes.size(); ++k) {
+    v1::Fault* step = plan_->add_faults();
+    *step = first;
+    step->set_node(String(nodes[k], at + ".nodes[" + std::to_string(k) + "]"));
+    step->mutable_roll()->set_step(uint32_t(k));
   }
 }
 

@@ -29,6 +29,7 @@ class FaultLoader : public YamlReader {
 
  private:
   void LoadFault(const YAML::Node& f, const std::string& at);
+  void LoadRoll(const YAML::Node& f, const std::string& at);
   void LoadWhen(const YAML::Node& f, const std::string& at, v1::Fault* fault);
   void LoadNet(const YAML::Node& f, const std::string& at, v1::Fault* fault);
 

@@ -522,5 +522,40 @@ TEST(PlanLoaderTest, APastedSecretIsNotEchoed) {
   EXPECT_NE(e[0].find("target.password_env: expected the name of an environment variable"), std::string::npos);
 }
 
+// action: rolling-restart over nodes: a chained restart per node, and
+// back to YAML as it was written.
+TEST(PlanLoaderTest, ARollingRestartIsARestartPerNodeInOrder) {
+  const std::string text =
+      "name: x\ntarget: {driver: mysql, flavor: galera, endpoints: [h:1], health: {kind: galera}}\nphases:\n"
+      "  - {name: load, workload: kv, workers: 2, duration: 60s}\n"
+      "faults:\n  - {at: load+10s, action: rolling-restart, nodes: [node1, node2, node3], max_wait: 45s, "
+      "throughput_floor: 0.5}\n";
+  auto r = LoadPlanText(text, "p.yaml");
+  ASSERT_TRUE(r.ok()) << r.errors[0];
+  ASSERT_EQ(r.plan.faults_size(), 3);
+  for (int k = 0; k < 3; ++k) {
+    const v1::Fault& f = r.plan.faults(k);
+    EXPECT_EQ(f.action(), "restart");
+    EXPECT_EQ(f.node(), "node" + std::to_string(k + 1));
+    EXPECT_EQ(f.roll().step(), uint32_t(k));
+    EXPECT_EQ(f.roll().steps(), 3u);
+    EXPECT_EQ(f.roll().max_wait_ms(), 45000u);
+    EXPECT_DOUBLE_EQ(f.roll().throughput_floor(), 0.5);
+  }
+  auto again = LoadPlanText(PlanToYaml(r.plan), "again.yaml");
+  ASSERT_TRUE(again.ok()) << again.errors[0];
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(again.plan, r.plan)) << PlanToYaml(r.plan);
+  // It waits on the cluster's health between restarts: no probe, no roll.
+  std::string no_probe = text;
+  no_probe.replace(no_probe.find(", health: {kind: galera}"), 24, "");
+  auto bad = Errors(no_probe);
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_NE(bad[0].find("it needs target.health"), std::string::npos) << bad[0];
+  EXPECT_FALSE(Errors("name: x\ntarget: {driver: redis, endpoints: [h:1], health: {kind: redis}}\nphases:\n"
+                      "  - {name: load, workload: kv, workers: 2, duration: 60s}\n"
+                      "faults:\n  - {at: load+10s, action: rolling-restart}\n")
+                   .empty());
+}
+
 }  // namespace
 }  // namespace stampede::plan

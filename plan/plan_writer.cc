@@ -177,18 +177,38 @@ void EmitNetFault(YAML::Emitter& out, const v1::Fault& f) {
   }
 }
 
+// A rolling restart as it was written: its steps' nodes in one list.
+void EmitRoll(YAML::Emitter& out, const v1::Plan& plan, int first) {
+  const v1::Roll& r = plan.faults(first).roll();
+  out << YAML::Key << "action" << YAML::Value << "rolling-restart";
+  out << YAML::Key << "nodes" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+  for (int k = first; k < plan.faults_size() && plan.faults(k).has_roll() && plan.faults(k).roll().id() == r.id();
+       ++k) {
+    out << plan.faults(k).node();
+  }
+  out << YAML::EndSeq;
+  out << YAML::Key << "max_wait" << YAML::Value << FormatDurationMs(r.max_wait_ms());
+  if (r.throughput_floor() > 0) out << YAML::Key << "throughput_floor" << YAML::Value << r.throughput_floor();
+}
+
 void EmitFaults(YAML::Emitter& out, const v1::Plan& plan) {
   if (plan.faults_size() == 0) return;
   out << YAML::Key << "faults" << YAML::Value << YAML::BeginSeq;
-  for (const auto& f : plan.faults()) {
+  for (int i = 0; i < plan.faults_size(); ++i) {
+    const v1::Fault& f = plan.faults(i);
+    if (f.has_roll() && f.roll().step() > 0) continue;  // written with its first step
     out << YAML::Flow << YAML::BeginMap;
     char pct[32];
     std::snprintf(pct, sizeof(pct), "@%g%%", f.at_percent());
     out << YAML::Key << "at" << YAML::Value
         << (f.at_percent() > 0 ? f.phase() + pct : f.phase() + "+" + FormatDurationMs(f.at_ms()));
-    out << YAML::Key << "action" << YAML::Value << f.action();
-    out << YAML::Key << "node" << YAML::Value << f.node();
-    EmitNetFault(out, f);
+    if (f.has_roll()) {
+      EmitRoll(out, plan, i);
+    } else {
+      out << YAML::Key << "action" << YAML::Value << f.action();
+      out << YAML::Key << "node" << YAML::Value << f.node();
+      EmitNetFault(out, f);
+    }
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;

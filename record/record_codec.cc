@@ -376,6 +376,15 @@ WritesChecked DecodeWrites(const Json& line) {
   return w;
 }
 
+void DecodeRoll(const Json& line, FaultSent* f) {
+  const Json* r = Field(line, "roll");
+  if (!r || !r->is_object()) return;
+  f->roll = int(std::min<uint64_t>(GetU64(*r, "id"), 1'000'000));
+  f->roll_step = GetU32(*r, "step");
+  f->roll_steps = GetU32(*r, "steps");
+  f->roll_floor = std::clamp(GetDouble(*r, "floor", 0), 0.0, 1.0);
+}
+
 Json EncodeFault(const FaultSent& f) {
   Json j = {{"type", "fault"}, {"index", f.index}, {"action", f.action},
             {"node", f.node},  {"agent", f.agent}, {"requested_t", f.requested_t}};
@@ -385,6 +394,8 @@ Json EncodeFault(const FaultSent& f) {
     j["phase"] = f.phase;
   }
   if (!f.detail.empty()) j["detail"] = f.detail;
+  if (f.roll >= 0)
+    j["roll"] = {{"id", f.roll}, {"step", f.roll_step}, {"steps", f.roll_steps}, {"floor", f.roll_floor}};
   return j;
 }
 
@@ -398,6 +409,7 @@ FaultSent DecodeFault(const Json& line) {
   f.requested_t = GetDouble(line, "requested_t");
   f.undo = GetBool(line, "undo");
   f.detail = GetString(line, "detail");
+  DecodeRoll(line, &f);
   return f;
 }
 

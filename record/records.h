@@ -95,6 +95,11 @@ struct FaultSent {
   double requested_t = 0;
   bool undo = false;
   std::string detail;  // a network fault's numbers: "5%", "20 ms", "in" ("": none)
+  // A rolling restart's step (v1::Roll): which roll (-1: none), this step,
+  // how many, the roll's throughput floor.
+  int roll = -1;
+  uint32_t roll_step = 0, roll_steps = 0;
+  double roll_floor = 0;
 };
 
 // "fault_result"

@@ -149,6 +149,7 @@ void SummaryBuilder::AddSecond(const record::Second& second) {
 void SummaryBuilder::Add(const record::Record& r) {
   recovery_.Add(r);
   rebalance_.Add(r);
+  rolls_.Add(r);
   std::visit(
       record::Overloaded{
           [&](const record::RunStart& x) {
@@ -237,6 +238,7 @@ RunSummary SummaryBuilder::Result() const {
   for (FaultRecovery& f : s.faults) {
     if (auto it = moved.find(f.index); it != moved.end()) f.rebalance = it->second;
   }
+  s.rolls = rolls_.Result(s.faults);
   if (!s.finished) s.error = "run did not finish (journal ends early)";
   return s;
 }
@@ -356,6 +358,8 @@ Json SummaryToJson(const RunSummary& s) {
             {"notes", s.logs},
             {"events", events},
             {"undone", undone}};
+  j["rolls"] = Json::array();
+  for (const RollNumbers& r : s.rolls) j["rolls"].push_back(RollToJson(r));
   j["error"] = s.error.empty() ? Json(nullptr) : Json(s.error);
   j["degraded"] = s.degraded.empty() ? Json(nullptr) : Json(s.degraded);
   j["verdict"] = s.expect.empty() ? Json(nullptr) : VerdictToJson(Evaluate(s));
@@ -490,6 +494,7 @@ std::string RenderReportMarkdown(const RunSummary& s) {
   }
   md << RenderRecoveryMarkdown(s.faults);
   md << RenderFaultCyclesMarkdown(GroupFaultCycles(s.faults), s.faults);
+  md << RenderRollsMarkdown(s.rolls);
   md << NodesMarkdown(s.nodes);
   if (!s.undone.empty()) {
     md << "\n## Undone when the run ended\n\nThe run ended before its plan put these nodes back:\n\n";

@@ -16,6 +16,7 @@
 #include "report/journal.h"
 #include "report/node_usage.h"
 #include "report/recovery.h"
+#include "report/rolls.h"
 
 namespace stampede::report {
 
@@ -94,10 +95,11 @@ struct RunSummary {
   std::vector<PhaseSummary> phases;
   std::vector<std::string> logs;
   std::vector<FaultRecovery> faults;
-  NodeUsages nodes;        // the database nodes' resources (report/node_usage.h)
-  bool ns_per_op = false;  // plan's report.ns_per_op: show dbbench's column
-  bool hdr_log = false;    // plan's report.hdr_log: write latency.hlog
-  bool finished = false;   // an "end" line was written
+  std::vector<RollNumbers> rolls;  // rolling restarts as a whole
+  NodeUsages nodes;                // the database nodes' resources (report/node_usage.h)
+  bool ns_per_op = false;          // plan's report.ns_per_op: show dbbench's column
+  bool hdr_log = false;            // plan's report.hdr_log: write latency.hlog
+  bool finished = false;           // an "end" line was written
   bool ok = false;
   std::string error;
   std::string degraded;  // the run completed, but not all of it was measured: why
@@ -124,6 +126,7 @@ class SummaryBuilder {
   std::map<int, UndoneFault> undone_;
   RecoveryTracker recovery_;
   RebalanceTracker rebalance_;
+  RollTracker rolls_;
 };
 
 RunSummary BuildSummary(const std::vector<Json>& journal);

@@ -149,7 +149,21 @@ void CheckPhases(const RunSummary& s, const Expectation& e, Verdict* v) {
   if (!any) v->checks.push_back({e.text, "phase " + e.subject, "no phase named " + e.subject + " ran", false});
 }
 
+// faults: {rolling-restart: ["lowest_throughput >= 50%"]}: each roll as a
+// whole (its steps are restarts).
+void CheckRolls(const RunSummary& s, const Expectation& e, Verdict* v) {
+  for (const RollNumbers& r : s.rolls) {
+    Measure m{std::nullopt, e.metric + " is measured per step for a rolling restart: name restart"};
+    if (e.metric == "lowest_throughput") {
+      m = r.lowest >= 0 ? Measure{r.lowest, ""} : Measure{std::nullopt, "no throughput measured during the roll"};
+    }
+    v->checks.push_back(Judge(e, "rolling restart " + std::to_string(r.id), m));
+  }
+  if (s.rolls.empty()) v->checks.push_back({e.text, "faults: rolling-restart", "no rolling restart ran", false});
+}
+
 void CheckFaults(const RunSummary& s, const Expectation& e, Verdict* v) {
+  if (e.subject == "rolling-restart") return CheckRolls(s, e, v);
   bool any = false;
   for (size_t i = 0; i < s.faults.size(); ++i) {
     const FaultRecovery& f = s.faults[i];
