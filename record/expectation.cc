@@ -38,6 +38,7 @@ constexpr MetricInfo kFaultMetrics[] = {
     {"error_window", MetricUnit::kSeconds},       {"time_to_recovered", MetricUnit::kSeconds},
     {"time_to_healthy", MetricUnit::kSeconds},    {"client_gap", MetricUnit::kSeconds},
     {"lowest_throughput", MetricUnit::kFraction}, {"errors", MetricUnit::kCount},
+    {"time_to_balanced", MetricUnit::kSeconds},
 };
 
 template <size_t N>

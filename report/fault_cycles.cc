@@ -78,7 +78,7 @@ std::vector<FaultCycles> GroupFaultCycles(const std::vector<FaultRecovery>& faul
   std::vector<FaultCycles> out;
   for (FaultCycles& c : groups) {
     if (c.faults.size() < 2) continue;
-    std::vector<double> unavailable, recovered, healthy, gap, lowest;
+    std::vector<double> unavailable, recovered, healthy, gap, lowest, balanced;
     for (int i : c.faults) {
       const FaultRecovery& f = faults[size_t(i)];
       if (!f.ok) continue;
@@ -90,7 +90,9 @@ std::vector<FaultCycles> GroupFaultCycles(const std::vector<FaultRecovery>& faul
       if (f.healthy_s >= 0) healthy.push_back(f.healthy_s);
       if (f.HasGap()) gap.push_back(f.Gap());
       if (f.dip >= 0) lowest.push_back(f.dip);
+      if (f.rebalance && f.rebalance->time_to_balanced_s >= 0) balanced.push_back(f.rebalance->time_to_balanced_s);
     }
+    c.balanced = CycleStat::Of(std::move(balanced));
     c.unavailable = CycleStat::Of(std::move(unavailable));
     c.recovered = CycleStat::Of(std::move(recovered));
     c.healthy = CycleStat::Of(std::move(healthy));
@@ -114,7 +116,8 @@ Json FaultCyclesToJson(const FaultCycles& c) {
           {"time_to_recovered_s", StatJson(c.recovered)},
           {"time_to_healthy_s", StatJson(c.healthy)},
           {"client_gap_s", StatJson(c.gap)},
-          {"lowest_throughput", StatJson(c.lowest)}};
+          {"lowest_throughput", StatJson(c.lowest)},
+          {"time_to_balanced_s", StatJson(c.balanced)}};
 }
 
 std::string RenderFaultCyclesMarkdown(const std::vector<FaultCycles>& cycles,
@@ -132,6 +135,7 @@ std::string RenderFaultCyclesMarkdown(const std::vector<FaultCycles>& cycles,
        << "| time to healthy (health probe) | " << StatCells(c.healthy, Sec) << " |\n"
        << "| clients behind the database (recovered - healthy) | " << StatCells(c.gap, SignedSeconds) << " |\n"
        << "| lowest throughput, % of baseline | " << StatCells(c.lowest, Pct) << " |\n"
+       << (c.balanced.n ? "| time to balanced | " + StatCells(c.balanced, Sec) + " |\n" : std::string())
        << "\n| cycle | at | unavailability | recovered | healthy | clients behind | lowest throughput |\n"
        << "|---:|---:|---:|---:|---:|---:|---:|\n";
     int k = 0;

@@ -29,6 +29,7 @@ struct FaultCycles {
   int not_recovered = 0;    // cycles whose throughput did not come back within their window
   int not_healthy = 0;      // cycles the health probe never called healthy after
   CycleStat unavailable, recovered, healthy, gap, lowest;
+  CycleStat balanced;  // time to balanced (report/rebalance.h), where the probe says where the data is
 };
 
 // The groups of two or more faults with the same action, numbers and node, in order

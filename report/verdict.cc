@@ -113,6 +113,10 @@ std::optional<Measure> MeasureFault(const FaultRecovery& f, const std::string& m
   }
   if (metric == "time_to_recovered") return Time(f.recovered_s, f.observed, not_recovered, "nothing observed after it");
   if (metric == "time_to_healthy") return Time(f.healthy_s, f.probed, "not healthy within the run", "no health probe");
+  if (metric == "time_to_balanced") {
+    if (!f.rebalance) return Measure{std::nullopt, "not measured (the health probe does not say where the data is)"};
+    return Time(f.rebalance->time_to_balanced_s, true, "not balanced before the fault's window ended", "");
+  }
   if (metric == "client_gap") {
     if (f.HasGap()) return Measure{f.Gap(), ""};
     return Measure{std::nullopt, "not measured (needs both recovered throughput and a healthy probe)"};

@@ -33,6 +33,7 @@ faults:
   - {at: load+22s, action: leave, node: redis-new}
 expect:
   phases: {load: ["lost_writes == 0", "missed == 0"]}
+  faults: {join: ["time_to_balanced < 30s"], leave: ["time_to_balanced < 30s"]}
 YAML
 "$STAMPEDE" run "$TMP/plan.yaml" --agent-config "$TMP/agent.yaml" --results "$TMP/res" \
   >"$TMP/run.out" 2>"$TMP/run.err" || fail "run exited $?"
