@@ -25,11 +25,11 @@ target: {driver: mysql, flavor: galera, endpoints: [$GA_ENDPOINTS], user: stampe
          health: {kind: galera, nodes: 3}}
 recovery: {baseline: 3s, hold: 2s}
 phases:
-  - {name: load, workload: crud, workers: 8, rate: 300, duration: 40s,
+  - {name: load, workload: crud, workers: 8, rate: 300, duration: 32s,
      params: {insert: 1, select: 1, table: gj, reset: true, value_size: 200}}
 faults:
   - {at: load+5s, action: join, node: node4}
-  - {at: load+28s, action: leave, node: node4}
+  - {at: load+20s, action: leave, node: node4}
 YAML
 "$STAMPEDE" run "$TMP/plan.yaml" --agent-config "$TMP/agent.yaml" --results "$TMP/res" \
   >"$TMP/run.out" 2>"$TMP/run.err" || fail "run exited $?"
