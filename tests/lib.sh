@@ -54,11 +54,32 @@ output_has() {
 EPHEMERAL_LO=$(awk '{ print $1 }' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
 PORT_LO=10000 PORT_HI=$((EPHEMERAL_LO - 1))
 [ "$PORT_HI" -gt $((PORT_LO + 12000)) ] || PORT_HI=$((PORT_LO + 12000))  # an odd range: do what we can
+port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+# Two tests run at once (ctest -j2) draw from one range, and a port the
+# other test drew but has not bound yet looks free: each port drawn is
+# claimed in $PORT_CLAIMS (mkdir is atomic) for as long as this test runs.
+# Its claims go at its exit; tests/run_test.sh removes those of a test that
+# was killed.
+PORT_CLAIMS=/tmp/stampede-ports
+mkdir -p "$PORT_CLAIMS"
+claim_port() {  # P: whether P is now this test's
+  mkdir "$PORT_CLAIMS/$1" 2>/dev/null || return 1
+  echo $$ >"$PORT_CLAIMS/$1/owner"
+}
+release_ports() {
+  local d
+  for d in "$PORT_CLAIMS"/*/; do
+    [ "$(cat "$d/owner" 2>/dev/null)" = $$ ] && rm -rf "$d"
+  done
+  return 0
+}
+on_exit release_ports
 free_port() {
   local p
   while :; do
     p=$((PORT_LO + 2000 + (RANDOM * 32768 + RANDOM) % (PORT_HI - PORT_LO - 2000)))
-    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
+    port_busy "$p" && continue
+    claim_port "$p" && { echo "$p"; return; }
   done
 }
 
@@ -84,16 +105,19 @@ expect_accounted_and_read_back() {  # SUMMARY PHASE_INDEX OWED
 # under pipefail a writer cut off by head's exit fails the pipeline).
 verdict_of() { awk '/^## Verdict/ { p = 1; print; next } p && /^## / { exit } p' "$1"; }
 
-port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 # A base port B such that B+offset is free for every offset given.
 free_port_base() {  # OFFSET...
-  local b ok max=0
+  local b ok max=0 o claimed
   for o in "$@"; do [ "$o" -gt "$max" ] && max=$o; done
   while :; do
     b=$((PORT_LO + (RANDOM * 32768 + RANDOM) % (PORT_HI - PORT_LO - max)))
-    ok=1
-    for o in "$@"; do port_busy $((b + o)) && { ok=0; break; }; done
+    ok=1 claimed=()
+    for o in "$@"; do
+      if port_busy $((b + o)) || ! claim_port $((b + o)); then ok=0; break; fi
+      claimed+=($((b + o)))
+    done
     [ $ok = 1 ] && { echo "$b"; return; }
+    for o in "${claimed[@]}"; do rm -rf "${PORT_CLAIMS:?}/$o"; done
   done
 }
 
