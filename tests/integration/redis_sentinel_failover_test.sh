@@ -71,8 +71,16 @@ expect_eq "$(jq -c '[.faults[0:4][] | [.action, .node, .ok]]' "$s")" \
 unav=$(jq '.faults[0].unavailability_s' "$s")
 # Down after 1 s, then the sentinels' vote and the promotion.
 awk -v v="$unav" 'BEGIN { exit !(v >= 0.5 && v <= 10) }' || fail "unavailability $unav s"
-failovers=$(grep -c '+switch-master' "$RS_DIR/$((RS_BASE + 10))/server.log" || true)
-expect_eq "$failovers" 2 "failovers the first sentinel saw (the kill's, then the pause's)"
+# The most failovers one sentinel saw. Not the first sentinel's count: a
+# sentinel whose own promotion was overtaken (a busy machine: its leader
+# election came late) learns the newest master from the others' hello
+# messages and logs one switch from the first master to the last.
+failovers=0
+for sp in $((RS_BASE + 10)) $((RS_BASE + 11)) $((RS_BASE + 12)); do
+  n=$(grep -c '+switch-master' "$RS_DIR/$sp/server.log" || true)
+  [ "$n" -gt "$failovers" ] && failovers=$n
+done
+expect_eq "$failovers" 2 "failovers a sentinel saw (the kill's, then the pause's)"
 master=$("$ROOT/deploy/local/redis-sentinel.sh" master "$RS_DIR") || fail "the sentinels name no master"
 expect_eq "$master" "$B" "the master after the second failover"
 "$ROOT/deploy/local/redis-sentinel.sh" wait-replicas "$RS_DIR" 2 || fail "the old masters did not come back as replicas"
