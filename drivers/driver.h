@@ -93,6 +93,9 @@ struct OpResult {
   Outcome outcome = Outcome::kOk;
   int64_t rows = 0;   // rows returned or affected; Redis: integer or 1/0
   int64_t value = 0;  // scalar statements: the integer returned
+  // An interactive transaction its workload ended with a rollback
+  // (WorkerOps::Then::kRollback): done, nothing written.
+  bool rolled_back = false;
 };
 
 // A blocking connection for what is not measured: setup and cleanup

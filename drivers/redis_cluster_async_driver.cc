@@ -139,7 +139,7 @@ Task<OpResult> RedisClusterAsyncDriver::SumOverMasters(int argc, std::string* er
 
 Task<OpResult> RedisClusterAsyncDriver::Route(int argc, bool write, std::string* error) {
   if (!co_await EnsureMap(error)) co_return OpResult{Outcome::kUnavailable, 0};
-  const int slot = argc > 1 ? RedisKeySlot(args_[1]) : 0;
+  const int slot = argc > 1 ? RedisKeySlot(args_[size_t(KeyWord(args_, argc))]) : 0;
   int index = argc > 1 ? map_.NodeOf(slot) : (map_.nodes().empty() ? -1 : 0);
   if (index < 0) {
     map_stale_ = true;

@@ -74,7 +74,7 @@ OpResult RedisClusterDriver::Route(int argc, bool write, std::string* error) {
       return OpResult{Outcome::kUnavailable, 0};
     }
   }
-  const int slot = argc > 1 ? RedisKeySlot(args_[1]) : 0;
+  const int slot = argc > 1 ? RedisKeySlot(args_[size_t(KeyWord(args_, argc))]) : 0;
   const int idx = map_.NodeOf(slot);
   if (idx < 0) {
     map_stale_ = true;

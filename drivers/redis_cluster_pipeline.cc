@@ -22,7 +22,9 @@ void RedisClusterAsyncDriver::Append(const OpRequest& req) {
   p.encoded.clear();
   EncodeResp(args_, argc, &p.encoded);
   p.write = commands_.write(req.stmt);
-  p.slot = argc > 1 && !(commands_.scalar(req.stmt) && HasNoKey(args_, argc)) ? RedisKeySlot(args_[1]) : -1;
+  p.slot = argc > 1 && !(commands_.scalar(req.stmt) && HasNoKey(args_, argc))
+               ? RedisKeySlot(args_[size_t(KeyWord(args_, argc))])
+               : -1;
   p.keyless_args.clear();
   if (p.slot < 0) p.keyless_args.assign(args_.begin(), args_.begin() + argc);
 }

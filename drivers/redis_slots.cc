@@ -70,10 +70,20 @@ StatusOr<std::vector<SlotRange>> ParseClusterSlots(const redisReply* reply, cons
   return ranges;
 }
 
+namespace {
+bool IsScriptWithKeys(const std::vector<std::string>& words, int argc) {
+  return argc >= 4 && (strcasecmp(words[0].c_str(), "EVAL") == 0 || strcasecmp(words[0].c_str(), "EVALSHA") == 0) &&
+         words[2] != "0";
+}
+}  // namespace
+
+int KeyWord(const std::vector<std::string>& words, int argc) { return IsScriptWithKeys(words, argc) ? 3 : 1; }
+
 bool HasNoKey(const std::vector<std::string>& words, int argc) {
   static constexpr const char* kKeyless[] = {"EVAL",   "EVALSHA",  "FLUSHDB", "FLUSHALL",
                                              "SCRIPT", "FUNCTION", "CONFIG",  "PING"};
   if (argc < 2) return true;
+  if (IsScriptWithKeys(words, argc)) return false;
   for (const char* k : kKeyless) {
     if (strcasecmp(words[0].c_str(), k) == 0) return true;
   }

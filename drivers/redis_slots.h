@@ -75,10 +75,12 @@ std::string RedisNotTheSentinelsMaster(const std::string& endpoint, const std::s
 // the slot map (once: a reconnect to a known seed keeps the order).
 void AddSeed(std::vector<std::string>* seeds, const std::string& seed);
 
-// Commands routed to every master rather than by their second word (EVAL
-// with its keys counted separately, FLUSHDB, CONFIG, ...), and commands
-// with fewer than two words.
+// Commands routed to every master rather than by a key (EVAL without
+// keys, FLUSHDB, CONFIG, ...), and commands with fewer than two words.
 bool HasNoKey(const std::vector<std::string>& words, int argc);
+// The word whose slot routes a keyed command: the first key (EVAL and
+// EVALSHA with keys: the word after numkeys, the keys sharing a slot).
+int KeyWord(const std::vector<std::string>& words, int argc);
 
 }  // namespace stampede::drivers
 

@@ -95,6 +95,19 @@ TEST(RedisSlotsTest, KeylessCommandsGoToEveryMaster) {
   words = {"GET", "k", ""};
   EXPECT_FALSE(HasNoKey(words, 2));
   EXPECT_TRUE(HasNoKey(words, 1));
+  EXPECT_EQ(KeyWord(words, 2), 1);
+}
+
+// A script with keys goes where its first key lives (bank's hash).
+TEST(RedisSlotsTest, ScriptsWithKeysAreRoutedByTheirFirstKey) {
+  std::vector<std::string> words = {"EVAL", "return 1", "1", "b:{accounts}", "3"};
+  EXPECT_FALSE(HasNoKey(words, 5));
+  EXPECT_EQ(KeyWord(words, 5), 3);
+  words[0] = "evalsha";
+  EXPECT_EQ(KeyWord(words, 5), 3);
+  words[2] = "0";
+  EXPECT_TRUE(HasNoKey(words, 5));
+  EXPECT_EQ(KeyWord(words, 5), 1);
 }
 
 TEST(RedisSlotsTest, AddSeedPutsANewSeedFirstOnce) {
