@@ -187,12 +187,17 @@ drivers::Task<void> AsyncRunner::WorkerMain(Worker* w) {
   if (!Aborted()) {
     SetActive(w, true);
     // Every agent starts at the same instant, closed loop included.
-    if (co_await SleepUntil(w, start_mono_ns_)) {
+    const bool started = co_await SleepUntil(w, start_mono_ns_);
+    if (started) {
       if (phase_.pipeline() > 1) {
         co_await RunPipelined(w);
       } else {
         co_await RunOps(w);
       }
+    }
+    ops_running_.fetch_sub(1);
+    if (started) {
+      if (w == workers_.front().get()) co_await FinalRead(w);
       std::string note = w->ops->Finish();
       if (!note.empty()) {
         note = "phase " + phase_.name() + ": " + note;
@@ -205,6 +210,32 @@ drivers::Task<void> AsyncRunner::WorkerMain(Worker* w) {
   // The connection stays open until the phase's last operation is done
   // (CloseConnections): a server's session ending costs it work that would
   // slow the operations other workers still have in flight.
+}
+
+// Once the agent's other workers are done, within kFinalReadNs, on this
+// worker's connection (or the next endpoint that answers).
+drivers::Task<void> AsyncRunner::FinalRead(Worker* w) {
+  drivers::OpRequest req;
+  const int op = w->ops->FinalRead(&req);
+  if (op < 0) co_return;
+  const int64_t until = MonoNowNs() + kFinalReadNs;
+  while (ops_running_.load() > 0 && MonoNowNs() < until) {
+    if (!co_await SleepUntil(w, MonoNowNs() + kStageTickNs)) co_return;
+  }
+  if (!w->driver->connected() && !(co_await Reconnect(w)).ok()) co_return FinalReadNote("no endpoint answered");
+  loops_[w->loop]->cut_at[w->slot] = until;
+  w->cut_fired = false;
+  const drivers::OpResult r = co_await w->driver->Execute(req, &w->error);
+  if (Disarm(w)) w->error = TimeoutNote() + w->error;
+  if (r.outcome != Outcome::kOk) co_return FinalReadNote(w->error);
+  w->ops->Observe(op, r);
+  if (w->ops->flagged()) w->stats->RecordAnomaly({w->ops->TakeFlag(), MonoNowNs(), w->endpoint, op, true});
+}
+
+void AsyncRunner::FinalReadNote(const std::string& why) const {
+  const std::string note = "phase " + phase_.name() + ": the final read after the phase failed: " + why;
+  SLOG(kWarn) << note;
+  if (options_.on_log) options_.on_log(note);
 }
 
 drivers::Task<bool> AsyncRunner::SleepUntil(Worker* w, int64_t mono_ns) {
@@ -301,6 +332,10 @@ drivers::Task<void> AsyncRunner::RunOps(Worker* w) {
     drivers::OpResult r;
     if (statements > 0) {
       r = co_await ExecuteTransaction(w, w->calls->data(), statements, &retries);
+    } else if (statements == kInteractive) {
+      r = co_await ExecuteTransaction(w, &w->req, kInteractive, &retries);
+    } else if (statements == kSequence) {
+      r = co_await ExecuteSequence(w, &retries);
     } else {
       r = co_await ExecuteStatement(w, w->req, &retries);
       while (r.outcome == Outcome::kOk && w->ops->More(&w->req)) r = co_await ExecuteStatement(w, w->req, &retries);
@@ -315,6 +350,7 @@ void AsyncRunner::Settle(Worker* w, int op, const drivers::OpResult& r, int64_t 
                          int64_t ended, const std::string& error) {
   w->stats->Record(op, r.outcome, static_cast<uint64_t>(ended - intended), retries, ended);
   w->ops->Observe(op, r);
+  if (w->ops->flagged()) w->stats->RecordAnomaly({w->ops->TakeFlag(), ended, w->endpoint, op, false});
   if (r.outcome == Outcome::kOk) {
     w->failures = 0;
     w->backoff_ns = kFirstBackoffNs;
@@ -351,6 +387,10 @@ int AsyncRunner::NextOp(Worker* w, int* statements) {
   }
   const int op = w->ops->Next(&w->req);
   const int n = w->ops->TransactionSize();
+  if (n == kInteractive) {
+    *statements = driver_info_->dialect == drivers::Dialect::kRedis ? kSequence : kInteractive;
+    return op;
+  }
   if (n > 1 && n <= kMaxTxnStatements && driver_info_->dialect != drivers::Dialect::kRedis) {
     if (!w->calls) w->calls = std::make_unique<std::array<drivers::OpRequest, kMaxTxnStatements>>();
     *statements = n;
@@ -376,63 +416,6 @@ drivers::Task<drivers::OpResult> AsyncRunner::ExecuteStatement(Worker* w, const 
   co_return r;
 }
 
-// One transaction, its retries included, as one operation under one cut
-// timer. CockroachDB's client-side protocol: a retryable error rolls back
-// to SAVEPOINT cockroach_restart and the statements run again in the same
-// transaction; elsewhere the transaction starts over. Lost during COMMIT:
-// ambiguous.
-drivers::Task<drivers::OpResult> AsyncRunner::ExecuteTransaction(Worker* w, const drivers::OpRequest* calls, int n,
-                                                                 uint32_t* retries) {
-  drivers::AsyncDriver& d = *w->driver;
-  drivers::OpResult r;
-  Arm(w);
-  bool in_txn = false;
-  for (uint32_t attempt = 1;; ++attempt) {
-    if (!in_txn) {
-      r = co_await d.Control("BEGIN", false, &w->error);
-      if (r.outcome == Outcome::kOk && cockroach_)
-        r = co_await d.Control("SAVEPOINT cockroach_restart", false, &w->error);
-      in_txn = r.outcome == Outcome::kOk;
-    }
-    int64_t rows = 0;
-    for (int i = 0; i < n && r.outcome == Outcome::kOk; ++i) {
-      r = co_await d.Execute(calls[i], &w->error);
-      rows += r.rows;
-    }
-    r.outcome = BeforeCommit(r.outcome);
-    if (r.outcome == Outcome::kOk && cockroach_)
-      r = co_await d.Control("RELEASE SAVEPOINT cockroach_restart", true, &w->error);
-    if (r.outcome == Outcome::kOk) r = co_await d.Control("COMMIT", true, &w->error);
-    if (r.outcome == Outcome::kOk) {
-      r.rows = rows;
-      break;
-    }
-    if (!d.connected()) break;
-    // The server-side transaction is aborted (or over, if COMMIT failed):
-    // roll back to the savepoint to retry in place, or end it.
-    const bool again = retry_.Again(r.outcome, attempt, true, MonoNowNs(), deadline_mono_ns_);
-    std::string ignored;
-    bool in_place = false;
-    if (cockroach_ && in_txn && again) {
-      in_place =
-          (co_await d.Control("ROLLBACK TO SAVEPOINT cockroach_restart", false, &ignored)).outcome == Outcome::kOk;
-    }
-    if (!in_place && d.connected()) {
-      (void)co_await d.Control("ROLLBACK", false, &ignored);
-      in_txn = false;
-    }
-    if (!again || !d.connected()) break;
-    ++*retries;
-    if (!co_await SleepUntil(w, std::min(MonoNowNs() + retry_.BackoffNs(attempt, &w->jitter), deadline_mono_ns_))) {
-      // Not retried after all (the deadline, a stop): end what stays open.
-      if (in_txn && d.connected()) (void)co_await d.Control("ROLLBACK", false, &ignored);
-      break;
-    }
-  }
-  if (Disarm(w)) w->error = TimeoutNote() + w->error;
-  co_return r;
-}
-
 drivers::Task<Status> AsyncRunner::Reconnect(Worker* w) {
   const int n = options_.plan.target().endpoints_size();
   Status last;
@@ -455,6 +438,7 @@ void AsyncRunner::Run(int64_t start_coord_ns, int64_t join_coord_ns) {
     MutexLock lock(mu_);
     SetTimes(start_coord_ns, join_coord_ns);
   }
+  ops_running_.store(int(workers_.size()));
   gate_.store(true);
   // Wake every worker waiting at the gate; start the loops' watchdogs.
   OnEachLoop([](Worker* w) { w->sleep->cancel(); });

@@ -47,6 +47,7 @@ class AsyncRunner : public PhaseRunner {
     std::string error;
     // A transaction's statements, made the first time one runs.
     std::unique_ptr<std::array<drivers::OpRequest, kMaxTxnStatements>> calls;
+    drivers::OpRequest next;  // an interactive operation's next statement (WorkerOps::Continue)
     // Pipelined (Phase.pipeline): a batch's ops and what came back, made
     // once, before the first batch.
     std::vector<int> batch_ops;
@@ -89,6 +90,12 @@ class AsyncRunner : public PhaseRunner {
   Task<void> WorkerMain(Worker* w);
   Task<Status> ConnectFirst(Worker* w);
   Task<void> RunOps(Worker* w);
+  // The workload's final read (WorkerOps::FinalRead), by the agent's first
+  // worker; its anomalies are recorded as the phase's last.
+  Task<void> FinalRead(Worker* w);
+  void FinalReadNote(const std::string& why) const;
+  static constexpr int64_t kFinalReadNs = 10 * kNsPerSec;
+  std::atomic<int> ops_running_{0};  // workers not yet past their operations
   // Closed loop, Phase.pipeline operations at a time (agent/async_pipeline.cc).
   Task<void> RunPipelined(Worker* w);
   // Counts an operation's outcome and tells the workload.
@@ -98,10 +105,20 @@ class AsyncRunner : public PhaseRunner {
   // row) and reconnects, until it does or the phase ends.
   Task<void> AfterLoss(Worker* w);
   // Draws the next operation into w->req, or a transaction's statements
-  // into w->calls (*statements > 0); returns its op index.
+  // into w->calls (*statements > 0); an interactive one leaves
+  // *statements kInteractive (kSequence on Redis). Returns its op index.
   int NextOp(Worker* w, int* statements);
   Task<drivers::OpResult> ExecuteStatement(Worker* w, const drivers::OpRequest& req, uint32_t* retries);
+  // n statements from calls, or an interactive one (n == kInteractive:
+  // calls is its first statement) as one transaction
+  // (agent/async_transaction.cc).
   Task<drivers::OpResult> ExecuteTransaction(Worker* w, const drivers::OpRequest* calls, int n, uint32_t* retries);
+  Task<drivers::OpResult> TransactionBody(Worker* w, const drivers::OpRequest* calls, int n, int64_t* rows,
+                                          bool* rollback);
+  // An interactive operation where there are no transactions (Redis).
+  Task<drivers::OpResult> ExecuteSequence(Worker* w, uint32_t* retries);
+  static constexpr int kInteractive = workloads::WorkerOps::kInteractive;
+  static constexpr int kSequence = -2;
   // Tries every endpoint once, starting after the current one.
   Task<Status> Reconnect(Worker* w);
   Task<Status> ConnectTo(Worker* w, int endpoint);

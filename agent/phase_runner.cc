@@ -289,9 +289,12 @@ void PhaseRunner::Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool f
   for (auto& e : acc_endpoints_) e = EndpointTotals{};
   OpTimes times;
   acc_lag_.Reset();
+  acc_anomalies_ = {};
+  acc_examples_.clear();
   for (auto& stats : stats_) {
     stats->DrainInto(&acc_ops_, &acc_latency_, &acc_endpoints_, &times);
     stats->DrainLagInto(&acc_lag_);
+    stats->DrainAnomalies(&acc_anomalies_, &acc_examples_);
   }
   v1::Snapshot snap;
   // On the coordinator's clock, as the interval is.
@@ -338,7 +341,30 @@ void PhaseRunner::Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool f
     s->set_reconnects(e.reconnects);
     s->set_connect_failures(e.connect_failures);
   }
+  AddAnomalies(coord, &snap);
   if (options_.on_snapshot) options_.on_snapshot(snap);
+}
+
+void PhaseRunner::AddAnomalies(const std::function<int64_t(int64_t)>& coord, v1::Snapshot* snap) const {
+  for (size_t k = 0; k < acc_anomalies_.size(); ++k) {
+    if (acc_anomalies_[k] == 0) continue;
+    v1::AnomalyCount* c = snap->add_anomalies();
+    c->set_kind(std::string(kAnomalyNames[k]));
+    c->set_count(acc_anomalies_[k]);
+  }
+  const v1::Target& t = options_.plan.target();
+  for (const AnomalySeen& a : acc_examples_) {
+    v1::AnomalyExample* e = snap->add_anomaly_examples();
+    e->set_kind(std::string(AnomalyName(a.note.kind)));
+    e->set_time_ns(coord(a.mono_ns));
+    if (a.endpoint >= 0 && a.endpoint < t.endpoints_size()) e->set_endpoint(t.endpoints(a.endpoint));
+    if (a.op >= 0 && size_t(a.op) < workload_->ops().size()) e->set_op(workload_->ops()[size_t(a.op)]);
+    e->set_key(a.note.key);
+    e->set_expected(a.note.expected);
+    e->set_got(a.note.got);
+    e->set_lag_ns(a.note.lag_ns);
+    e->set_final(a.final);
+  }
 }
 
 }  // namespace stampede::agent

@@ -209,6 +209,9 @@ class PhaseRunner {
 
  private:
   void Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool final);
+  // The interval's anomalies into its snapshot (coord: monotonic ns to the
+  // coordinator's clock).
+  void AddAnomalies(const std::function<int64_t(int64_t)>& coord, v1::Snapshot* snap) const;
 
   std::vector<std::array<std::atomic<bool>, kNumOutcomes>> logged_;
   std::set<std::string> reconnect_causes_ ABSL_GUARDED_BY(mu_);
@@ -220,6 +223,8 @@ class PhaseRunner {
   int64_t last_cpu_ns_ = 0;
   int64_t last_loops_cpu_ns_ = 0;
   Histogram acc_lag_;
+  std::array<uint64_t, kNumAnomalies> acc_anomalies_{};
+  std::vector<AnomalySeen> acc_examples_;
   double cpu_cores_ = 1;        // min(event loops, what the process may use), from CollectUntil
   int64_t ended_coord_ns_ = 0;  // written by CollectUntil, read after Run on its thread
 };

@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/anomaly.h"
 #include "common/histogram.h"
 #include "common/outcome.h"
 
@@ -56,6 +57,16 @@ inline uint64_t Take(std::atomic<uint64_t>& c) {
   return c.load(std::memory_order_relaxed) ? c.exchange(0, std::memory_order_relaxed) : 0;
 }
 
+// An anomaly a worker's check found (common/anomaly.h), with when it was
+// seen (monotonic), on which endpoint, by which op.
+struct AnomalySeen {
+  AnomalyNote note;
+  int64_t mono_ns = 0;
+  int32_t endpoint = 0;
+  int32_t op = 0;
+  bool final = false;  // by the final read after the phase (WorkerOps::FinalRead)
+};
+
 class WorkerStats {
  public:
   WorkerStats(size_t num_ops, size_t num_endpoints) {
@@ -78,6 +89,24 @@ class WorkerStats {
     c.outcomes[static_cast<int>(outcome)].fetch_add(1, std::memory_order_release);
     if (retries) c.retries.fetch_add(retries, std::memory_order_relaxed);
     c.latency.Record(latency_ns);
+  }
+  // Worker thread only: an anomaly. Its count always; the first
+  // kAnomalyExamples of the phase are kept as examples, and the final
+  // read's (one more slot).
+  static constexpr uint32_t kAnomalyExamples = 10;
+  void RecordAnomaly(const AnomalySeen& a) {
+    anomalies_[static_cast<size_t>(a.note.kind)].fetch_add(1, std::memory_order_relaxed);
+    const uint32_t n = examples_published_.load(std::memory_order_relaxed);
+    if (n >= (a.final ? kAnomalyExamples + 1 : kAnomalyExamples)) return;
+    examples_[n] = a;
+    examples_published_.store(n + 1, std::memory_order_release);
+  }
+  // Collector thread only: the anomalies since the last call.
+  void DrainAnomalies(std::array<uint64_t, kNumAnomalies>* counts, std::vector<AnomalySeen>* examples) {
+    for (size_t k = 0; k < anomalies_.size(); ++k) (*counts)[k] += Take(anomalies_[k]);
+    const uint32_t n = examples_published_.load(std::memory_order_acquire);
+    for (uint32_t i = examples_taken_; i < n; ++i) examples->push_back(examples_[i]);
+    examples_taken_ = n;
   }
   // The loop's thread only: how late a timer ran (the loop's lag probe).
   void RecordLag(uint64_t ns) { loop_lag_.Record(ns); }
@@ -116,6 +145,10 @@ class WorkerStats {
   std::vector<std::unique_ptr<EndpointCounters>> endpoints_;
   std::atomic<int64_t> first_ok_{0}, last_ok_{0}, first_err_{0}, last_err_{0};
   HistogramRecorder loop_lag_;
+  std::array<std::atomic<uint64_t>, kNumAnomalies> anomalies_{};
+  std::array<AnomalySeen, kAnomalyExamples + 1> examples_{};
+  std::atomic<uint32_t> examples_published_{0};
+  uint32_t examples_taken_ = 0;  // collector thread
 };
 
 }  // namespace stampede::agent

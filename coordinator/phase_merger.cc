@@ -57,6 +57,11 @@ void PhaseMerger::Merge(const v1::Snapshot& s, Pending* p) {
     ep.reconnects += e.reconnects();
     ep.connect_failures += e.connect_failures();
   }
+  for (const v1::AnomalyCount& a : s.anomalies()) p->anomalies[a.kind()] += a.count();
+  for (const v1::AnomalyExample& e : s.anomaly_examples()) {
+    p->anomaly_examples.push_back({e.kind(), double(e.time_ns() - run_start_ns_) / 1e9, s.agent(), e.endpoint(), e.op(),
+                                   e.key(), e.expected(), e.got(), double(e.lag_ns()) / 1e9, e.final()});
+  }
 }
 
 std::vector<record::Second> PhaseMerger::Add(const v1::Snapshot& s) {
@@ -148,6 +153,8 @@ record::Second PhaseMerger::ToSecond(uint32_t seq, Pending* p, bool late) const 
     const double from = double(p->start_ns - start_ns_) / 1e9;
     s.scheduled = std::max(0.0, ops_due_by_(s.phase_t) - ops_due_by_(from));
   }
+  s.anomalies = std::move(p->anomalies);
+  s.anomaly_examples = std::move(p->anomaly_examples);
   s.late = late;
   return s;
 }

@@ -70,6 +70,8 @@ class PhaseMerger {
     // Coordinator clock, 0: none (v1::Snapshot).
     int64_t first_ok_ns = 0, last_ok_ns = 0, first_err_ns = 0, last_err_ns = 0;
     int64_t clock_uncertainty_ns = 0;
+    std::map<std::string, uint64_t> anomalies;
+    std::vector<record::AnomalyExample> anomaly_examples;
   };
   void Merge(const v1::Snapshot& s, Pending* p);
   record::Second ToSecond(uint32_t seq, Pending* p, bool late) const;

@@ -1,5 +1,6 @@
 #include "coordinator/session_limits.h"
 
+#include "common/anomaly.h"
 #include "common/histogram.h"
 #include "common/outcome.h"
 
@@ -34,6 +35,25 @@ std::string OpProblem(const v1::OpStats& op) {
              " values";
     }
     recorded += h.count(i);
+  }
+  return "";
+}
+
+std::string AnomalyProblem(const v1::Snapshot& s) {
+  if (s.anomalies_size() > kNumAnomalies || s.anomaly_examples_size() > kMaxAnomalyExamplesPerSnapshot) {
+    return "a snapshot with " + std::to_string(s.anomalies_size()) + " anomaly kinds and " +
+           std::to_string(s.anomaly_examples_size()) + " examples (at most " + std::to_string(kNumAnomalies) + " and " +
+           std::to_string(kMaxAnomalyExamplesPerSnapshot) + ")";
+  }
+  for (const v1::AnomalyCount& c : s.anomalies()) {
+    if (!AnomalyNamed(c.kind())) return "a snapshot with an anomaly of unknown kind '" + Cut(c.kind()) + "'";
+    if (c.count() > kMaxOpsPerAgentSecond) return "a snapshot with more anomalies than operations";
+  }
+  for (const v1::AnomalyExample& e : s.anomaly_examples()) {
+    if (!AnomalyNamed(e.kind())) return "a snapshot with an anomaly of unknown kind '" + Cut(e.kind()) + "'";
+    if (e.endpoint().size() > kMaxAgentNameLength * 4 || e.op().size() > kMaxAgentNameLength) {
+      return "a snapshot with an anomaly example's endpoint or op too long";
+    }
   }
   return "";
 }
@@ -74,7 +94,7 @@ std::string SnapshotProblem(const v1::Snapshot& s, std::string_view session_agen
   for (const v1::OpStats& op : s.ops()) {
     if (std::string why = OpProblem(op); !why.empty()) return "a snapshot in which " + why;
   }
-  return "";
+  return AnomalyProblem(s);
 }
 
 bool NodeStatsSane(const v1::Hello& hello, const v1::NodeStats& s) {

@@ -19,6 +19,8 @@ inline constexpr int kMaxMessageBytes = 4 << 20;  // any gRPC message, either wa
 inline constexpr size_t kMaxAgentNameLength = 128;
 inline constexpr int kMaxOpsPerSnapshot = 256;  // op names in one snapshot
 inline constexpr int kMaxEndpointsPerSnapshot = 1024;
+// An agent keeps 10 examples per event loop and phase (agent/worker_stats.h).
+inline constexpr int kMaxAnomalyExamplesPerSnapshot = 1024;
 inline constexpr uint64_t kMaxOpsPerAgentSecond = 1000000000;  // far beyond any one client host
 
 // Empty if the hello's name is acceptable, else why not.

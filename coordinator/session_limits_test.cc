@@ -58,6 +58,20 @@ TEST(SessionLimitsTest, CorruptHistogramsAndAbsurdCountsAreRefused) {
   EXPECT_NE(SnapshotProblem(s, "a1").find("ops (at most 256)"), std::string::npos);
 }
 
+TEST(SessionLimitsTest, AnomaliesOfKnownKindsOnly) {
+  v1::Snapshot s = Good();
+  v1::AnomalyCount* c = s.add_anomalies();
+  c->set_kind("wrong_total");
+  c->set_count(3);
+  s.add_anomaly_examples()->set_kind("wrong_total");
+  EXPECT_EQ(SnapshotProblem(s, "a1"), "");
+  s.mutable_anomaly_examples(0)->set_kind("bogus");
+  EXPECT_EQ(SnapshotProblem(s, "a1"), "a snapshot with an anomaly of unknown kind 'bogus'");
+  s = Good();
+  for (int i = 0; i <= kMaxAnomalyExamplesPerSnapshot; ++i) s.add_anomaly_examples()->set_kind("stale_read");
+  EXPECT_NE(SnapshotProblem(s, "a1").find("examples (at most"), std::string::npos);
+}
+
 TEST(SessionLimitsTest, AgentNames) {
   EXPECT_EQ(AgentNameProblem("db-1.zone_a"), "");
   EXPECT_NE(AgentNameProblem(""), "");

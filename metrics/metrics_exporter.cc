@@ -38,6 +38,10 @@ MetricsExporter::MetricsExporter() : registry_(std::make_shared<prometheus::Regi
                  .Name("stampede_fault_events_total")
                  .Help("Fault actions sent, by action and node")
                  .Register(*registry_);
+  anomalies_ = &prometheus::BuildCounter()
+                    .Name("stampede_anomalies_total")
+                    .Help("Consistency anomalies the workload's checks found (wrong_total, stale_read), by phase")
+                    .Register(*registry_);
   healthy_family_ = &prometheus::BuildGauge()
                          .Name("stampede_cluster_healthy")
                          .Help("1 if the cluster's own health probe reports healthy, else 0")
@@ -152,6 +156,8 @@ void MetricsExporter::OnRecord(const record::Record& r) {
 
 void MetricsExporter::AddSecondLocked(const record::Second& second) {
   for (const auto& [name, op] : second.ops) AddOp(second.phase, name, op.outcomes, op.missed, op.latency);
+  for (const auto& [kind, n] : second.anomalies)
+    anomalies_->Add({{"phase", second.phase}, {"kind", kind}}).Increment(double(n));
   if (!second.late) {
     active_->Add({{"phase", second.phase}}).Set(double(second.active_workers));
     agents_->Set(double(second.agents));
@@ -172,6 +178,9 @@ void MetricsExporter::OnSnapshot(const std::string& phase, const v1::Snapshot& s
     Histogram h;
     MergeHistogramProto(op.latency(), &h);
     AddOp(phase, op.op(), outcomes, op.missed(), h);
+  }
+  for (const v1::AnomalyCount& a : snapshot.anomalies()) {
+    anomalies_->Add({{"phase", phase}, {"kind", a.kind()}}).Increment(double(a.count()));
   }
   active_->Add({{"phase", phase}}).Set(snapshot.final() ? 0 : double(snapshot.active_workers()));
 }

@@ -14,6 +14,7 @@
 //   stampede_agent_loop_lag_p99_seconds{agent}    gauge (how late its event loops ran timers)
 //   stampede_client_saturated{agent}              gauge (1: the agent was the bottleneck last second)
 //   stampede_node_share{node,unit}                gauge (what the node holds, the database's view)
+//   stampede_anomalies_total{phase,kind}          counter (consistency anomalies the workload's checks found)
 //
 // Labels are bounded by the plan and the agents (phase, op, node and agent
 // names, outcomes, actions): never a key, a statement or a worker. The latency histograms are
@@ -73,6 +74,7 @@ class MetricsExporter {
   prometheus::Family<prometheus::Gauge>* active_;
   prometheus::Gauge* agents_;
   prometheus::Family<prometheus::Counter>* faults_;
+  prometheus::Family<prometheus::Counter>* anomalies_;
   prometheus::Family<prometheus::Gauge>* healthy_family_;
   prometheus::Family<prometheus::Gauge>* underreplicated_family_;
   // The database nodes' resources (agent/node_sampler.h), by node.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/anomaly.h"
 #include "common/duration.h"
 
 namespace stampede::record {
@@ -31,7 +32,11 @@ constexpr MetricInfo kPhaseMetrics[] = {
     {"unchecked_writes", MetricUnit::kCount},
     {"unexpected_writes", MetricUnit::kCount},
     {"client_saturated_s", MetricUnit::kSeconds},
+    {"anomalies", MetricUnit::kCount},
+    {"anomalies.wrong_total", MetricUnit::kCount},
+    {"anomalies.stale_read", MetricUnit::kCount},
 };
+static_assert(kNumAnomalies == 2, "each anomaly kind is a phase metric: anomalies.KIND");
 
 constexpr MetricInfo kFaultMetrics[] = {
     {"unavailability", MetricUnit::kSeconds},     {"time_to_first_failure", MetricUnit::kSeconds},

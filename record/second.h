@@ -44,6 +44,21 @@ struct AgentLoad {
   bool Saturated() const { return cpu > kSaturatedCpu || lag_p99_ms > kSaturatedLagMs; }
 };
 
+// One consistency anomaly a workload's check found (docs/consistency.md).
+struct AnomalyExample {
+  std::string kind;  // common/anomaly.h: wrong_total, stale_read
+  double t = 0;      // when it was seen, s since the run started
+  std::string agent, endpoint, op;
+  int64_t key = -1;  // -1: every key (a bank total)
+  int64_t expected = 0, got = 0;
+  double lag_s = 0;    // stale reads: how old the missed write was
+  bool final = false;  // the final read after the phase
+};
+
+// A journal line's examples beyond this are not read (agents send at most
+// 10 per event loop and phase).
+inline constexpr size_t kMaxAnomalyExamples = 1000;
+
 struct EndpointSecond {
   uint64_t lost = 0, reconnects = 0, connect_failures = 0;
 };
@@ -73,6 +88,10 @@ struct Second {
   // its planned rate over every agent (-1: closed loop, or a journal from
   // before it was recorded). What a catch-up burst is measured against.
   double scheduled = -1;
+  // Consistency anomalies found in this second, by kind, and examples of
+  // them (each agent's first few in the phase).
+  std::map<std::string, uint64_t> anomalies;
+  std::vector<AnomalyExample> anomaly_examples;
   bool late = false;       // a snapshot that came after its second was written
   std::string from_spool;  // merged by `stampede report --spool` from this spool file
 

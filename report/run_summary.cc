@@ -130,6 +130,7 @@ void SummaryBuilder::AddSecond(const record::Second& second) {
     op->latency.Merge(o.latency);
   }
   for (const auto& [agent, n] : second.agent_ops) p->agent_ops[agent] += n;
+  p->anomalies.Add(second);
   for (const auto& [agent, cpu] : second.agent_cpu_s) p->agent_cpu_s[agent] += cpu;
   if (!second.agent_load.empty() && !second.late) {
     p->load_measured_s += second.interval_s;
@@ -280,6 +281,7 @@ Json StepGroupsToJson(const RunSummary& s) {
 
 Json SummaryToJson(const RunSummary& s) {
   Json phases = Json::array();
+  PhaseAnomalies all;  // every phase's, by kind
   for (const PhaseSummary& p : s.phases) {
     Json ops = Json::array();
     for (const OpSummary& o : p.ops) {
@@ -309,6 +311,7 @@ Json SummaryToJson(const RunSummary& s) {
       endpoints[name] = {{"lost", e.lost}, {"reconnects", e.reconnects}, {"connect_failures", e.connect_failures}};
     }
     Json phase = {{"name", p.name},
+                  {"workload", p.workload},
                   {"endpoints", endpoints},
                   {"workers", p.workers},
                   {"pipeline", p.pipeline},
@@ -328,6 +331,8 @@ Json SummaryToJson(const RunSummary& s) {
                   {"owed", p.owed >= 0 ? Json(p.owed) : Json(nullptr)}};
     if (p.timed_out) phase["timed_out"] = true;
     if (p.writes) phase["writes"] = WritesToJson(*p.writes);
+    phase["anomalies"] = AnomaliesToJson(p.anomalies);
+    for (const auto& [kind, n] : p.anomalies.counts) all.counts[kind] += n;
     if (const OpSummary* o = p.BatchedOp()) phase["rows"] = BatchRowsToJson(p, *o);
     if (!p.group.empty()) {
       phase["group"] = p.group;
@@ -358,6 +363,7 @@ Json SummaryToJson(const RunSummary& s) {
             {"notes", s.logs},
             {"events", events},
             {"undone", undone}};
+  j["anomalies"] = {{"total", all.total()}, {"by_kind", all.counts}};
   j["rolls"] = Json::array();
   for (const RollNumbers& r : s.rolls) j["rolls"].push_back(RollToJson(r));
   j["error"] = s.error.empty() ? Json(nullptr) : Json(s.error);
@@ -432,6 +438,7 @@ void PhaseNotesMarkdown(const PhaseSummary& p, std::ostringstream& md) {
   }
   if (const OpSummary* o = p.BatchedOp()) md << "\n" << BatchRowsMarkdown(p, *o) << "\n";
   if (p.writes) md << "\n" << WritesMarkdown(*p.writes) << "\n";
+  if (std::string a = AnomaliesMarkdown(p.anomalies, p.workload); !a.empty()) md << "\n" << a << "\n";
   if (p.agent_ops.size() > 1) {
     md << "\nOperations by agent: ";
     bool first = true;

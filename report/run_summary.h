@@ -13,6 +13,7 @@
 #include "common/histogram.h"
 #include "common/outcome.h"
 #include "record/records.h"
+#include "report/anomalies.h"
 #include "report/journal.h"
 #include "report/node_usage.h"
 #include "report/recovery.h"
@@ -64,6 +65,7 @@ struct PhaseSummary {
   };
   std::map<std::string, Endpoint> endpoints;
   std::optional<record::WritesChecked> writes;  // check_writes: the read-back
+  PhaseAnomalies anomalies;                     // what the workload's consistency checks found
 
   OpSummary* FindOrAdd(const std::string& op);
   const OpSummary* BatchedOp() const;  // batch > 1: the op named "insert"

@@ -127,6 +127,9 @@ void RunViewBuilder::AddPoint(const record::Second& second) {
   p99_.push_back(merged.count() ? double(merged.ValueAtQuantile(0.99)) / 1e6 : 0.0);
   active_.push_back(double(second.active_workers));
   saturated_.push_back(double(second.SaturatedAgents().size()));
+  double anomalies = 0;
+  for (const auto& [kind, n] : second.anomalies) anomalies += double(n);
+  anomalies_.push_back(anomalies);
 }
 
 Json RunViewBuilder::View(const RunSummary& summary) const {
@@ -152,7 +155,8 @@ Json RunViewBuilder::View(const RunSummary& summary) const {
                     {"p99_ms", p99_},
                     {"errors", errors},
                     {"active_workers", active_},
-                    {"saturated_agents", saturated_}};
+                    {"saturated_agents", saturated_},
+                    {"anomalies", anomalies_}};
   view["phases"] = phases_;
   Json shares = Json::object();
   for (const auto& [node, s] : shares_) {
@@ -177,6 +181,7 @@ Json RunViewBuilder::View(const RunSummary& summary) const {
   view["undone"] = s["undone"];
   view["degraded"] = s["degraded"];
   view["verdict"] = s["verdict"];
+  view["anomalies"] = s["anomalies"];
   return view;
 }
 

@@ -58,6 +58,7 @@ class RunViewBuilder {
   // The charts: one point per second (a phase's last sliver excepted).
   std::vector<double> t_, p50_, p99_, active_;
   std::vector<double> saturated_;      // per point: the agents saturated in it (0: none)
+  std::vector<double> anomalies_;      // per point: consistency anomalies found in it
   std::vector<uint32_t> point_phase_;  // each point's phase index
   // Which ops each phase runs: in a second without any of them (an outage)
   // they are 0; ops of other phases are null there (NaN here: a gap, not a dip).

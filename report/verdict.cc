@@ -71,6 +71,15 @@ Measure MeasurePhase(const PhaseSummary& p, const Expectation& e) {
   if (e.metric.size() > 7 && e.metric.compare(e.metric.size() - 7, 7, "_writes") == 0) {
     return MeasureWrites(p, e.metric);
   }
+  if (e.metric.rfind("anomalies", 0) == 0) {
+    // Per phase, whatever op the condition names.
+    if (!ChecksConsistency(p.workload)) {
+      return {std::nullopt, "not checked: workload " + p.workload + " has no consistency check (bank does)"};
+    }
+    if (e.metric == "anomalies") return {double(p.anomalies.total()), ""};
+    auto it = p.anomalies.counts.find(e.metric.substr(10));
+    return {it == p.anomalies.counts.end() ? 0.0 : double(it->second), ""};
+  }
   if (e.metric == "client_saturated_s") {
     // Seconds in which any agent was saturated (record::AgentLoad).
     if (p.load_measured_s <= 0) return {std::nullopt, "not measured (no agent reported its load)"};

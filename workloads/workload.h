@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/anomaly.h"
 #include "common/status.h"
 #include "drivers/driver.h"
 #include "drivers/driver_registry.h"
@@ -77,8 +78,25 @@ class WorkerOps {
     return false;
   }
   // Statements the op from the last Next() runs as one transaction (the
-  // runner fetches the rest with More() first); 1: not a transaction.
+  // runner fetches the rest with More() first); 1: not a transaction;
+  // kInteractive: an interactive transaction (Continue).
   virtual int TransactionSize() const { return 1; }
+  static constexpr int kInteractive = -1;
+  // Interactive transactions (TransactionSize() == kInteractive), whose
+  // statements depend on what the ones before returned (bank's transfer):
+  // the runner begins a transaction, runs the statement Next() filled, and
+  // then asks here, with step statements done in this attempt and the last
+  // one's result, for the next statement (kNext, *request filled), or how
+  // to end it. A retried transaction starts again from Next()'s statement
+  // (step 1 again). Redis: the statements run in turn, not in a
+  // transaction.
+  enum class Then { kCommit, kNext, kRollback };
+  virtual Then Continue(int step, const drivers::OpResult& last, drivers::OpRequest* request) {
+    (void)step;
+    (void)last;
+    (void)request;
+    return Then::kCommit;
+  }
   // Sees the result of the operation Next() produced last (after retries);
   // pipelined (WorkloadContext::pipeline), of the oldest not yet observed.
   virtual void Observe(int op, const drivers::OpResult& result) {
@@ -87,9 +105,34 @@ class WorkerOps {
   }
   // Once, when the worker is done: a line for the run's notes, or "".
   virtual std::string Finish() { return {}; }
+  // A final read after the phase, by one worker of each agent once its
+  // other workers are done (bank: every balance once more): fills *request
+  // and returns its op index, whose result goes to Observe (not counted as
+  // an operation); -1: none.
+  virtual int FinalRead(drivers::OpRequest* request) {
+    (void)request;
+    return -1;
+  }
+  // A consistency anomaly the last Observe() found (common/anomaly.h): the
+  // runner takes it right after, with its time and endpoint.
+  bool flagged() const { return flagged_; }
+  AnomalyNote TakeFlag() {
+    flagged_ = false;
+    return flag_;
+  }
   // The inserts this worker's operations acknowledged, for check_writes;
   // null if the workload cannot say (see Workload::ReadBack).
   virtual const WriteLedger* writes() const { return nullptr; }
+
+ protected:
+  void Flag(const AnomalyNote& note) {
+    flag_ = note;
+    flagged_ = true;
+  }
+
+ private:
+  AnomalyNote flag_;
+  bool flagged_ = false;
 };
 
 class Workload {

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "workloads/bank_workload.h"
 #include "workloads/crud_workload.h"
 #include "workloads/custom_workload.h"
 #include "workloads/geo_workload.h"
@@ -28,6 +29,8 @@ const std::vector<WorkloadInfo>& Workloads() {
        &HugedbWorkload::ParamSpecs, &HugedbWorkload::Create, &HugedbWorkload::Steps},
       {"orm2019", "the origin's ORM benchmark: Insert, MultiInsert (100 rows), Update, Read, MultiRead (limit 100)",
        &OrmWorkload::ParamSpecs, &OrmWorkload::Create, &OrmWorkload::Steps},
+      {"bank", "transfers between accounts and reads of their total, which must not change (consistency)",
+       &BankWorkload::ParamSpecs, &BankWorkload::Create},
       {"ycsb", "YCSB core workloads a-f: a load step, then the read/update/insert/scan mix", &YcsbWorkload::ParamSpecs,
        &YcsbWorkload::Create, &YcsbWorkload::Steps},
   };

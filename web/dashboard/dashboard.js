@@ -43,16 +43,23 @@
               ctx.fillRect(x0, top, x1 - x0, bottom - top);
             }
             // Seconds in which an agent was the bottleneck itself (CPU or
-            // event-loop lag): its numbers measure the client there.
-            const st = (view.series || {}).t || [], sat = (view.series || {}).saturated_agents || [];
-            for (let i = 0; i < st.length; i++) {
-              if (!sat[i]) continue;
-              const x0 = Math.max(u.bbox.left, u.valToPos(st[i] - 1, "x", true));
-              const x1 = Math.min(u.bbox.left + u.bbox.width, u.valToPos(st[i], "x", true));
-              if (x1 <= x0) continue;
-              ctx.fillStyle = "rgba(227,179,65,.16)";
-              ctx.fillRect(x0, top, x1 - x0, bottom - top);
-            }
+            // event-loop lag), shaded amber: its numbers measure the client
+            // there. Seconds in which the workload's consistency checks
+            // found an anomaly (docs/consistency.md): a purple band along
+            // the top.
+            const series = view.series || {}, st = series.t || [];
+            const markSeconds = (flags, color, height) => {
+              for (let i = 0; i < st.length; i++) {
+                if (!flags[i]) continue;
+                const x0 = Math.max(u.bbox.left, u.valToPos(st[i] - 1, "x", true));
+                const x1 = Math.min(u.bbox.left + u.bbox.width, u.valToPos(st[i], "x", true));
+                if (x1 <= x0) continue;
+                ctx.fillStyle = color;
+                ctx.fillRect(x0, top, x1 - x0, height);
+              }
+            };
+            markSeconds(series.saturated_agents || [], "rgba(227,179,65,.16)", bottom - top);
+            markSeconds(series.anomalies || [], "rgba(188,140,255,.9)", 6 * devicePixelRatio);
             let labelEnd = -Infinity;
             for (const p of view.phases || []) {
               const x = u.valToPos(p.start, "x", true);
@@ -307,6 +314,19 @@
         // report.md's line; its **bold** marks what is lost or unchecked.
         const text = esc(p.writes.text).replace(/\*\*(.+?)\*\*/g, "<b>$1</b>");
         html += `<p class="writes${p.writes.lost || p.writes.unchecked ? " bad" : ""}">${text}</p>`;
+      }
+      const an = p.anomalies;
+      if (an && an.total > 0) {
+        // Consistency anomalies, with up to three examples of each kind.
+        html += `<p class="anomalies bad"><b>Consistency: ${an.total} anomal${an.total === 1 ? "y" : "ies"}</b> in ` +
+          `${an.seconds.length} s (docs/consistency.md)</p><table><tr><th>anomaly</th><th>count</th><th>examples</th></tr>`;
+        for (const [kind, n] of Object.entries(an.by_kind)) {
+          const ex = an.examples.filter((e) => e.kind === kind).slice(0, 3).map((e) => esc(e.text)).join("<br>");
+          html += `<tr><td>${esc(kind)}</td><td>${n}</td><td>${ex}</td></tr>`;
+        }
+        html += "</table>";
+      } else if (an && p.workload === "bank") {
+        html += '<p class="anomalies">Consistency: 0 anomalies</p>';
       }
       if (p.owed !== null && p.owed !== undefined) {
         html += `<p class="muted schedule">owed ${p.owed}: ${p.done} done, ${p.missed} missed` +

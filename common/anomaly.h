@@ -1,0 +1,44 @@
+// Consistency anomalies a workload's checks find in what the database
+// returned (docs/consistency.md): their kinds, and one anomaly as a worker
+// notes it, numbers only (no text is made on the operation path).
+#ifndef STAMPEDE_COMMON_ANOMALY_H_
+#define STAMPEDE_COMMON_ANOMALY_H_
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace stampede {
+
+enum class Anomaly : uint8_t {
+  kWrongTotal = 0,  // bank: a read whose balances do not add up to accounts x balance
+  kStaleRead = 1,   // a read that missed a write acknowledged before it started
+};
+
+constexpr int kNumAnomalies = 2;
+
+constexpr std::array<std::string_view, kNumAnomalies> kAnomalyNames = {"wrong_total", "stale_read"};
+
+constexpr std::string_view AnomalyName(Anomaly a) { return kAnomalyNames[static_cast<int>(a)]; }
+
+inline std::optional<Anomaly> AnomalyNamed(std::string_view name) {
+  for (int i = 0; i < kNumAnomalies; ++i) {
+    if (kAnomalyNames[size_t(i)] == name) return static_cast<Anomaly>(i);
+  }
+  return std::nullopt;
+}
+
+// One anomaly as a worker's check saw it. The runner adds when, where and
+// which operation.
+struct AnomalyNote {
+  Anomaly kind = Anomaly::kWrongTotal;
+  int64_t key = -1;      // the key or account it concerns (-1: all of them)
+  int64_t expected = 0;  // what a consistent database returns
+  int64_t got = 0;       // what this one returned
+  int64_t lag_ns = 0;    // stale reads: how long before the read the missed write was acknowledged
+};
+
+}  // namespace stampede
+
+#endif  // STAMPEDE_COMMON_ANOMALY_H_

@@ -1,0 +1,79 @@
+#include "report/anomalies.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "report/text_format.h"
+
+namespace stampede::report {
+
+uint64_t PhaseAnomalies::total() const {
+  uint64_t n = 0;
+  for (const auto& [kind, c] : counts) n += c;
+  return n;
+}
+
+void PhaseAnomalies::Add(const record::Second& s) {
+  uint64_t here = 0;
+  for (const auto& [kind, c] : s.anomalies) {
+    counts[kind] += c;
+    here += c;
+  }
+  if (here > 0 && (seconds.empty() || seconds.back() != s.t)) seconds.push_back(s.t);
+  for (const record::AnomalyExample& e : s.anomaly_examples) {
+    const size_t of_kind = size_t(std::count_if(examples.begin(), examples.end(),
+                                                [&](const record::AnomalyExample& x) { return x.kind == e.kind; }));
+    if (of_kind < kExamplesPerKind || e.final) examples.push_back(e);
+  }
+  std::stable_sort(examples.begin(), examples.end(),
+                   [](const record::AnomalyExample& a, const record::AnomalyExample& b) { return a.t < b.t; });
+}
+
+bool ChecksConsistency(const std::string& workload) { return workload == "bank"; }
+
+std::string DescribeAnomaly(const record::AnomalyExample& e) {
+  std::ostringstream out;
+  if (e.kind == "wrong_total") {
+    out << (e.final ? "the final read's total " : "read total ") << e.got << ", expected " << e.expected;
+  } else if (e.kind == "stale_read") {
+    out << "key " << e.key << " read " << e.got << " after " << e.expected << " was acknowledged";
+    if (e.lag_s > 0) out << " " << HumanUs(e.lag_s * 1e6) << " before";
+  } else {
+    out << e.kind << " key " << e.key << ": got " << e.got << ", expected " << e.expected;
+  }
+  out << " (" << (e.endpoint.empty() ? "?" : e.endpoint) << ", agent " << e.agent << ", " << Fixed(e.t, 2) << " s)";
+  return out.str();
+}
+
+nlohmann::json AnomaliesToJson(const PhaseAnomalies& a) {
+  nlohmann::json examples = nlohmann::json::array();
+  for (const record::AnomalyExample& e : a.examples) {
+    nlohmann::json j = {{"kind", e.kind},         {"t_s", e.t},   {"agent", e.agent},
+                        {"endpoint", e.endpoint}, {"op", e.op},   {"key", e.key},
+                        {"expected", e.expected}, {"got", e.got}, {"final", e.final}};
+    if (e.lag_s > 0) j["lag_s"] = e.lag_s;
+    j["text"] = DescribeAnomaly(e);
+    examples.push_back(std::move(j));
+  }
+  return {{"total", a.total()}, {"by_kind", a.counts}, {"seconds", a.seconds}, {"examples", std::move(examples)}};
+}
+
+std::string AnomaliesMarkdown(const PhaseAnomalies& a, const std::string& workload) {
+  if (a.total() == 0) return ChecksConsistency(workload) ? "Consistency: 0 anomalies (docs/consistency.md)." : "";
+  std::ostringstream md;
+  md << "**Consistency: " << a.total() << " anomal" << (a.total() == 1 ? "y" : "ies") << "** (docs/consistency.md), in "
+     << a.seconds.size() << " second" << (a.seconds.size() == 1 ? "" : "s") << ".\n\n";
+  md << "| anomaly | count | examples |\n|---|---:|---|\n";
+  for (const auto& [kind, n] : a.counts) {
+    md << "| " << kind << " | " << n << " | ";
+    int shown = 0;
+    for (const record::AnomalyExample& e : a.examples) {
+      if (e.kind != kind || (shown >= 3 && !e.final)) continue;
+      md << (shown++ ? "; " : "") << DescribeAnomaly(e);
+    }
+    md << " |\n";
+  }
+  return md.str();
+}
+
+}  // namespace stampede::report
