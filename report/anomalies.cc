@@ -29,7 +29,7 @@ void PhaseAnomalies::Add(const record::Second& s) {
                    [](const record::AnomalyExample& a, const record::AnomalyExample& b) { return a.t < b.t; });
 }
 
-bool ChecksConsistency(const std::string& workload) { return workload == "bank"; }
+bool ChecksConsistency(const std::string& workload) { return workload == "bank" || workload == "register"; }
 
 std::string DescribeAnomaly(const record::AnomalyExample& e) {
   std::ostringstream out;

@@ -74,7 +74,7 @@ Measure MeasurePhase(const PhaseSummary& p, const Expectation& e) {
   if (e.metric.rfind("anomalies", 0) == 0) {
     // Per phase, whatever op the condition names.
     if (!ChecksConsistency(p.workload)) {
-      return {std::nullopt, "not checked: workload " + p.workload + " has no consistency check (bank does)"};
+      return {std::nullopt, "not checked: workload " + p.workload + " has no consistency check (bank and register do)"};
     }
     if (e.metric == "anomalies") return {double(p.anomalies.total()), ""};
     auto it = p.anomalies.counts.find(e.metric.substr(10));

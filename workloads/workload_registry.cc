@@ -10,6 +10,7 @@
 #include "workloads/kv_workload.h"
 #include "workloads/orm_workload.h"
 #include "workloads/rebalance_workload.h"
+#include "workloads/register_workload.h"
 #include "workloads/ycsb_workload.h"
 
 namespace stampede::workloads {
@@ -31,6 +32,9 @@ const std::vector<WorkloadInfo>& Workloads() {
        &OrmWorkload::ParamSpecs, &OrmWorkload::Create, &OrmWorkload::Steps},
       {"bank", "transfers between accounts and reads of their total, which must not change (consistency)",
        &BankWorkload::ParamSpecs, &BankWorkload::Create},
+      {"register",
+       "pairs of workers: one writes a key through one endpoint, the other reads it through another (stale reads)",
+       &RegisterWorkload::ParamSpecs, &RegisterWorkload::Create},
       {"ycsb", "YCSB core workloads a-f: a load step, then the read/update/insert/scan mix", &YcsbWorkload::ParamSpecs,
        &YcsbWorkload::Create, &YcsbWorkload::Steps},
   };

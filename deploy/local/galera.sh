@@ -8,6 +8,7 @@
 #   galera.sh pid DIR N
 #   galera.sh status DIR N                   # wsrep_cluster_size, _status, local_state
 #   galera.sh bootstrap DIR N                # make node N's component primary again
+#   galera.sh set-global DIR N NAME VALUE    # SET GLOBAL NAME = VALUE on node N (wsrep_sync_wait 1)
 #   galera.sh join DIR N                     # a new node N (4, 5, ...) joins by state transfer (SST
 #                                            # from node1) and returns once it is Synced
 #   galera.sh leave DIR N                    # node N leaves gracefully (shut down: the others drop it)
@@ -127,6 +128,11 @@ case "$cmd" in
     ;;
   status)
     sql "${3:?N}" -N -e "SHOW STATUS WHERE Variable_name IN ('wsrep_cluster_size','wsrep_cluster_status','wsrep_local_state_comment')"
+    ;;
+  set-global)
+    name=${4:?NAME}; value=${5:?VALUE}
+    case "$name$value" in *[!A-Za-z0-9_]*) echo "galera: set-global takes a name and a value of letters, digits and _" >&2; exit 2 ;; esac
+    sql "${3:?N}" -e "SET GLOBAL $name = $value"
     ;;
   bootstrap)
     # A component that lost its primary status (quorum lost, or a

@@ -325,7 +325,7 @@
           html += `<tr><td>${esc(kind)}</td><td>${n}</td><td>${ex}</td></tr>`;
         }
         html += "</table>";
-      } else if (an && p.workload === "bank") {
+      } else if (an && (p.workload === "bank" || p.workload === "register")) {
         html += '<p class="anomalies">Consistency: 0 anomalies</p>';
       }
       if (p.owed !== null && p.owed !== undefined) {
