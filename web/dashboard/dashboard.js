@@ -319,7 +319,7 @@
       if (an && an.total > 0) {
         // Consistency anomalies, with up to three examples of each kind.
         html += `<p class="anomalies bad"><b>Consistency: ${an.total} anomal${an.total === 1 ? "y" : "ies"}</b> in ` +
-          `${an.seconds.length} s (docs/consistency.md)</p><table><tr><th>anomaly</th><th>count</th><th>examples</th></tr>`;
+          `${an.seconds.length} s (docs/consistency.md)</p><table class="anomalies"><tr><th>anomaly</th><th>count</th><th>examples</th></tr>`;
         for (const [kind, n] of Object.entries(an.by_kind)) {
           const ex = an.examples.filter((e) => e.kind === kind).slice(0, 3).map((e) => esc(e.text)).join("<br>");
           html += `<tr><td>${esc(kind)}</td><td>${n}</td><td>${ex}</td></tr>`;
