@@ -212,8 +212,10 @@ drivers::Task<void> AsyncRunner::WorkerMain(Worker* w) {
   // slow the operations other workers still have in flight.
 }
 
-// Once the agent's other workers are done, within kFinalReadNs, on this
-// worker's connection (or the next endpoint that answers).
+// Once the agent's other workers are done, within kFinalReadNs: on this
+// worker's connection, and after a failure on the next endpoint that
+// answers (a Galera node still syncing after a fault refuses reads with
+// 1047 while the others serve).
 drivers::Task<void> AsyncRunner::FinalRead(Worker* w) {
   drivers::OpRequest req;
   const int op = w->ops->FinalRead(&req);
@@ -222,14 +224,27 @@ drivers::Task<void> AsyncRunner::FinalRead(Worker* w) {
   while (ops_running_.load() > 0 && MonoNowNs() < until) {
     if (!co_await SleepUntil(w, MonoNowNs() + kStageTickNs)) co_return;
   }
-  if (!w->driver->connected() && !(co_await Reconnect(w)).ok()) co_return FinalReadNote("no endpoint answered");
-  loops_[w->loop]->cut_at[w->slot] = until;
-  w->cut_fired = false;
-  const drivers::OpResult r = co_await w->driver->Execute(req, &w->error);
-  if (Disarm(w)) w->error = TimeoutNote() + w->error;
-  if (r.outcome != Outcome::kOk) co_return FinalReadNote(w->error);
-  w->ops->Observe(op, r);
-  if (w->ops->flagged()) w->stats->RecordAnomaly({w->ops->TakeFlag(), MonoNowNs(), w->endpoint, op, true});
+  std::string why = "no endpoint answered";
+  while (MonoNowNs() < until) {
+    Status connected = Status::Ok();
+    if (!w->driver->connected()) connected = co_await Reconnect(w);
+    if (!connected.ok()) why = connected.message();
+    if (connected.ok()) {
+      loops_[w->loop]->cut_at[w->slot] = until;
+      w->cut_fired = false;
+      const drivers::OpResult r = co_await w->driver->Execute(req, &w->error);
+      if (Disarm(w)) w->error = TimeoutNote() + w->error;
+      if (r.outcome == Outcome::kOk) {
+        w->ops->Observe(op, r);
+        if (w->ops->flagged()) w->stats->RecordAnomaly({w->ops->TakeFlag(), MonoNowNs(), w->endpoint, op, true});
+        co_return;
+      }
+      why = w->error;
+      w->driver->Close();  // the next try starts at the next endpoint
+    }
+    if (!co_await SleepUntil(w, std::min(MonoNowNs() + kFinalReadPauseNs, until))) co_return;
+  }
+  FinalReadNote(why);
 }
 
 void AsyncRunner::FinalReadNote(const std::string& why) const {

@@ -95,7 +95,8 @@ class AsyncRunner : public PhaseRunner {
   Task<void> FinalRead(Worker* w);
   void FinalReadNote(const std::string& why) const;
   static constexpr int64_t kFinalReadNs = 10 * kNsPerSec;
-  std::atomic<int> ops_running_{0};  // workers not yet past their operations
+  static constexpr int64_t kFinalReadPauseNs = 200 * kNsPerMs;  // between tries
+  std::atomic<int> ops_running_{0};                             // workers not yet past their operations
   // Closed loop, Phase.pipeline operations at a time (agent/async_pipeline.cc).
   Task<void> RunPipelined(Worker* w);
   // Counts an operation's outcome and tells the workload.

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # A rebalance of a real 6-node Redis Cluster under load: while reads and
-# in-place updates of 20,000 keys run, 4,000 hash slots (and their keys)
+# in-place updates of 20,000 keys run, 2,000 hash slots (and their keys)
 # move from one master to another. First 300 slots are held half-moved for
 # 2 s (keys on the new master, slots still MIGRATING/IMPORTING: every
-# client gets ASK), then redis-cli --cluster reshard moves 3,700 more (MOVED).
+# client gets ASK), then redis-cli --cluster reshard moves 1,700 more (MOVED).
+# The phase lasts 20 s: the move takes about 8 s alone and twice that
+# beside another test (once 16.4 s, past an earlier 14 s phase, with 3,700).
 # The driver follows both, so no operation may fail and no key is lost or
 # added.
 source "$(dirname "$0")/../lib.sh"
@@ -43,7 +45,7 @@ target: {driver: redis, flavor: redis-cluster, endpoints: [$RC_ENDPOINTS], passw
 retry: {max_attempts: 5, backoff: 50ms}
 phases:
   - {name: load, workload: crud, workers: 8, ops: 20000, params: {reset: true, table: rs}}
-  - {name: mix, workload: crud, workers: 8, duration: 14s, rate: 1500,
+  - {name: mix, workload: crud, workers: 8, duration: 20s, rate: 1500,
      params: {insert: 0, select: 1, update: 1, keys: 20000, table: rs}}
 YAML
 "$STAMPEDE" run "$TMP/plan.yaml" --results "$TMP/res" >"$TMP/run.out" 2>"$TMP/run.err" &
@@ -53,20 +55,20 @@ sleep 1
 started=$(date +%s.%N)
 hold_migration "$from" "$to" "$(first_slot_of "$from")" 300
 cli "$from" --cluster reshard "127.0.0.1:$from" --cluster-from "$(cli "$from" cluster myid)" \
-  --cluster-to "$(cli "$to" cluster myid)" --cluster-slots 3700 --cluster-yes --cluster-pipeline 5 \
+  --cluster-to "$(cli "$to" cluster myid)" --cluster-slots 1700 --cluster-yes --cluster-pipeline 5 \
   >"$TMP/reshard.log" 2>&1 || fail "redis-cli --cluster reshard failed: $(tail -n 3 "$TMP/reshard.log")"
 took=$(echo "$(date +%s.%N) - $started" | bc)
 kill -0 "$run_pid" 2>/dev/null || fail "the phase ended before the reshard did (${took} s): it did not run under load"
 rc=0; wait "$run_pid" || rc=$?
 expect_eq "$rc" 0 "run exit code"
 after=$(slots_of "$to")
-expect_eq "$after" $((before + 4000)) "slots served by $to after the reshard"
+expect_eq "$after" $((before + 2000)) "slots served by $to after the reshard"
 s=$TMP/res/summary.json
 ok=$(jq '[.phases[1].ops[].ok] | add' "$s")
 errors=$(jq '[.phases[1].ops[].errors // {} | .[]] | add // 0' "$s")
 retries=$(jq '[.phases[1].ops[].retries // 0] | add' "$s")
 expect_eq "$errors" 0 "operations that failed while slots moved"
-[ "$ok" -gt 10000 ] || fail "only $ok operations in the mix phase"
+[ "$ok" -gt 15000 ] || fail "only $ok operations in the mix phase"
 expect_eq "$(redis_cluster_count rs)" 20000 "keys after the reshard"
 cat "$TMP/res/report.md"
-pass "4000 slots moved from master $from to $to in ${took} s under load: $ok ok, 0 errors ($retries retries), 20000 keys"
+pass "2000 slots moved from master $from to $to in ${took} s under load: $ok ok, 0 errors ($retries retries), 20000 keys"

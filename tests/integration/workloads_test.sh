@@ -130,13 +130,17 @@ YAML
   [ "${a[0]}" -le 6 ] || fail "stages: $active starts too high"
   expect_eq "${a[6]}" 20 "stages: active workers during the hold ($active)"
   expect_eq "${a[8]}" 20 "stages: active workers during the hold ($active)"
-  # Rate 0 -> 400 over 4 s (800 ops), then 400/s for 2 s (800 more).
-  n=$(jq '[.phases[] | select(.name=="rate") | .ops[] | .count] | add' "$s")
-  awk -v n="$n" 'BEGIN { exit !(n >= 1580 && n <= 1601) }' || fail "rate stages: $n ops, expected 1600"
+  # Rate 0 -> 400 over 4 s (800 ops), then 400/s for 2 s (800 more): the
+  # phase owes 1600, and each is done or missed (due more than op_timeout
+  # before its worker got to it: on a busy machine a few are, once 29).
+  read -r owed n missed <<<"$(jq -r '.phases[] | select(.name=="rate") | "\(.owed) \(.done) \(.missed)"' "$s")"
+  expect_eq "$owed" 1600 "rate stages: operations owed"
+  expect_eq "$((n + missed))" 1600 "rate stages: done + missed"
+  [ "$n" -ge 1500 ] || fail "rate stages: only $n of 1600 done ($missed missed)"
   p=$(jq '[.phases[] | select(.name=="poisson") | .ops[] | .count] | add' "$s")
   # 1200 expected; Poisson's standard deviation is about 35.
   awk -v n="$p" 'BEGIN { exit !(n >= 1050 && n <= 1350) }' || fail "poisson arrivals: $p ops, expected about 1200"
-  pass "stages: active workers per second $active; rate ramp $n ops (expected 1600); poisson $p ops (expected ~1200)"
+  pass "stages: active workers per second $active; rate ramp $n ops done, $missed missed (owed 1600); poisson $p ops (expected ~1200)"
 fi
 
 # --- hugedb2019 with a high slow_factor (SQL only) -----------------------
