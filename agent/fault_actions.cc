@@ -108,11 +108,20 @@ Status FaultActions::Exec(const std::vector<std::string>& argv) const {
   posix_spawn_file_actions_init(&files);
   if (err >= 0) posix_spawn_file_actions_adddup2(&files, err, 2);
   // Its own process group, so a command cut off by the timeout goes with
-  // everything it started.
+  // everything it started. Signals as a shell would give them: the agent
+  // blocks SIGINT and SIGTERM (cli/signals.h) and ignores SIGPIPE, and a
+  // server a start or join command leaves running would keep that for
+  // life (seen: a Patroni that `leave` could not stop with SIGTERM).
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   posix_spawnattr_setpgroup(&attr, 0);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&attr, &none);
+  sigemptyset(&defaults);
+  for (int sig : {SIGINT, SIGTERM, SIGPIPE, SIGHUP, SIGQUIT}) sigaddset(&defaults, sig);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
   pid_t pid;
   int rc = posix_spawnp(&pid, args[0], &files, &attr, args.data(), environ);
   posix_spawnattr_destroy(&attr);

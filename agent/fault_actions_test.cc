@@ -60,6 +60,28 @@ TEST(FaultActionsTest, AServerAStartCommandLeavesBehindMayStillWriteToStderr) {
   rmdir(dir);
 }
 
+// The agent blocks SIGTERM and ignores SIGPIPE; what its commands start
+// must not inherit that, or a server started by `start` or `join` could
+// never be stopped with SIGTERM.
+TEST(FaultActionsTest, CommandsStartWithDefaultSignals) {
+  sigset_t term, old;
+  sigemptyset(&term);
+  sigaddset(&term, SIGTERM);
+  ASSERT_EQ(pthread_sigmask(SIG_BLOCK, &term, &old), 0);
+  auto* old_pipe = signal(SIGPIPE, SIG_IGN);
+  // SIGINT and SIGTERM (bits 0x2, 0x4000) not blocked, SIGPIPE (0x1000) not
+  // ignored, in the command's own process (the shell's /proc/$$).
+  auto fa = Parse(
+      "nodes:\n  db1: {command: {start: [sh, -c, 'set -- $(grep -E \"^Sig(Blk|Ign)\" /proc/$$/status); "
+      "[ $((0x$2 & 0x4002)) = 0 ] && [ $((0x$4 & 0x1000)) = 0 ] || { echo $* >&2; exit 1; }']}}\n",
+      "agent.yaml");
+  ASSERT_TRUE(fa.ok()) << fa.status().message();
+  Status s = fa->Run("start", "db1");
+  signal(SIGPIPE, old_pipe);
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  EXPECT_TRUE(s.ok()) << "the command inherited blocked or ignored signals: " << s.message();
+}
+
 TEST(FaultActionsTest, ShellStringsAreRejected) {
   auto fa = Parse("nodes:\n  db1: {command: {kill: \"pkill mysqld\"}}\n", "agent.yaml");
   ASSERT_FALSE(fa.ok());
