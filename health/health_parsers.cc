@@ -287,9 +287,13 @@ StatusOr<HealthReport> ParsePatroniCluster(std::string_view json, int64_t expect
       }
     }
     const int64_t missing = std::max<int64_t>(0, expected_members - running - other);
+    // Short of the expected size: a member beyond it that is not running
+    // (one that joined and then left, listed as stopped until its key
+    // expires) is not a sign of ill health.
+    const int64_t down = expected_members > 0 ? std::max<int64_t>(0, expected_members - running) : other;
     r.live_nodes = running;
-    r.unavailable = other + missing + (leaders == 0 ? 1 : 0);
-    r.healthy = leaders == 1 && other == 0 && missing == 0;
+    r.unavailable = down + (leaders == 0 ? 1 : 0);
+    r.healthy = leaders == 1 && down == 0;
     r.detail = "members running " + std::to_string(running) + ", leaders " + std::to_string(leaders) + ", other " +
                std::to_string(other);
     if (missing > 0) r.detail += ", missing " + std::to_string(missing);

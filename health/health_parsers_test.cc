@@ -139,6 +139,17 @@ TEST_F(HealthParsersTest, Patroni302ClusterHealthyStartingAndGone) {
   auto any = ParsePatroniCluster(Fixture("patroni_3.0.2_cluster_member_gone.json"));
   ASSERT_TRUE(any.ok());
   EXPECT_TRUE(any->healthy) << any->detail;
+  // A fourth member that joined and left (stopped, its key not yet
+  // expired): three of three expected still run.
+  const std::string left = R"({"members": [{"name": "node1", "role": "leader", "state": "running"},
+      {"name": "node2", "role": "sync_standby", "state": "running", "lag": 0},
+      {"name": "node3", "role": "replica", "state": "running", "lag": 0},
+      {"name": "node4", "role": "replica", "state": "stopped", "lag": "unknown"}]})";
+  auto after_leave = ParsePatroniCluster(left, 3);
+  ASSERT_TRUE(after_leave.ok());
+  EXPECT_TRUE(after_leave->healthy) << after_leave->detail;
+  EXPECT_EQ(after_leave->unavailable, 0);
+  EXPECT_FALSE(ParsePatroniCluster(left, 4)->healthy);
 }
 
 TEST(HealthReportTest, MergeNeedsEveryViewHealthy) {

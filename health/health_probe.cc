@@ -118,10 +118,12 @@ class HttpProbe : public HealthProbe {
     std::optional<HealthReport> worst;
     std::set<std::string> leaders;
     std::string silent;
+    StatusOr<Shares> shares = Status::Error("no answer");
     for (const std::string& url : o_.urls) {
       auto body = HttpGet(url + "/cluster", o_.timeout_ms);
       std::string leader;
       auto r = body.ok() ? ParsePatroniCluster(*body, o_.expected_nodes, &leader) : body.status();
+      if (r.ok() && !shares.ok()) shares = ParsePatroniShares(*body);  // the members as the first answer lists them
       if (!r.ok()) {
         silent += (silent.empty() ? "" : "; ") + r.status().message();
         continue;
@@ -130,6 +132,7 @@ class HttpProbe : public HealthProbe {
       if (!worst || r->unavailable > worst->unavailable || (worst->healthy && !r->healthy)) worst = *r;
     }
     if (!worst) return Status::Error(silent);
+    Attach(shares, &*worst);
     if (!silent.empty()) {
       worst->healthy = false;  // a member that does not answer is itself a sign of ill health
       worst->detail += "; " + silent;

@@ -1,5 +1,6 @@
 #include "health/share_parsers.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <map>
@@ -187,6 +188,29 @@ record::NodeShare GaleraMemberShare(const std::string& address, std::string_view
   const std::string& received = vars["wsrep_received_bytes"];
   if (!received.empty()) n.bytes = std::strtoll(received.c_str(), nullptr, 10);
   return n;
+}
+
+StatusOr<Shares> ParsePatroniShares(std::string_view text) {
+  return GuardJson(text, "Patroni /cluster", [](const Json& j) -> StatusOr<Shares> {
+    Shares out;
+    out.unit = "members";
+    for (const Json& m : j.at("members")) {
+      if (out.nodes.size() >= record::kMaxShareNodes) break;
+      record::NodeShare n;
+      n.node = m.value("name", "");
+      const std::string role = m.value("role", ""), state = m.value("state", "");
+      n.state = role + " " + state;
+      const auto lag = m.find("lag");
+      if (lag != m.end() && lag->is_number()) n.lag_bytes = std::max<int64_t>(0, lag->get<int64_t>());
+      const bool up = state == "running" || state == "streaming";
+      const bool leads = role == "leader" || role == "standby_leader" || role == "master";
+      n.share = up && (leads || (n.lag_bytes >= 0 && n.lag_bytes <= kPatroniCurrentLagBytes)) ? 1 : 0;
+      n.migrating = !up || (!leads && n.share == 0);
+      out.nodes.push_back(std::move(n));
+    }
+    if (out.nodes.empty()) return Status::Error("Patroni /cluster: no member");
+    return out;
+  });
 }
 
 }  // namespace stampede::health

@@ -8,7 +8,8 @@
 // region size per store; state Up, Offline while it drains, Tombstone).
 // YugabyteDB: yb-master /api/v1/tablet-servers (user tablets, leaders, SST
 // bytes per tablet server). CockroachDB: a node's /_status/vars (replicas,
-// leaseholders, capacity used per store).
+// leaseholders, capacity used per store). Galera and Patroni: which members
+// hold a current copy of the whole data set.
 #ifndef STAMPEDE_HEALTH_SHARE_PARSERS_H_
 #define STAMPEDE_HEALTH_SHARE_PARSERS_H_
 
@@ -39,6 +40,15 @@ StatusOr<Shares> ParseCockroachStoreShares(std::string_view prometheus_text);
 // state is wsrep_local_state_comment, bytes wsrep_received_bytes.
 std::vector<std::string> GaleraMembers(std::string_view status);
 record::NodeShare GaleraMemberShare(const std::string& address, std::string_view status);
+// Patroni: every member holds the whole data set too. GET /cluster names
+// each member with its role, state and lag (bytes of WAL behind the
+// leader, "unknown" while it has none to compare). Its share is 1 when it
+// serves a current copy: the leader running, or a replica running or
+// streaming no more than kPatroniCurrentLagBytes behind (Patroni's own
+// default maximum_lag_on_failover, the lag at which it would still promote
+// it); 0 while it starts, takes its base backup or falls behind.
+inline constexpr int64_t kPatroniCurrentLagBytes = 1 << 20;
+StatusOr<Shares> ParsePatroniShares(std::string_view json);
 
 }  // namespace stampede::health
 

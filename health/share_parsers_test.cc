@@ -93,11 +93,43 @@ TEST(ShareParsersTest, CockroachStoreFromStatusVars) {
   EXPECT_EQ(s->nodes[0].bytes, 131897916);
 }
 
+TEST(ShareParsersTest, PatroniMembersWithACurrentCopy) {
+  // Leader, sync standby and replica all running with lag 0: three shares.
+  auto s = ParsePatroniShares(Fixture("patroni_3.0.2_cluster_healthy.json"));
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  EXPECT_EQ(s->unit, "members");
+  ASSERT_EQ(s->nodes.size(), 3u);
+  EXPECT_EQ(Node(*s, "node2")->state, "leader running");
+  EXPECT_EQ(Node(*s, "node2")->share, 1);
+  EXPECT_EQ(Node(*s, "node2")->lag_bytes, -1);  // a leader lags nothing
+  EXPECT_EQ(Node(*s, "node3")->share, 1);
+  EXPECT_EQ(Node(*s, "node3")->lag_bytes, 0);
+  // A member starting again (lag "unknown") holds no current copy yet.
+  auto starting = ParsePatroniShares(Fixture("patroni_3.0.2_cluster_member_starting.json"));
+  ASSERT_TRUE(starting.ok());
+  EXPECT_EQ(Node(*starting, "node1")->share, 0);
+  EXPECT_TRUE(Node(*starting, "node1")->migrating);
+  EXPECT_EQ(Node(*starting, "node1")->lag_bytes, -1);
+  // A replica more than Patroni's maximum_lag_on_failover behind is not
+  // current; one just under it is.
+  auto lagging = ParsePatroniShares(R"({"members": [
+      {"name": "a", "role": "leader", "state": "running"},
+      {"name": "b", "role": "replica", "state": "streaming", "lag": 1048577},
+      {"name": "c", "role": "replica", "state": "streaming", "lag": 1048576}]})");
+  ASSERT_TRUE(lagging.ok());
+  EXPECT_EQ(Node(*lagging, "b")->share, 0);
+  EXPECT_EQ(Node(*lagging, "b")->lag_bytes, 1048577);
+  EXPECT_EQ(Node(*lagging, "c")->share, 1);
+}
+
 TEST(ShareParsersTest, GarbageIsAnErrorNotACrash) {
   EXPECT_FALSE(ParseRedisClusterNodes("").ok());
   EXPECT_FALSE(ParsePdStoreShares("{\"stores\": 3}").ok());
   EXPECT_FALSE(ParseYbTabletServerShares("[").ok());
   EXPECT_FALSE(ParseCockroachStoreShares("# nothing\n").ok());
+  EXPECT_FALSE(ParsePatroniShares("{\"members\": []}").ok());
+  EXPECT_FALSE(ParsePatroniShares("{\"members\": 7}").ok());
+  EXPECT_FALSE(ParsePatroniShares("{\"members\": [{\"name\": 7}]}").ok());
 }
 
 }  // namespace

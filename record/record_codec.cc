@@ -290,6 +290,7 @@ Json EncodeHealth(const HealthPoll& h) {
       if (s.bytes >= 0) n["bytes"] = s.bytes;
       if (!s.state.empty()) n["state"] = s.state;
       if (s.migrating) n["migrating"] = true;
+      if (s.lag_bytes >= 0) n["lag_bytes"] = s.lag_bytes;
       nodes.push_back(std::move(n));
     }
     j["shares"] = std::move(nodes);
@@ -320,6 +321,7 @@ HealthPoll DecodeHealth(const Json& line) {
       s.bytes = GetI64(n, "bytes", -1);
       s.state = GetString(n, "state");
       s.migrating = GetBool(n, "migrating");
+      s.lag_bytes = GetI64(n, "lag_bytes", -1);
       h.shares.push_back(std::move(s));
     }
   }

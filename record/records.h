@@ -126,6 +126,7 @@ struct NodeShare {
   int64_t bytes = -1;      // bytes it holds
   std::string state;       // the database's word for it: master, Up, Offline, Synced, Donor
   bool migrating = false;  // data is moving to or from it now
+  int64_t lag_bytes = -1;  // how far its copy is behind the leader's (a PostgreSQL replica's WAL)
 };
 
 // "health": one poll of the cluster's own health.

@@ -92,6 +92,16 @@ int64_t RebalanceTracker::JoinedDisk(double fault_t, double at_t) const {
   return total;
 }
 
+int64_t RebalanceTracker::PeakLag(double from_t, double to_t) const {
+  int64_t peak = -1;
+  for (const Poll& p : polls_) {
+    if (p.t <= from_t) continue;
+    if (p.t > to_t) break;
+    for (const record::NodeShare& s : p.shares) peak = std::max(peak, s.lag_bytes);
+  }
+  return peak;
+}
+
 std::map<int, RebalanceNumbers> RebalanceTracker::Result() const {
   std::map<int, RebalanceNumbers> out;
   for (size_t k = 0; k < faults_.size(); ++k) {
@@ -133,6 +143,7 @@ std::map<int, RebalanceNumbers> RebalanceTracker::Result() const {
     n.moved_keys = keys < 0 ? -1 : int64_t(keys);
     n.moved_bytes = bytes < 0 ? -1 : int64_t(bytes);
     n.joined_disk_bytes = JoinedDisk(f.t, end->t);
+    n.peak_lag_bytes = PeakLag(f.t, end->t);
     out[f.index] = std::move(n);
   }
   return out;
@@ -177,6 +188,7 @@ Json RebalanceToJson(const RebalanceNumbers& n) {
           {"moved_keys", n.moved_keys < 0 ? Json(nullptr) : Json(n.moved_keys)},
           {"moved_bytes", n.moved_bytes < 0 ? Json(nullptr) : Json(n.moved_bytes)},
           {"joined_disk_bytes", n.joined_disk_bytes < 0 ? Json(nullptr) : Json(n.joined_disk_bytes)},
+          {"peak_lag_bytes", n.peak_lag_bytes < 0 ? Json(nullptr) : Json(n.peak_lag_bytes)},
           {"nodes_before", ServingNodes(n.before)},
           {"nodes_after", ServingNodes(n.after)},
           {"shares_before", SharesToJson(n.before)},
@@ -204,6 +216,11 @@ std::string RebalanceMarkdownRows(const RebalanceNumbers& n) {
   if (n.joined_disk_bytes >= 0) {
     std::snprintf(buf, sizeof(buf), "%.1f MB", double(n.joined_disk_bytes) / 1e6);
     rows += "| disk of the nodes that joined (their agents' samples) | " + std::string(buf) + " |\n";
+  }
+  if (n.peak_lag_bytes >= 0) {
+    std::snprintf(buf, sizeof(buf), "%.2f MB", double(n.peak_lag_bytes) / 1e6);
+    rows += "| peak replication lag (the furthest a copy was behind the leader's, until balanced) | " +
+            std::string(buf) + " |\n";
   }
   rows += "| where the data was before | " + SharesLine(n.before, n.unit) + " |\n";
   rows += "| where it was " + std::string(n.time_to_balanced_s >= 0 ? "when balanced" : "at the window's end") + " | " +

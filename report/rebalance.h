@@ -33,6 +33,9 @@ struct RebalanceNumbers {
   // Disk used by nodes (the agents' node samples) that had none before the
   // fault, when balanced: what a joiner received (Galera's state transfer).
   int64_t joined_disk_bytes = -1;
+  // The most any node's copy was behind the leader's, from the fault until
+  // balanced (a PostgreSQL replica's WAL lag; -1: the database does not say).
+  int64_t peak_lag_bytes = -1;
 };
 
 struct BalanceOptions {
@@ -77,6 +80,7 @@ class RebalanceTracker {
   // The disk a node had at t (its last sample at or before it; -1: none).
   int64_t DiskAt(const std::vector<Disk>& samples, double t) const;
   int64_t JoinedDisk(double fault_t, double at_t) const;
+  int64_t PeakLag(double from_t, double to_t) const;
   BalanceOptions opt_;
   std::string unit_;
   std::vector<Poll> polls_;  // with shares, in time order

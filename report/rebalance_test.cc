@@ -101,5 +101,40 @@ TEST(RebalanceTest, NeverBalancedBeforeTheWindowEnds) {
   EXPECT_NE(RebalanceMarkdownRows(n).find("not balanced before the fault's window ended"), std::string::npos);
 }
 
+// A PostgreSQL replica joins by base backup at 5 s: not current while it
+// copies (share 0, no lag known), then streaming behind, then within 1 MiB.
+// The peak lag counts until balanced, not the catch-up of a later stretch.
+TEST(RebalanceTest, PeakReplicationLagUntilBalanced) {
+  auto member = [](const std::string& name, double share, int64_t lag) {
+    record::NodeShare s;
+    s.node = name;
+    s.share = share;
+    s.lag_bytes = lag;
+    return s;
+  };
+  RebalanceTracker t;
+  record::RunStart run;
+  run.recovery.hold_s = 1;
+  t.Add(run);
+  t.Add(Poll(4, {member("node1", 1, -1), member("node2", 1, 0), member("node3", 1, 0)}));
+  record::FaultSent join;
+  join.action = "join";
+  join.requested_t = 5;
+  t.Add(join);
+  t.Add(Poll(6, {member("node1", 1, -1), member("node2", 1, 0), member("node3", 1, 0), member("node4", 0, -1)}));
+  t.Add(Poll(7, {member("node1", 1, -1), member("node2", 1, 0), member("node3", 1, 0), member("node4", 0, 9000000)}));
+  t.Add(Poll(8, {member("node1", 1, -1), member("node2", 1, 0), member("node3", 1, 0), member("node4", 1, 4000)}));
+  t.Add(Poll(9, {member("node1", 1, -1), member("node2", 1, 0), member("node3", 1, 0), member("node4", 1, 0)}));
+  t.Add(Poll(10, {member("node1", 1, -1), member("node2", 1, 0), member("node3", 1, 0), member("node4", 1, 7e7)}));
+  const RebalanceNumbers n = t.Result().at(0);
+  EXPECT_NEAR(n.time_to_balanced_s, 3, 1e-9);
+  EXPECT_EQ(n.peak_lag_bytes, 9000000);
+  EXPECT_EQ(ServingNodes(n.after), 4u);
+  EXPECT_EQ(RebalanceToJson(n)["peak_lag_bytes"], 9000000);
+  EXPECT_NE(RebalanceMarkdownRows(n).find("| peak replication lag (the furthest a copy was behind the leader's, until "
+                                          "balanced) | 9.00 MB |"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace stampede::report

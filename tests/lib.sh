@@ -246,10 +246,11 @@ galera_count() {  # TABLE
   mariadb -h 127.0.0.1 -P "$GA_BASE" -u stampede -p"$STAMPEDE_PASSWORD" bench -N -e "SELECT count(*) FROM $1"
 }
 
-# A 3-node Patroni cluster (synchronous replication) on a 3-member etcd;
+# A 3-node Patroni cluster (synchronous replication) on a 3-member etcd,
+# with the ports of a fourth member free for `join`;
 # node 1 is the leader.
 start_patroni() {
-  PT_DIR=$TMP/patroni; PT_BASE=$(free_port_base 0 1 2 11 12 13 21 22 23 31 32 33)
+  PT_DIR=$TMP/patroni; PT_BASE=$(free_port_base 0 1 2 3 11 12 13 14 21 22 23 31 32 33)
   on_exit "'$ROOT/deploy/local/patroni.sh' stop '$PT_DIR'"
   "$ROOT/deploy/local/patroni.sh" start "$PT_DIR" "$PT_BASE" "$STAMPEDE_PASSWORD"
 }

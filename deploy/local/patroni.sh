@@ -10,6 +10,11 @@
 #   patroni.sh leader DIR                     # the leader's node number
 #   patroni.sh wait-members DIR N             # until N members run (leader + streaming)
 #   patroni.sh status DIR                     # the REST API's /cluster
+#   patroni.sh join DIR N                     # a new member N (4..9): an empty data directory,
+#                                             # so Patroni clones the leader (pg_basebackup);
+#                                             # returns once its REST API answers
+#   patroni.sh leave DIR N                    # stop member N gracefully (Patroni removes its
+#                                             # key and replication slot)
 # Node N: SQL port BASE+N-1, REST API BASE+10+N (/cluster, /primary),
 # etcd client BASE+20+N, etcd peer BASE+30+N. User stampede / PASSWORD,
 # database bench. Timings are short (ttl 10 s, loop_wait 1 s), so that a
@@ -20,15 +25,20 @@
 # called, as an agent on that host calls it; the other commands reach each
 # node from inside its namespace).
 set -euo pipefail
-cmd=${1:?start|stop|kill-node|start-node|leader|wait-members|status}; dir=${2:?DIR}
+cmd=${1:?start|stop|kill-node|start-node|leader|wait-members|status|join|leave}; dir=${2:?DIR}
 bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 pg_user=()
 [ "$(id -u)" = 0 ] && pg_user=(setpriv --reuid=postgres --regid=postgres --init-groups)
 as_pg() { "${pg_user[@]}" "$@"; }
 base() { cat "$dir/base_port"; }
-hosts=(${PATRONI_HOSTS:-127.0.0.1 127.0.0.1 127.0.0.1})
+hosts=(${PATRONI_HOSTS:-127.0.0.1 127.0.0.1 127.0.0.1 127.0.0.1 127.0.0.1 127.0.0.1 127.0.0.1 127.0.0.1 127.0.0.1})
 netns=(${PATRONI_NETNS:-})
-host_of() { echo "${hosts[$(($1 - 1))]}"; }
+host_of() {
+  [ -n "${hosts[$(($1 - 1))]:-}" ] || { echo "patroni: no address for node $1 in PATRONI_HOSTS" >&2; exit 2; }
+  echo "${hosts[$(($1 - 1))]}"
+}
+# The members this cluster has had: node1..3 and any that joined.
+members() { local d; for d in "$dir"/node[1-9]; do [ -d "$d" ] && echo "${d##*node}"; done; }
 # Runs a command where node N lives.
 on_node() {  # N CMD...
   local n=$1
@@ -123,7 +133,7 @@ api() { on_node "$1" curl -s -m 2 "http://$(host_of "$1"):$(($(base) + 10 + $1))
 # The node whose REST API reports itself the running primary.
 leader() {
   local n
-  for n in 1 2 3; do
+  for n in $(members); do
     [ "$(on_node "$n" curl -s -o /dev/null -w '%{http_code}' -m 2 "http://$(host_of "$n"):$(($(base) + 10 + n))/primary" || true)" = 200 ] &&
       echo "$n" && return 0
   done
@@ -133,7 +143,7 @@ leader() {
 # Members running: a leader and streaming replicas, as node N's /cluster says.
 running_members() {
   local n
-  for n in 1 2 3; do
+  for n in $(members); do
     api "$n" /cluster | jq -e '[.members[] | select(.state == "running" or .state == "streaming")] | length' \
       2>/dev/null && return 0
   done
@@ -146,7 +156,7 @@ running_members() {
 # the replicas were still bootstrapping; the promoted node had none of it).
 sync_standby() {
   local n
-  for n in 1 2 3; do
+  for n in $(members); do
     api "$n" /cluster | jq -e '[.members[] | select(.role == "sync_standby")] | length > 0' >/dev/null 2>&1 && return 0
   done
   return 1
@@ -177,6 +187,8 @@ case "$cmd" in
   start)
     b=${3:?BASE_PORT}; password=${4:?PASSWORD}
     mkdir -p "$dir"; echo "$b" >"$dir/base_port"
+    # For `join`: a new member's patroni.yml carries the same credentials.
+    (umask 077 && printf '%s' "$password" >"$dir/password")
     for n in 1 2 3; do start_etcd "$n" "$b"; done
     for n in 1 2 3; do
       mkdir -p "$dir/node$n"
@@ -198,11 +210,11 @@ case "$cmd" in
     sync_standby || { echo "patroni: no synchronous standby; see $dir/node*/patroni.log" >&2; exit 1; }
     ;;
   stop)
-    for n in 1 2 3; do kill_node "$n"; done
+    for n in $(members); do kill_node "$n"; done
     # One Patroni may have forked a PostgreSQL that had not yet started
     # when it was killed (seen once: a node rejoining at the end of a test).
     sleep 0.3
-    for n in 1 2 3; do kill_node "$n"; done
+    for n in $(members); do kill_node "$n"; done
     for n in 1 2 3; do
       pid=$(cat "$dir/etcd$n/etcd.pid" 2>/dev/null || true)
       [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null || true
@@ -231,5 +243,35 @@ case "$cmd" in
   status)
     api 1 /cluster; api 2 /cluster; api 3 /cluster
     ;;
-  *) echo "usage: $0 start|stop|kill-node|start-node|leader|wait-members|status DIR ..." >&2; exit 2 ;;
+  join)
+    n=${3:?N}
+    [[ "$n" =~ ^[4-9]$ ]] || { echo "patroni: join: N is 4..9" >&2; exit 2; }
+    [ -d "$dir/node$n" ] && { echo "patroni: node $n was a member already ($dir/node$n)" >&2; exit 1; }
+    mkdir -p "$dir/node$n"
+    node_yml "$n" "$(base)" "$(cat "$dir/password")" >"$dir/node$n/patroni.yml"
+    chmod 600 "$dir/node$n/patroni.yml"
+    [ "$(id -u)" = 0 ] && chown -R postgres:postgres "$dir/node$n"
+    start_node "$n"
+    for _ in $(seq 1 60); do
+      [ -n "$(api "$n" /patroni)" ] && exit 0
+      sleep 0.5
+    done
+    echo "patroni: node $n's REST API does not answer; see $dir/node$n/patroni.log" >&2
+    exit 1
+    ;;
+  leave)
+    n=${3:?N}
+    pid=$(cat "$dir/node$n/patroni.pid" 2>/dev/null || true)
+    [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || { echo "patroni: node $n is not running" >&2; exit 1; }
+    # SIGTERM: Patroni stops PostgreSQL (fast shutdown) and deletes its
+    # member key; the leader then drops its replication slot.
+    kill -TERM "$pid"
+    for _ in $(seq 1 60); do
+      kill -0 "$pid" 2>/dev/null || exit 0
+      sleep 0.5
+    done
+    echo "patroni: node $n did not stop within 30 s; see $dir/node$n/patroni.log" >&2
+    exit 1
+    ;;
+  *) echo "usage: $0 start|stop|kill-node|start-node|leader|wait-members|status|join|leave DIR ..." >&2; exit 2 ;;
 esac

@@ -9,6 +9,8 @@
   let view = null;
 
   const $ = (id) => document.getElementById(id);
+  // Fault rows shown only when some fault has the number (not every database says).
+  const OPTIONAL_ROWS = {"disk of the nodes that joined": "joined_disk_bytes", "peak replication lag": "peak_lag_bytes"};
   const fmt = (v, d, unit) => (v === null || v === undefined || v < 0 ? "n/a" : Number(v).toFixed(d) + (unit || ""));
   // Latencies as report.md writes them (report/text_format.h HumanUs).
   const lat = (us) => (us === null || us === undefined || us < 0 ? "n/a"
@@ -225,7 +227,9 @@
         (f.rebalance.moved_keys !== null ? `, ${f.rebalance.moved_keys} keys` : "") +
         (f.rebalance.moved_bytes !== null ? `, ${fmt(f.rebalance.moved_bytes / 1e6, 1)} MB` : ""))],
       ["serving nodes before / after", (f) => (!f.rebalance ? "n/a" : `${f.rebalance.nodes_before} / ${f.rebalance.nodes_after}`)],
-    ];
+      ["disk of the nodes that joined", mb("joined_disk_bytes")],
+      ["peak replication lag", mb("peak_lag_bytes", 2)],
+    ].filter(([label]) => !OPTIONAL_ROWS[label] || faults.some((f) => f.rebalance && f.rebalance[OPTIONAL_ROWS[label]] != null));
     const name = (f) => `${esc(f.action)} ${esc(f.node)}${f.detail ? " (" + esc(f.detail) + ")" : ""}`;
     let html = faults.map((f) => `<span class="fault-marker ${esc(f.action)}${f.ok === false ? " failed" : ""}" ` +
       `data-action="${esc(f.action)}" data-node="${esc(f.node)}" title="${esc(f.message || "")}">` +
@@ -233,6 +237,10 @@
     html += '<div class="table-scroll"><table><tr><th></th>' + faults.map((f) => `<th>${name(f)}</th>`).join("") + "</tr>";
     for (const [label, fn] of rows) html += `<tr><td>${label}</td>` + faults.map((f) => `<td>${fn(f)}</td>`).join("") + "</tr>";
     $("faults").innerHTML = html + "</table></div>" + cyclesHtml();
+  }
+
+  function mb(key, digits = 1) {
+    return (f) => (!f.rebalance || f.rebalance[key] == null ? "n/a" : fmt(f.rebalance[key] / 1e6, digits, " MB"));
   }
 
   function signed(v) { return (v < 0 ? "-" : "+") + fmt(Math.abs(v), 1, " s"); }
