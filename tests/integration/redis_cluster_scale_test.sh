@@ -7,7 +7,8 @@
 # slots are once a second: the report gives, per change, time to balanced,
 # the slots and keys that moved, and the shares before and after (about
 # 5461 per master to about 4096, and back); no acknowledged write is lost
-# and nothing the schedule owed is missed.
+# and nothing the schedule owed is missed. report.html, drawn by headless
+# Chromium, charts the slots per master, the new one among them.
 source "$(dirname "$0")/../lib.sh"
 start_redis_cluster
 new=$((RC_BASE + 6))
@@ -70,5 +71,19 @@ nodes=$(jq -s '[.[] | select(.type == "health") | .shares // [] | length] | max'
 expect_eq "$nodes" 4 "most masters the health lines saw"
 grep -qF "$new@" <(redis-cli -p "$RC_BASE" -a "$STAMPEDE_PASSWORD" --no-auth-warning cluster nodes) &&
   fail "the node that left is still in the cluster"
+# The share chart in report.html, drawn by Chromium: one series per master
+# the health lines saw, the new one among them (a screenshot is kept).
+ARTIFACTS=${STAMPEDE_ARTIFACTS:-$ROOT/build/test-artifacts}
+mkdir -p "$ARTIFACTS"
+chrome=(chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=5000
+        --user-data-dir="$TMP/chrome")
+"${chrome[@]}" --dump-dom "file://$TMP/res/report.html" >"$TMP/report-dom.html" 2>"$TMP/chrome.log" ||
+  fail "chromium on report.html failed: $(tail -n 3 "$TMP/chrome.log")"
+grep -q '<div class="card" id="shares-card"><h2>Data by node <small id="shares-unit">slots per node</small>' \
+  "$TMP/report-dom.html" || fail "report.html shows no share chart"
+expect_eq "$(grep -o 'class="uplot' "$TMP/report-dom.html" | wc -l)" 5 "charts in report.html (four and the shares)"
+grep -q "127.0.0.1:$new" "$TMP/report-dom.html" || fail "the share chart does not name the node that joined"
+"${chrome[@]}" --screenshot="$ARTIFACTS/report-scale-out.png" --window-size=1600,2600 "file://$TMP/res/report.html" \
+  >>"$TMP/chrome.log" 2>&1 || true
 sed -n '/## Faults and recovery/,/## Notes/p' "$TMP/res/report.md" | grep -E "^###|balanced|moved|where"
 pass "join: balanced after $(jq .faults[0].rebalance.time_to_balanced_s "$s") s, $(jq .faults[0].rebalance.moved "$s") slots and $(jq .faults[0].rebalance.moved_keys "$s") keys moved; leave: balanced after $(jq .faults[1].rebalance.time_to_balanced_s "$s") s, $(jq .faults[1].rebalance.moved "$s") slots and $(jq .faults[1].rebalance.moved_keys "$s") keys moved; $acked acknowledged inserts, none lost"
