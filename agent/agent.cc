@@ -7,8 +7,10 @@
 #include "agent/node_sampler.h"
 #include "agent/outbox.h"
 #include "agent/spool.h"
+#include "common/backoff.h"
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/version.h"
 #include "proto/stampede.grpc.pb.h"
 
 namespace stampede::agent {
@@ -16,7 +18,6 @@ namespace {
 
 constexpr int64_t kHeartbeatNs = 1 * kNsPerSec;
 constexpr int64_t kSilenceNs = 3 * kNsPerSec;
-constexpr char kVersion[] = "0.1.0";
 
 }  // namespace
 
@@ -184,7 +185,7 @@ Status Agent::Run() {
     }
   });
   Status result = Status::Ok();
-  int64_t backoff_ms = 200;
+  Backoff redial(200 * kNsPerMs);
   std::string last_error;
   while (!shutdown_.load()) {
     grpc::ChannelArguments args;
@@ -225,16 +226,16 @@ Status Agent::Run() {
     }
     if (welcomed) {
       SLOG(kWarn) << "lost coordinator " << options_.coordinator << ": " << error << "; reconnecting";
-      backoff_ms = 200;
+      redial.Reset();
     } else if (error != last_error) {
       SLOG(kWarn) << "cannot reach coordinator at " << options_.coordinator << ": " << error
                   << options_.unreachable_hint << "; retrying";
     }
     last_error = error;
-    for (int64_t slept = 0; slept < backoff_ms && !shutdown_.load(); slept += 50) {
+    const int64_t wait_ms = redial.Next() / kNsPerMs;
+    for (int64_t slept = 0; slept < wait_ms && !shutdown_.load(); slept += 50) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
-    backoff_ms = std::min<int64_t>(backoff_ms * 2, 2000);
   }
   shutdown_ = true;
   timer_cv.notify_all();

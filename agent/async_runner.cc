@@ -18,7 +18,6 @@
 namespace stampede::agent {
 namespace {
 
-constexpr int64_t kFirstBackoffNs = 100 * kNsPerMs;
 constexpr int64_t kStageTickNs = 20 * kNsPerMs;     // ramp granularity for waiting workers
 constexpr int64_t kWatchdogTickNs = 10 * kNsPerMs;  // op_timeout's granularity
 constexpr int64_t kProbeNs = 10 * kNsPerMs;         // the lag probe's period: 100 samples a second a loop
@@ -368,7 +367,7 @@ void AsyncRunner::Settle(Worker* w, int op, const drivers::OpResult& r, int64_t 
   if (w->ops->flagged()) w->stats->RecordAnomaly({w->ops->TakeFlag(), ended, w->endpoint, op, false});
   if (r.outcome == Outcome::kOk) {
     w->failures = 0;
-    w->backoff_ns = kFirstBackoffNs;
+    w->backoff.Reset();
   } else {
     ReportError(op, r.outcome, error);
   }

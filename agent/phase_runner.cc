@@ -16,8 +16,6 @@
 namespace stampede::agent {
 namespace {
 
-constexpr int64_t kFirstBackoffNs = 100 * kNsPerMs;
-constexpr int64_t kMaxBackoffNs = 2 * kNsPerSec;
 // Missed operations are attributed to ops by drawing them from the
 // workload; past this many per worker the rest is split in proportion.
 constexpr uint64_t kMaxAttributed = uint64_t{1} << 20;
@@ -140,7 +138,6 @@ Status PhaseRunner::PrepareShare(const std::function<WorkerState*()>& make,
     w->schedule = std::make_unique<WorkerSchedule>(phase_, seed, options_.phase_index, w->global, budget);
     if (owes_) owed_ops_ += WorkerSchedule::Owed(phase_, seed, options_.phase_index, w->global, budget);
     w->jitter = Rng(MixSeed(options_.plan.seed() ^ 0x6a177e5, w->global));
-    w->backoff_ns = kFirstBackoffNs;
     if (target.balance() == "random") {
       w->endpoint = static_cast<int>(w->jitter.Uniform(num_endpoints));
     } else if (target.balance() == "first-alive") {
@@ -254,12 +251,7 @@ void PhaseRunner::SetActive(WorkerState* w, bool active) {
   }
 }
 
-int64_t PhaseRunner::NextBackoffNs(WorkerState* w) {
-  // Full jitter between half and all of the current back-off.
-  const int64_t sleep_ns = w->backoff_ns / 2 + static_cast<int64_t>(w->jitter.Uniform(uint64_t(w->backoff_ns / 2)));
-  w->backoff_ns = std::min(w->backoff_ns * 2, kMaxBackoffNs);
-  return sleep_ns;
-}
+int64_t PhaseRunner::NextBackoffNs(WorkerState* w) { return Jittered(w->backoff.Next(), &w->jitter); }
 
 void PhaseRunner::ReportError(int op, Outcome outcome, const std::string& message) {
   auto& flag = logged_[size_t(op)][static_cast<int>(outcome)];

@@ -34,6 +34,7 @@
 #include "agent/retry_policy.h"
 #include "agent/worker_schedule.h"
 #include "agent/worker_stats.h"
+#include "common/backoff.h"
 #include "common/mutex.h"
 #include "common/rng.h"
 #include "common/status.h"
@@ -93,7 +94,8 @@ struct WorkerState {
   std::unique_ptr<WorkerSchedule> schedule;
   std::unique_ptr<workloads::WorkerOps> ops;
   drivers::OpRequest req;
-  int64_t backoff_ns = 0;
+  // Between reconnects, from kReconnectBackoffNs (common/backoff.h).
+  Backoff backoff{kReconnectBackoffNs};
   int failures = 0;  // connections lost since the last successful op
   Rng jitter{0};
   bool active = false;  // counted in active_

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "common/backoff.h"
 #include "common/clock.h"
 #include "common/outcome.h"
 #include "common/rng.h"
@@ -17,8 +18,6 @@ namespace stampede::agent {
 
 class RetryPolicy {
  public:
-  static constexpr int64_t kMaxBackoffNs = 2 * kNsPerSec;
-
   explicit RetryPolicy(const v1::Plan& plan)
       : max_attempts_(std::max<uint32_t>(1, plan.retry().max_attempts())),
         first_backoff_ns_(int64_t(plan.retry().backoff_ms()) * kNsPerMs) {}
@@ -30,10 +29,7 @@ class RetryPolicy {
   }
   // The wait before attempt + 1: between half and all of first x 2^(attempt-1).
   int64_t BackoffNs(uint32_t attempt, Rng* jitter) const {
-    int64_t b = first_backoff_ns_;
-    for (uint32_t i = 1; i < attempt && b < kMaxBackoffNs; ++i) b *= 2;
-    b = std::min(b, kMaxBackoffNs);
-    return b / 2 + static_cast<int64_t>(jitter->Uniform(uint64_t(b / 2 + 1)));
+    return Jittered(NthBackoffNs(first_backoff_ns_, attempt), jitter);
   }
   uint32_t max_attempts() const { return max_attempts_; }
 

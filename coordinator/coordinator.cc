@@ -13,6 +13,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/strings.h"
+#include "common/version.h"
 #include "coordinator/live_runs.h"
 #include "coordinator/result_files.h"
 #include "coordinator/session_limits.h"
@@ -90,7 +91,7 @@ class Coordinator::Service final : public v1::Coordinator::Service {
     SLOG(kInfo) << "agent " << session->name() << " connected (" << context->peer() << ")"
                 << (first.hello().has_run() ? " in run " + first.hello().run().run_id() : "");
     v1::CoordinatorMessage welcome;
-    welcome.mutable_welcome()->set_coordinator_version("0.1.0");
+    welcome.mutable_welcome()->set_coordinator_version(kVersion);
     welcome.mutable_welcome()->set_coord_time_ns(MonoNowNs());
     if (auto l = owner_->registry_.listener()) l->OnAgentJoined(session, welcome.mutable_welcome());
     session->Send(welcome);

@@ -419,7 +419,7 @@ void RunController::CountSecond(const record::Second& second, const std::string&
     phase_missed_ += missed;
   }
   // Late lines and the sliver after a phase's deadline say little live.
-  if (!options_.observer || second.late || second.interval_s < 0.5) return;
+  if (!options_.observer || second.late || !second.HasRate()) return;
   v1::Progress p;
   p.set_elapsed_s(second.t);
   p.set_phase(second.phase);
