@@ -46,6 +46,7 @@ TEST(MysqlErrorsTest, Codes) {
   EXPECT_EQ(ClassifyMysqlError(1205, true), Outcome::kRetryable);
   EXPECT_EQ(ClassifyMysqlError(1047, false), Outcome::kUnavailable);
   EXPECT_EQ(ClassifyMysqlError(1290, true), Outcome::kUnavailable);  // read-only: not run
+  EXPECT_EQ(ClassifyMysqlError(1114, true), Outcome::kUnavailable);  // the table is full: out of disk
   EXPECT_EQ(ClassifyMysqlError(2013, true), Outcome::kAmbiguous);
   EXPECT_EQ(ClassifyMysqlError(2013, false), Outcome::kUnavailable);
   EXPECT_EQ(ClassifyMysqlError(2003, true), Outcome::kUnavailable);

@@ -19,6 +19,9 @@ constexpr Rule kRules[] = {
     {1290, Outcome::kUnavailable},  // ER_OPTION_PREVENTS_STATEMENT: --read-only (a replica, a demoted primary): not run
     {1040, Outcome::kUnavailable},  // too many connections
     {1927, Outcome::kUnavailable},  // MariaDB: connection killed
+    {1114,
+     Outcome::kUnavailable},  // ER_RECORD_FILE_FULL: "The table is full" (InnoDB out of disk), like PostgreSQL's 53100
+    {1021, Outcome::kUnavailable},  // ER_DISK_FULL
     {8002, Outcome::kRetryable},    // TiDB: SELECT FOR UPDATE write conflict
     {8022, Outcome::kRetryable},    // TiDB: txn commit failed, retry
     {8028, Outcome::kRetryable},    // TiDB: schema changed
