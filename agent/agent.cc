@@ -169,9 +169,9 @@ Agent::~Agent() {
 }
 
 Status Agent::Run() {
-  // A partition left by an agent killed before it could heal outlives it:
-  // nothing this agent knows is applied yet, so nothing is kept.
-  options_.config.faults.ClearNetwork();
+  // A partition or a disk fill left by an agent killed before it could heal
+  // outlives it: nothing this agent knows is applied yet, so nothing is kept.
+  options_.config.faults.ClearLeftovers();
   state_->run.LoadPrevious();
   Mutex timer_mu;
   std::condition_variable timer_cv;

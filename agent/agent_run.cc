@@ -374,7 +374,7 @@ void AgentRun::FaultMain() {
       SLOG(kWarn) << "refused fault " << f.action() << " on " << f.node() << ": " << s.message();
     } else {
       SLOG(kInfo) << "fault: " << f.action() << " " << f.node();
-      s = config_->faults.Run(f.action(), f.node(), f.net());
+      s = config_->faults.Run(f.action(), f.node(), f.net(), f.disk());
     }
     lock.Lock();
     if (s.ok() && ledger_) ledger_->TookEffect(f.action(), f.node());

@@ -15,6 +15,8 @@
 #include <thread>
 
 #include "agent/config_yaml.h"
+#include "agent/disk_faults.h"
+#include "common/log.h"
 #include "common/strings.h"
 
 extern char** environ;
@@ -267,8 +269,14 @@ Status FaultActions::Check(const std::string& action, const std::string& node) c
   auto it = nodes_.find(node);
   if (it == nodes_.end()) return Status::Error("node '" + node + "' is not declared in this agent's config");
   if (!IsFaultAction(action)) return Status::Error("unknown action '" + action + "'");
-  if (IsNetworkFaultAction(action)) return network_->Check(action, node);
   const NodeActions& n = it->second;
+  if (action == "fill") {
+    if (n.data_dir.empty()) return Status::Error("node '" + node + "' declares no data_dir: to fill (data_dir: PATH)");
+    return Status::Ok();
+  }
+  // heal undoes network faults and a fill: a node with either may be healed.
+  if (action == "heal" && !n.data_dir.empty()) return Status::Ok();
+  if (IsNetworkFaultAction(action)) return network_->Check(action, node);
   if (n.kind == NodeActions::Kind::kNone) {
     return Status::Error("node '" + node + "' declares no process, systemd, docker or command to " + action + " it");
   }
@@ -286,13 +294,19 @@ Status FaultActions::Check(const std::string& action, const std::string& node) c
   return Status::Ok();
 }
 
-Status FaultActions::Run(const std::string& action, const std::string& node, const v1::NetFault& net) const {
+Status FaultActions::Run(const std::string& action, const std::string& node, const v1::NetFault& net,
+                         const v1::DiskFault& disk) const {
   Status s = Check(action, node);
   if (!s.ok()) return s;
+  const NodeActions& n = nodes_.at(node);
+  if (action == "fill") return Fill(n.data_dir, disk.free_bytes());
+  if (action == "heal" && !n.data_dir.empty()) {
+    s = ReleaseFill(n.data_dir);
+    if (!s.ok() || !network_->Check(action, node).ok()) return s;  // no network: to heal
+  }
   if (IsNetworkFaultAction(action)) {
     return network_->Run(action, node, net, [this](const std::vector<std::string>& argv) { return Exec(argv); });
   }
-  const NodeActions& n = nodes_.at(node);
   if (action == "restart") {
     if (n.kind == NodeActions::Kind::kCommand && n.commands.count("restart")) {
       return Exec(n.commands.at("restart"));
@@ -328,8 +342,15 @@ Status FaultActions::RunProcess(const std::string& action, const NodeActions& n)
   return Status::Error("unreachable");
 }
 
-void FaultActions::ClearNetwork() const {
+void FaultActions::ClearLeftovers() const {
   network_->Clear([this](const std::vector<std::string>& argv) { return Exec(argv); });
+  for (const auto& [name, n] : nodes_) {
+    if (n.data_dir.empty()) continue;
+    bool released = false;
+    Status s = ReleaseFill(n.data_dir, &released);
+    if (released) SLOG(kWarn) << "node " << name << ": removed a disk fill a previous agent left";
+    if (!s.ok()) SLOG(kWarn) << "node " << name << ": " << s.message();
+  }
 }
 
 }  // namespace stampede::agent

@@ -14,7 +14,8 @@
 //
 // Actions: kill (SIGKILL), stop (graceful), pause / resume (SIGSTOP /
 // SIGCONT), start, restart (stop, then start); with `network:`
-// (agent/network_faults.h) partition, blackhole, delay, loss and heal. A
+// (agent/network_faults.h) partition, blackhole, delay, loss and heal; with
+// `data_dir:` fill (agent/disk_faults.h), which heal undoes too. A
 // command that has not finished after the timeout (default 60 s) is killed
 // with its process group and the action fails.
 #ifndef STAMPEDE_AGENT_FAULT_ACTIONS_H_
@@ -69,9 +70,11 @@ class FaultActions {
   Status Check(const std::string& action, const std::string& node) const;
   // Performs it (blocking, up to the timeout: run it off the gRPC threads);
   // net: a network action's numbers.
-  Status Run(const std::string& action, const std::string& node, const v1::NetFault& net = {}) const;
-  // Removes what network faults a previous agent left on the declared nodes.
-  void ClearNetwork() const;
+  Status Run(const std::string& action, const std::string& node, const v1::NetFault& net = {},
+             const v1::DiskFault& disk = {}) const;
+  // Removes what network faults and disk fills a previous agent left on the
+  // declared nodes.
+  void ClearLeftovers() const;
 
  private:
   // Runs argv (never a shell) up to the timeout; a failure ends with the

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -80,6 +81,27 @@ TEST(FaultActionsTest, CommandsStartWithDefaultSignals) {
   signal(SIGPIPE, old_pipe);
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
   EXPECT_TRUE(s.ok()) << "the command inherited blocked or ignored signals: " << s.message();
+}
+
+TEST(FaultActionsTest, FillNeedsADataDirAndHealUndoesIt) {
+  char dir[] = "/tmp/stampede-fa-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string data = std::string(dir) + "/data";
+  ASSERT_EQ(mkdir(data.c_str(), 0700), 0);
+  auto fa = Parse("nodes:\n  db1: {data_dir: " + data + "}\n  db2: {command: {kill: [/bin/true]}}\n", "agent.yaml");
+  ASSERT_TRUE(fa.ok()) << fa.status().message();
+  EXPECT_TRUE(fa->Check("fill", "db1").ok());
+  EXPECT_TRUE(fa->Check("heal", "db1").ok());  // no network: needed to heal a fill
+  EXPECT_NE(fa->Check("fill", "db2").message().find("declares no data_dir"), std::string::npos);
+  // Everything free but a little: a small file, removed by heal.
+  v1::DiskFault leave_all;
+  leave_all.set_free_bytes(kMaxFillFreeBytes);
+  ASSERT_TRUE(fa->Run("fill", "db1", {}, leave_all).ok());
+  ASSERT_TRUE(fa->Run("heal", "db1").ok());
+  leave_all.set_free_bytes(kMaxFillFreeBytes + 1);  // over the bound: the agent checks it again
+  EXPECT_FALSE(fa->Run("fill", "db1", {}, leave_all).ok());
+  rmdir(data.c_str());
+  rmdir(dir);
 }
 
 TEST(FaultActionsTest, ShellStringsAreRejected) {

@@ -370,6 +370,7 @@ void RunController::SendDueFaults() {
     c->set_action(f.action());
     c->set_node(f.node());
     if (f.has_net()) *c->mutable_net() = f.net();
+    if (f.has_disk()) *c->mutable_disk() = f.disk();
     {
       MutexLock lock(mu_);
       ledger_.Sent(i);

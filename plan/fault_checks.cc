@@ -121,6 +121,16 @@ void CheckNet(PlanChecks& c, const v1::Fault& f, const std::string& at) {
   }
 }
 
+// free (fill only), at most 1 PiB.
+void CheckDisk(PlanChecks& c, const v1::Fault& f, const std::string& at) {
+  if (!f.has_disk()) return;
+  if (f.action() != "fill") {
+    c.Add(at + ".free", "free does not apply to " + f.action());
+  } else if (f.disk().free_bytes() > kMaxFillFreeBytes) {
+    c.Add(at + ".free", "expected a size from 0 to 1PiB, found " + std::to_string(f.disk().free_bytes()));
+  }
+}
+
 // A rolling restart's steps: restarts, consecutive in plan order (step k
 // right after step k-1 of the same roll), sharing the roll's numbers, with a
 // health probe to wait on between them.
@@ -212,6 +222,7 @@ void CheckFaults(PlanChecks& c) {
     if (f.node().empty()) c.Add(at + ".node", "missing (expected a string)");
     CheckWhen(c, f, at);
     CheckNet(c, f, at);
+    CheckDisk(c, f, at);
     if (f.has_roll()) CheckRollStep(c, i, at);
   }
 }

@@ -5,8 +5,8 @@
 namespace stampede::plan {
 
 void FaultLedger::TookEffect(const std::string& action, const std::string& node) {
-  if (IsNetworkFaultAction(action)) {
-    // A network fault is never a state worth keeping.
+  if (IsHealedAction(action)) {
+    // A network fault or a full disk is never a state worth keeping.
     if (action == "heal") {
       impaired_.erase(node);
     } else {

@@ -2,7 +2,8 @@
 // run ends before its plan did: a node the run paused is resumed; a node it
 // killed or stopped is started if the plan meant to start it again
 // (a start or restart of that node that has not been sent yet); a node
-// with a network fault (partition, blackhole, delay, loss) is healed.
+// with a network fault (partition, blackhole, delay, loss) or a fill is
+// healed.
 //
 // Used by the coordinator (a run that ends early) and by an agent that
 // lost its coordinator (its own nodes). Not thread-safe.

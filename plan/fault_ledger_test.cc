@@ -72,5 +72,17 @@ TEST(FaultLedgerTest, ANetworkFaultIsAlwaysHealedAndFirst) {
   EXPECT_TRUE(l.Pending().empty());
 }
 
+TEST(FaultLedgerTest, AFullDiskIsHealedToo) {
+  v1::Plan plan = PlanWith({{"fill", "db1"}});
+  FaultLedger l(plan);
+  l.Sent(0);
+  l.TookEffect("fill", "db1");
+  auto undo = l.Pending();
+  ASSERT_EQ(undo.size(), 1u);
+  EXPECT_EQ(undo[0].action + " " + undo[0].node, "heal db1");
+  l.TookEffect("heal", "db1");
+  EXPECT_TRUE(l.Pending().empty());
+}
+
 }  // namespace
 }  // namespace stampede::plan

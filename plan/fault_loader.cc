@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/byte_size.h"
 #include "common/duration.h"
 #include "plan/plan_limits.h"
 #include "proto/fault_action.h"
@@ -46,12 +47,13 @@ void FaultLoader::LoadFaults(const YAML::Node& root) {
 
 void FaultLoader::LoadFault(const YAML::Node& f, const std::string& at) {
   if (f["action"] && f["action"].IsScalar() && f["action"].Scalar() == "rolling-restart") return LoadRoll(f, at);
-  CheckKeys(f, at, {"at", "action", "node", "repeat", "every", "direction", "delay", "jitter", "loss"});
+  CheckKeys(f, at, {"at", "action", "node", "repeat", "every", "direction", "delay", "jitter", "loss", "free"});
   v1::Fault* fault = plan_->add_faults();
   LoadWhen(f, at, fault);
   fault->set_action(RequiredString(f, "action", at + ".action"));
   fault->set_node(RequiredString(f, "node", at + ".node"));
   LoadNet(f, at, fault);
+  LoadDisk(f, at, fault);
   // Chaos-style cycles: `repeat: N, every: DURATION` adds N-1 copies.
   if (!f["repeat"] && !f["every"]) return;
   if (!f["repeat"] || !f["every"]) {
@@ -191,6 +193,22 @@ void FaultLoader::LoadNet(const YAML::Node& f, const std::string& at, v1::Fault*
     }
   }
   if (!IsNetworkFaultAction(action) || action == "heal") fault->clear_net();
+}
+
+// free (fill): a byte size, at most 1 PiB; 0 when not given.
+void FaultLoader::LoadDisk(const YAML::Node& f, const std::string& at, v1::Fault* fault) {
+  const YAML::Node free = f["free"];
+  if (!free) return;
+  if (fault->action() != "fill") {
+    if (!fault->action().empty()) Error(free, at + ".free", "free does not apply to " + fault->action());
+    return;
+  }
+  auto bytes = ParseByteSize(free.IsScalar() ? free.Scalar() : "");
+  if (!bytes.ok() || *bytes > kMaxFillFreeBytes) {
+    Error(free, at + ".free", "expected a size from 0 to 1PiB like 0 or 64MB, found " + Found(free));
+    return;
+  }
+  fault->mutable_disk()->set_free_bytes(*bytes);
 }
 
 void FaultLoader::LoadRecovery(const YAML::Node& root) {

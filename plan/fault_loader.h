@@ -32,6 +32,7 @@ class FaultLoader : public YamlReader {
   void LoadRoll(const YAML::Node& f, const std::string& at);
   void LoadWhen(const YAML::Node& f, const std::string& at, v1::Fault* fault);
   void LoadNet(const YAML::Node& f, const std::string& at, v1::Fault* fault);
+  void LoadDisk(const YAML::Node& f, const std::string& at, v1::Fault* fault);
 
   v1::Plan* plan_;
 };

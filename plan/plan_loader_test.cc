@@ -298,6 +298,32 @@ TEST(PlanLoaderTest, NetworkFaultsCarryBoundedNumbers) {
   EXPECT_NE(e[4].find("faults[4].loss: loss does not apply to kill"), std::string::npos) << e[4];
 }
 
+TEST(PlanLoaderTest, AFillLeavesABoundedFreeSize) {
+  const std::string head =
+      "name: x\ntarget: {driver: redis, endpoints: ['h:1']}\n"
+      "phases:\n  - {name: run, workload: kv, workers: 1, duration: 30s}\n";
+  auto r = LoadPlanText(head +
+                            "faults:\n  - {at: run+1s, action: fill, node: db3, free: 64MB}\n"
+                            "  - {at: run+2s, action: fill, node: db3}\n"
+                            "  - {at: run+5s, action: heal, node: db3}\n",
+                        "p.yaml");
+  ASSERT_TRUE(r.ok()) << r.errors[0];
+  EXPECT_EQ(r.plan.faults(0).disk().free_bytes(), 64u << 20);
+  EXPECT_FALSE(r.plan.faults(1).has_disk());  // free 0
+  auto again = LoadPlanText(PlanToYaml(r.plan), "again.yaml");
+  ASSERT_TRUE(again.ok()) << again.errors[0];
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(again.plan, r.plan));
+  auto e = Errors(head +
+                  "faults:\n  - {at: run+1s, action: fill, node: db3, free: 2PiB}\n"
+                  "  - {at: run+2s, action: fill, node: db3, free: lots}\n"
+                  "  - {at: run+3s, action: kill, node: db3, free: 1GB}\n");
+  ASSERT_EQ(e.size(), 3u);
+  EXPECT_NE(e[0].find("faults[0].free: expected a size from 0 to 1PiB like 0 or 64MB, found '2PiB'"), std::string::npos)
+      << e[0];
+  EXPECT_NE(e[1].find("faults[1].free: expected a size"), std::string::npos) << e[1];
+  EXPECT_NE(e[2].find("faults[2].free: free does not apply to kill"), std::string::npos) << e[2];
+}
+
 TEST(PlanLoaderTest, WorkloadCombinationChecked) {
   auto e = Errors(
       "name: x\ntarget: {driver: redis, endpoints: ['h:1']}\n"

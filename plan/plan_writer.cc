@@ -175,6 +175,7 @@ void EmitNetFault(YAML::Emitter& out, const v1::Fault& f) {
     std::snprintf(pct, sizeof(pct), "%.17g%%", n.loss_percent());
     out << YAML::Key << "loss" << YAML::Value << pct;
   }
+  if (f.has_disk()) out << YAML::Key << "free" << YAML::Value << std::to_string(f.disk().free_bytes());
 }
 
 // A rolling restart as it was written: its steps' nodes in one list.

@@ -15,12 +15,14 @@ namespace stampede {
 // SIGCONT), start, restart (stop, then start). Network faults
 // (agent/network_faults.h): partition (cut off from the other cluster
 // nodes), blackhole (cut off from everyone), delay, loss, and heal (undo
-// every network fault on the node). Topology changes: join (bring a new
-// node into the cluster) and leave (take one out gracefully, its data moved
-// away), each the agent's own command for that node.
-inline constexpr std::array<std::string_view, 13> kFaultActions = {
+// every network fault on the node). Disk: fill (allocate a file on the
+// node's data directory's filesystem until only `free` bytes are left;
+// heal releases it, agent/disk_faults.h). Topology changes: join (bring a
+// new node into the cluster) and leave (take one out gracefully, its data
+// moved away), each the agent's own command for that node.
+inline constexpr std::array<std::string_view, 14> kFaultActions = {
     "kill",      "stop",  "pause", "resume", "start", "restart", "partition",
-    "blackhole", "delay", "loss",  "heal",   "join",  "leave"};
+    "blackhole", "delay", "loss",  "heal",   "join",  "leave",   "fill"};
 
 inline constexpr std::array<std::string_view, 5> kNetworkFaultActions = {"partition", "blackhole", "delay", "loss",
                                                                          "heal"};
@@ -47,6 +49,11 @@ inline bool IsRestoringAction(std::string_view action) {
 // Bounds of a network fault's numbers, checked by the plan loader and again
 // by the agent.
 inline constexpr uint32_t kMaxNetDelayMs = 60000;
+// A fill's `free`: at most 1 PiB.
+inline constexpr uint64_t kMaxFillFreeBytes = uint64_t{1} << 50;
+
+// An impairment that heal undoes: a network fault, or a fill.
+inline bool IsHealedAction(std::string_view action) { return IsNetworkFaultAction(action) || action == "fill"; }
 
 }  // namespace stampede
 

@@ -1,0 +1,78 @@
+#include "agent/disk_faults.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "proto/fault_action.h"
+
+namespace stampede::agent {
+namespace {
+
+constexpr char kFillName[] = ".stampede-fill";
+
+std::string Parent(const std::string& dir) {
+  std::string d = dir;
+  while (d.size() > 1 && d.back() == '/') d.pop_back();
+  const size_t slash = d.rfind('/');
+  return slash == 0 || slash == std::string::npos ? "/" : d.substr(0, slash);
+}
+
+std::string Errno(const std::string& what) { return what + ": " + std::strerror(errno); }
+
+}  // namespace
+
+StatusOr<std::string> FillPath(const std::string& data_dir) {
+  struct stat dir, parent;
+  if (stat(data_dir.c_str(), &dir) != 0) return Status::Error(Errno("data_dir " + data_dir));
+  const std::string up = Parent(data_dir);
+  if (stat(up.c_str(), &parent) == 0 && parent.st_dev == dir.st_dev && access(up.c_str(), W_OK) == 0) {
+    return (up == "/" ? "" : up) + "/" + kFillName;
+  }
+  if (access(data_dir.c_str(), W_OK) == 0) return data_dir + "/" + kFillName;
+  return Status::Error("cannot fill the disk of " + data_dir + ": neither it nor its parent is writable by this agent");
+}
+
+Status Fill(const std::string& data_dir, uint64_t free_bytes, std::string* note) {
+  if (free_bytes > kMaxFillFreeBytes) return Status::Error("fill: free is at most 1PiB");
+  auto path = FillPath(data_dir);
+  if (!path.ok()) return path.status();
+  Status s = ReleaseFill(data_dir);
+  if (!s.ok()) return s;
+  struct statvfs fs;
+  if (statvfs(data_dir.c_str(), &fs) != 0) return Status::Error(Errno("statvfs " + data_dir));
+  const uint64_t avail = uint64_t(fs.f_bavail) * fs.f_frsize;
+  if (avail <= free_bytes) {
+    if (note) *note = "already " + std::to_string(avail) + " bytes free, no more than asked";
+    return Status::Ok();
+  }
+  const int fd = open(path->c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+  if (fd < 0) return Status::Error(Errno("fill: " + *path));
+  const uint64_t size = avail - free_bytes;
+  if (fallocate(fd, 0, 0, off_t(size)) != 0) {
+    Status e = Status::Error(Errno("fill: fallocate " + std::to_string(size) + " bytes in " + *path));
+    close(fd);
+    unlink(path->c_str());
+    return e;
+  }
+  close(fd);
+  if (note) *note = "allocated " + std::to_string(size) + " bytes in " + *path;
+  return Status::Ok();
+}
+
+Status ReleaseFill(const std::string& data_dir, bool* released) {
+  if (released) *released = false;
+  auto path = FillPath(data_dir);
+  if (!path.ok()) return path.status();
+  if (unlink(path->c_str()) == 0) {
+    if (released) *released = true;
+    return Status::Ok();
+  }
+  return errno == ENOENT ? Status::Ok() : Status::Error(Errno("heal: remove " + *path));
+}
+
+}  // namespace stampede::agent

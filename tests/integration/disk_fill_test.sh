@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# A full disk, for real: MariaDB's data directory on a small tmpfs, crud
+# inserts and selects at a fixed rate with rows of 2 KB, so the table keeps
+# growing. The agent fills the filesystem (fill: a file beside the data
+# directory, allocated until nothing is free); InnoDB cannot extend the
+# table and inserts fail with 1114 "The table is full" (unavailable) while
+# selects go on; heal removes the file and inserts succeed again. A fill
+# left by an agent that died is removed when the next one starts, and none
+# is left after the run.
+source "$(dirname "$0")/../lib.sh"
+if [ "$(id -u)" != 0 ]; then
+  echo "SKIP: mounting a small tmpfs needs root"
+  exit 77
+fi
+mnt=$TMP/disk
+mkdir -p "$mnt"
+mount -t tmpfs -o size=400m tmpfs "$mnt"
+echo "$mnt" >>"$TMP/.mounts"
+on_exit "umount -l '$mnt'"
+MY_DIR=$mnt/mariadb; MY_PORT=$(free_port)
+on_exit "'$ROOT/deploy/local/mariadb.sh' stop '$MY_DIR'"
+"$ROOT/deploy/local/mariadb.sh" start "$MY_DIR" "$MY_PORT" "$STAMPEDE_PASSWORD"
+DB_ENDPOINT=127.0.0.1:$MY_PORT
+fill=$MY_DIR/.stampede-fill
+# What an agent killed mid-fill would leave.
+fallocate -l 1M "$fill"
+cat >"$TMP/agent.yaml" <<YAML
+nodes:
+  db1: {data_dir: $MY_DIR/data}
+YAML
+cat >"$TMP/plan.yaml" <<YAML
+name: disk-fill
+$(target_yaml mysql)
+recovery: {baseline: 3s, hold: 2s}
+phases:
+  - {name: load, workload: crud, workers: 8, rate: 400, duration: 22s,
+     params: {insert: 1, select: 1, table: df, reset: true, value_size: 2000}}
+faults:
+  - {at: load+6s, action: fill, node: db1}
+  - {at: load+14s, action: heal, node: db1}
+YAML
+"$STAMPEDE" run "$TMP/plan.yaml" --agent-config "$TMP/agent.yaml" --results "$TMP/res" \
+  >"$TMP/run.out" 2>"$TMP/run.err" || fail "run exited $?: $(tail -3 "$TMP/run.err")"
+grep -q "removed a disk fill a previous agent left" "$TMP/run.err" ||
+  fail "the leftover fill was not reported: $(grep -i fill "$TMP/run.err")"
+[ -e "$fill" ] && fail "a fill is left after the run: $(ls -l "$fill")"
+s=$TMP/res/summary.json
+expect_eq "$(jq -c '[.faults[] | [.action, .ok]]' "$s")" '[["fill",true],["heal",true]]' "faults"
+j=$TMP/res/journal.jsonl
+# Operations by outcome (the journal's outcomes: ok, retryable,
+# unavailable, ambiguous, fatal) in the seconds between the fill and the
+# heal, and after the heal (a second's margin either side).
+window() {  # FROM TO OP OUTCOME_INDEX
+  jq -s --argjson a "$1" --argjson b "$2" --arg op "$3" --argjson o "$4" \
+    '[.[] | select(.type == "second" and .t > $a and .t <= $b) | .ops[$op].outcomes[$o] // 0] | add // 0' "$j"
+}
+t_fill=$(jq '.faults[0].done_t_s' "$s"); t_heal=$(jq '.faults[1].done_t_s' "$s")
+t_end=$(jq -s '[.[] | select(.type == "second") | .t] | max' "$j")
+full=$(window "$(jq -n "$t_fill + 2")" "$t_heal" insert 2)
+[ "$full" -gt 100 ] || fail "inserts refused while the disk was full: $full (journal: $(jq -c 'select(.type == "second") | [.t, .ops.insert.outcomes]' "$j" | tr '\n' ' '))"
+reads=$(window "$(jq -n "$t_fill + 2")" "$t_heal" select 0)
+[ "$reads" -gt 100 ] || fail "selects while the disk was full: $reads"
+after=$(window "$(jq -n "$t_heal + 1")" "$t_end" insert 0)
+[ "$after" -gt 100 ] || fail "inserts after the heal: $after"
+expect_eq "$(window "$(jq -n "$t_heal + 1")" "$t_end" insert 2)" 0 "inserts refused after the heal"
+grep -q "The table .* is full" "$TMP/res/report.md" || fail "report.md does not give the server's error"
+sed -n '/## Faults and recovery/,/## Phases/p' "$TMP/res/report.md" | grep -E "^###|unavailab|lowest|recovered"
+pass "fill: $full inserts refused (1114, the table is full) while $reads selects went on; heal: $after inserts ok after it, none refused; no fill left"
