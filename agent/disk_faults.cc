@@ -66,6 +66,8 @@ Status Fill(const std::string& data_dir, uint64_t free_bytes, std::string* note)
 
 Status ReleaseFill(const std::string& data_dir, bool* released) {
   if (released) *released = false;
+  struct stat dir;
+  if (stat(data_dir.c_str(), &dir) != 0 && errno == ENOENT) return Status::Ok();  // not there (yet): nothing filled
   auto path = FillPath(data_dir);
   if (!path.ok()) return path.status();
   if (unlink(path->c_str()) == 0) {

@@ -24,7 +24,8 @@ StatusOr<std::string> FillPath(const std::string& data_dir);
 // Leaves free_bytes available (to unprivileged users) on data_dir's
 // filesystem; a previous fill is released first. *note says what it did.
 Status Fill(const std::string& data_dir, uint64_t free_bytes, std::string* note = nullptr);
-// Removes data_dir's fill, if there is one; *released says whether there was.
+// Removes data_dir's fill, if there is one; *released says whether there
+// was. A data_dir that does not exist (a node yet to join) has none.
 Status ReleaseFill(const std::string& data_dir, bool* released = nullptr);
 
 }  // namespace stampede::agent

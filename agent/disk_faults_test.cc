@@ -62,6 +62,9 @@ TEST_F(DiskFaultsTest, AskingForMoreFreeThanThereIsAllocatesNothing) {
   EXPECT_NE(access((root_ + "/.stampede-fill").c_str(), F_OK), 0);
   EXPECT_FALSE(Fill(data_, kMaxFillFreeBytes + 1).ok());
   EXPECT_FALSE(Fill(root_ + "/missing", 0).ok());
+  bool released = true;
+  EXPECT_TRUE(ReleaseFill(root_ + "/missing", &released).ok());  // a node yet to join: nothing to heal
+  EXPECT_FALSE(released);
 }
 
 }  // namespace

@@ -302,7 +302,8 @@ Status FaultActions::Run(const std::string& action, const std::string& node, con
   if (action == "fill") return Fill(n.data_dir, disk.free_bytes());
   if (action == "heal" && !n.data_dir.empty()) {
     s = ReleaseFill(n.data_dir);
-    if (!s.ok() || !network_->Check(action, node).ok()) return s;  // no network: to heal
+    // Without network: in its config the node has nothing more to heal.
+    if (!s.ok() || !network_->Check(action, node).ok()) return s;
   }
   if (IsNetworkFaultAction(action)) {
     return network_->Run(action, node, net, [this](const std::vector<std::string>& argv) { return Exec(argv); });
