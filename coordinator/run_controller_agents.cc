@@ -5,17 +5,12 @@
 #include "common/log.h"
 #include "coordinator/run_controller.h"
 #include "plan/phase_shape.h"
+#include "report/text_format.h"
 
 namespace stampede::coordinator {
 namespace {
 
 constexpr int64_t kJoinLeadNs = 300 * kNsPerMs;
-
-std::string Seconds(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.1f s", s);
-  return buf;
-}
 
 }  // namespace
 
@@ -33,7 +28,7 @@ void RunController::OnAgentLost(const std::string& agent, const std::string& rea
     a.lost = true;
     was_active = a.active;
     a.active = a.joining = a.join_pending = false;
-    losses_.push_back(agent + " at " + Seconds(Since(MonoNowNs())) + " (" + reason + ")");
+    losses_.push_back(agent + " at " + report::Secs(Since(MonoNowNs())) + " (" + reason + ")");
     if (policy == "abort") {
       if (!error_) error_ = "lost agent " + agent + " (agents.on_loss: abort): " + reason;
     } else {

@@ -137,17 +137,13 @@ Task<Status> RedisAsyncDriver::Connect(const ConnectOptions& o) {
 
 Task<bool> RedisAsyncDriver::LogIn(const ConnectOptions& o, std::string* error) {
   bool ok = true;
-  if (!o.password.empty()) {
-    std::vector<std::string> auth = {"AUTH"};
-    if (!o.user.empty()) auth.push_back(o.user);
-    auth.push_back(o.password);
-    ok = co_await Words(auth, error);
-    if (!ok) *error = "authentication: " + *error;
-  }
-  if (ok && !o.database.empty() && o.database != "0") {
-    std::vector<std::string> select = {"SELECT", o.database};
-    ok = co_await Words(select, error);
-    if (!ok) *error = "SELECT " + o.database + ": " + *error;
+  const std::vector<RedisLoginStep> steps = RedisLogin(o);
+  for (const RedisLoginStep& step : steps) {
+    ok = co_await Words(step.words, error);
+    if (!ok) {
+      *error = step.what + ": " + *error;
+      break;
+    }
   }
   if (ok && o.session == "read-write") {
     StatusOr<std::string> role = co_await Role();

@@ -116,4 +116,16 @@ int RedisCommands::Render(const OpRequest& req, std::vector<std::string>* args) 
   return static_cast<int>(c.words.size());
 }
 
+std::vector<RedisLoginStep> RedisLogin(const ConnectOptions& o) {
+  std::vector<RedisLoginStep> steps;
+  if (!o.password.empty()) {
+    RedisLoginStep auth{{"AUTH"}, "authentication"};
+    if (!o.user.empty()) auth.words.push_back(o.user);
+    auth.words.push_back(o.password);
+    steps.push_back(std::move(auth));
+  }
+  if (!o.database.empty() && o.database != "0") steps.push_back({{"SELECT", o.database}, "SELECT " + o.database});
+  return steps;
+}
+
 }  // namespace stampede::drivers

@@ -43,6 +43,15 @@ void EncodeResp(const std::vector<std::string>& args, int argc, std::string* out
 // The cluster hash slot of a key (CRC16-XMODEM mod 16384, honouring {tags}).
 int RedisKeySlot(std::string_view key);
 
+// How a new connection logs in, in order, each command with what its
+// failure is called: AUTH [user] password (when there is a password), then
+// SELECT n (for a database other than 0). Both Redis drivers send these.
+struct RedisLoginStep {
+  std::vector<std::string> words;
+  std::string what;
+};
+std::vector<RedisLoginStep> RedisLogin(const ConnectOptions& o);
+
 }  // namespace stampede::drivers
 
 #endif  // STAMPEDE_DRIVERS_REDIS_COMMAND_H_

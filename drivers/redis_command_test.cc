@@ -15,6 +15,24 @@ TEST(RedisKeySlotTest, MatchesRedisClusterSpec) {
   EXPECT_EQ(RedisKeySlot("{}x"), RedisKeySlot("{}x"));
 }
 
+TEST(RedisLoginTest, AuthWithAUserThenSelectUnlessZero) {
+  ConnectOptions o;
+  EXPECT_TRUE(RedisLogin(o).empty());
+  o.password = "pw";
+  o.database = "0";
+  auto steps = RedisLogin(o);
+  ASSERT_EQ(steps.size(), 1u);
+  EXPECT_EQ(steps[0].words, (std::vector<std::string>{"AUTH", "pw"}));
+  EXPECT_EQ(steps[0].what, "authentication");
+  o.user = "app";
+  o.database = "3";
+  steps = RedisLogin(o);
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(steps[0].words, (std::vector<std::string>{"AUTH", "app", "pw"}));
+  EXPECT_EQ(steps[1].words, (std::vector<std::string>{"SELECT", "3"}));
+  EXPECT_EQ(steps[1].what, "SELECT 3");
+}
+
 TEST(RedisCommandsTest, RendersWords) {
   RedisCommands c;
   ASSERT_TRUE(c.Compile({{"SET t:$1 $2", true}}).ok());

@@ -40,14 +40,9 @@ Status RedisDriver::Connect(const ConnectOptions& options) {
     return Status::Ok();
   };
   Status s;
-  if (!options.password.empty()) {
-    std::vector<std::string> auth = {"AUTH"};
-    if (!options.user.empty()) auth.push_back(options.user);
-    auth.push_back(options.password);
-    s = send(auth, "authentication");
-  }
-  if (s.ok() && !options.database.empty() && options.database != "0") {
-    s = send({"SELECT", options.database}, "SELECT " + options.database);
+  for (RedisLoginStep& step : RedisLogin(options)) {
+    s = send(std::move(step.words), step.what);
+    if (!s.ok()) break;
   }
   if (s.ok() && options.session == "read-write") {
     auto* reply = static_cast<redisReply*>(redisCommand(ctx_, "ROLE"));

@@ -90,7 +90,7 @@ void CheckWhen(PlanChecks& c, const v1::Fault& f, const std::string& at) {
 void CheckNet(PlanChecks& c, const v1::Fault& f, const std::string& at) {
   const std::string& action = f.action();
   const v1::NetFault& n = f.net();
-  const bool directed = action == "partition" || action == "blackhole" || action == "loss";
+  const bool directed = IsDirectedAction(action);
   if (!IsNetworkFaultAction(action) || action == "heal") {
     if (f.has_net()) c.Add(at, "direction, delay, jitter and loss do not apply to " + action);
     return;

@@ -139,7 +139,7 @@ void FaultLoader::LoadWhen(const YAML::Node& f, const std::string& at, v1::Fault
 // (loss): each only where its action uses it, each bounded.
 void FaultLoader::LoadNet(const YAML::Node& f, const std::string& at, v1::Fault* fault) {
   const std::string& action = fault->action();
-  const bool directed = action == "partition" || action == "blackhole" || action == "loss";
+  const bool directed = IsDirectedAction(action);
   const std::pair<const char*, bool> uses[] = {
       {"direction", directed}, {"delay", action == "delay"}, {"jitter", action == "delay"}, {"loss", action == "loss"}};
   for (const auto& [key, used] : uses) {

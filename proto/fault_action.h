@@ -35,6 +35,11 @@ inline bool IsNetworkFaultAction(std::string_view action) {
   return std::find(kNetworkFaultActions.begin(), kNetworkFaultActions.end(), action) != kNetworkFaultActions.end();
 }
 
+// A network fault that may cut one way only (direction: in | out | both).
+inline bool IsDirectedAction(std::string_view action) {
+  return action == "partition" || action == "blackhole" || action == "loss";
+}
+
 // An action that changes which nodes make up the cluster. It is not undone
 // when a run ends early, and its numbers count from when it was asked for:
 // the action is the data moving, so the time it took is part of them.

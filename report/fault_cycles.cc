@@ -7,6 +7,8 @@
 #include <sstream>
 #include <tuple>
 
+#include "report/text_format.h"
+
 namespace stampede::report {
 namespace {
 
@@ -15,12 +17,6 @@ namespace {
 double Rank(const std::vector<double>& sorted, double q) {
   const size_t k = size_t(std::ceil(q * double(sorted.size())));
   return sorted[std::clamp<size_t>(k, 1, sorted.size()) - 1];
-}
-
-std::string Sec(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.1f s", v);
-  return buf;
 }
 
 std::string Pct(double v) {
@@ -40,7 +36,7 @@ Json StatJson(const CycleStat& s) {
 }
 
 std::string Time(double v, bool observed, bool next_fault) {
-  if (v >= 0) return Sec(v);
+  if (v >= 0) return Secs(v);
   if (!observed) return "n/a";
   return NotRecovered(next_fault);
 }
@@ -130,23 +126,23 @@ std::string RenderFaultCyclesMarkdown(const std::vector<FaultCycles>& cycles,
        << c.faults.size() << " (" << c.took_effect << " took effect; not recovered: " << c.not_recovered
        << ", never healthy: " << c.not_healthy << ")\n\n"
        << "| measure | min | median | p90 | max | cycles |\n|---|---:|---:|---:|---:|---:|\n"
-       << "| unavailability | " << StatCells(c.unavailable, Sec) << " |\n"
-       << "| time to recovered throughput | " << StatCells(c.recovered, Sec) << " |\n"
-       << "| time to healthy (health probe) | " << StatCells(c.healthy, Sec) << " |\n"
+       << "| unavailability | " << StatCells(c.unavailable, Secs) << " |\n"
+       << "| time to recovered throughput | " << StatCells(c.recovered, Secs) << " |\n"
+       << "| time to healthy (health probe) | " << StatCells(c.healthy, Secs) << " |\n"
        << "| clients behind the database (recovered - healthy) | " << StatCells(c.gap, SignedSeconds) << " |\n"
        << "| lowest throughput, % of baseline | " << StatCells(c.lowest, Pct) << " |\n"
-       << (c.balanced.n ? "| time to balanced | " + StatCells(c.balanced, Sec) + " |\n" : std::string())
+       << (c.balanced.n ? "| time to balanced | " + StatCells(c.balanced, Secs) + " |\n" : std::string())
        << "\n| cycle | at | unavailability | recovered | healthy | clients behind | lowest throughput |\n"
        << "|---:|---:|---:|---:|---:|---:|---:|\n";
     int k = 0;
     for (int i : c.faults) {
       const FaultRecovery& f = faults[size_t(i)];
-      md << "| " << ++k << " | " << Sec(f.t) << " | ";
+      md << "| " << ++k << " | " << Secs(f.t) << " | ";
       if (!f.ok) {
         md << "did not take effect: " << f.message << " | | | | |\n";
         continue;
       }
-      md << (f.observed ? Sec(f.unavailable_s) : "n/a") << " | " << Time(f.recovered_s, f.observed, f.next_fault)
+      md << (f.observed ? Secs(f.unavailable_s) : "n/a") << " | " << Time(f.recovered_s, f.observed, f.next_fault)
          << " | " << (f.probed ? Time(f.healthy_s, true, false) : "n/a (no probe)") << " | "
          << (f.HasGap() ? SignedSeconds(f.Gap()) : "n/a") << " | " << (f.dip >= 0 ? Pct(f.dip) : "n/a") << " |\n";
     }

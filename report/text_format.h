@@ -23,6 +23,9 @@ inline std::string HumanUs(double us) {
   return Fixed(us / 1e6, 2) + " s";
 }
 
+// Durations for people: seconds to a tenth ("2.5 s").
+inline std::string Secs(double s) { return Fixed(s, 1) + " s"; }
+
 }  // namespace stampede::report
 
 #endif  // STAMPEDE_REPORT_TEXT_FORMAT_H_
