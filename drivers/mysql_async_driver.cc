@@ -55,7 +55,7 @@ MysqlAsyncDriver::~MysqlAsyncDriver() { Close(); }
 
 void MysqlAsyncDriver::Close() {
   statements_.clear();
-  waiter_.Watch(-1);
+  waiter_.Unwatch(mysql_ ? int(mysql_get_socket(mysql_)) : -1);
   if (mysql_) mysql_close(mysql_);
   mysql_ = nullptr;
 }

@@ -36,7 +36,7 @@ PostgresAsyncDriver::PostgresAsyncDriver(const boost::asio::any_io_executor& exe
 PostgresAsyncDriver::~PostgresAsyncDriver() { Close(); }
 
 void PostgresAsyncDriver::Close() {
-  waiter_.Watch(-1);
+  waiter_.Unwatch(conn_ ? PQsocket(conn_) : -1);
   if (conn_) PQfinish(conn_);
   conn_ = nullptr;
 }

@@ -62,6 +62,11 @@ void ReadinessSet::Forget(Entry& entry) {
   Set(entry, 0, false);
 }
 
+void ReadinessSet::Drop(Entry& entry) {
+  Cancel(entry);
+  entry.events = 0;
+}
+
 bool ReadinessSet::Set(Entry& entry, uint32_t events, bool recheck) {
   if (entry.events == events && !recheck) return true;
   epoll_event event{};

@@ -63,6 +63,11 @@ class ReadinessSet : public boost::asio::execution_context::service {
   // entry.fd leaves the set (before the library closes it); a pending wait
   // is cancelled.
   void Forget(Entry& entry);
+  // The library closed entry.fd already (the kernel dropped it from the
+  // set with it): the entry is forgotten without naming the number, which
+  // another thread's new socket may hold by now. A pending wait is
+  // cancelled.
+  void Drop(Entry& entry);
   // How many times the set woke its loop (for tests: readiness nobody waits
   // for must not make it spin).
   uint64_t wakeups() const { return wakeups_; }

@@ -36,6 +36,17 @@ class SocketWaiter {
     entry_.fd = fd;
     aborted_ = false;
   }
+  // Before the library closes its connection: library_fd is the socket
+  // it says it has now. A library may close the socket itself when the
+  // connection breaks (libpq does); then that number is no longer this
+  // waiter's, and another thread's new socket may hold it already (seen
+  // by TSan), so it is forgotten without a system call on it.
+  void Unwatch(int library_fd) {
+    if (library_fd == entry_.fd) return Watch(-1);
+    set_.Drop(entry_);
+    entry_.fd = -1;
+    aborted_ = false;
+  }
   int fd() const { return entry_.fd; }
 
   // False if the wait was cut (Abort) or the socket failed. For connecting
