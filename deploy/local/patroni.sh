@@ -13,8 +13,8 @@
 #   patroni.sh join DIR N                     # a new member N (4..9): an empty data directory,
 #                                             # so Patroni clones the leader (pg_basebackup);
 #                                             # returns once its REST API answers
-#   patroni.sh leave DIR N                    # stop member N gracefully (Patroni removes its
-#                                             # key and replication slot)
+#   patroni.sh leave DIR N                    # stop member N gracefully (SIGTERM; it is listed
+#                                             # as stopped until its key expires)
 # Node N: SQL port BASE+N-1, REST API BASE+10+N (/cluster, /primary),
 # etcd client BASE+20+N, etcd peer BASE+30+N. User stampede / PASSWORD,
 # database bench. Timings are short (ttl 10 s, loop_wait 1 s), so that a
@@ -263,8 +263,8 @@ case "$cmd" in
     n=${3:?N}
     pid=$(cat "$dir/node$n/patroni.pid" 2>/dev/null || true)
     [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || { echo "patroni: node $n is not running" >&2; exit 1; }
-    # SIGTERM: Patroni stops PostgreSQL (fast shutdown) and deletes its
-    # member key; the leader then drops its replication slot.
+    # SIGTERM: Patroni stops PostgreSQL (fast shutdown) and marks itself
+    # stopped; /cluster lists it so until its key expires (ttl).
     kill -TERM "$pid"
     for _ in $(seq 1 60); do
       kill -0 "$pid" 2>/dev/null || exit 0
