@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -58,9 +59,18 @@ StatusOr<Shares> GuardJson(std::string_view text, const char* what, Fn&& parse) 
   }
 }
 
+// A count or size the response may write as a float: 0 when it is not one
+// (negative, not finite, or beyond int64; converting those is undefined).
+int64_t Count(double v) { return std::isfinite(v) && v >= 0 && v < 9.2e18 ? int64_t(v) : 0; }
+
+int64_t Count(const Json& v) {
+  if (!v.is_number()) return 0;
+  return v.is_number_float() ? Count(v.get<double>()) : std::max<int64_t>(0, v.get<int64_t>());
+}
+
 int64_t Int(const Json& j, const char* key) {
   auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<int64_t>() : 0;
+  return it != j.end() ? Count(*it) : 0;
 }
 
 }  // namespace
@@ -155,6 +165,7 @@ StatusOr<Shares> ParseCockroachStoreShares(std::string_view text) {
     if (at == std::string::npos) continue;
     const std::string store = line.substr(at + 7, line.find('"', at + 7) - at - 7);
     const double v = std::strtod(line.c_str() + space + 1, nullptr);
+    if (!std::isfinite(v) || v < 0 || v >= 9.2e18) continue;  // not a count (a fuzzer found +Inf)
     record::NodeShare& n = stores[store];
     n.node = "store " + store;
     if (name == "replicas") n.share = v;
@@ -201,7 +212,7 @@ StatusOr<Shares> ParsePatroniShares(std::string_view text) {
       const std::string role = m.value("role", ""), state = m.value("state", "");
       n.state = role + " " + state;
       const auto lag = m.find("lag");
-      if (lag != m.end() && lag->is_number()) n.lag_bytes = std::max<int64_t>(0, lag->get<int64_t>());
+      if (lag != m.end() && lag->is_number()) n.lag_bytes = Count(*lag);
       const bool up = state == "running" || state == "streaming";
       const bool leads = role == "leader" || role == "standby_leader" || role == "master";
       n.share = up && (leads || (n.lag_bytes >= 0 && n.lag_bytes <= kPatroniCurrentLagBytes)) ? 1 : 0;

@@ -127,6 +127,17 @@ TEST(ShareParsersTest, GarbageIsAnErrorNotACrash) {
   EXPECT_FALSE(ParsePdStoreShares("{\"stores\": 3}").ok());
   EXPECT_FALSE(ParseYbTabletServerShares("[").ok());
   EXPECT_FALSE(ParseCockroachStoreShares("# nothing\n").ok());
+  // Numbers no count can hold (a fuzzer found +Inf): skipped or 0, never
+  // converted.
+  auto inf = ParseCockroachStoreShares("capacity_used{store=\"1\"} +Inf\nreplicas{store=\"1\"} 1e300\n");
+  EXPECT_FALSE(inf.ok());
+  auto huge =
+      ParsePatroniShares(R"({"members": [{"name": "a", "role": "replica", "state": "running", "lag": 1e300}]})");
+  ASSERT_TRUE(huge.ok());
+  EXPECT_EQ(huge->nodes[0].lag_bytes, 0);
+  EXPECT_EQ(
+      ParsePdStoreShares(R"({"stores": [{"store": {"id": 1e300}, "status": {"region_count": -5}}]})")->nodes[0].share,
+      0);
   EXPECT_FALSE(ParsePatroniShares("{\"members\": []}").ok());
   EXPECT_FALSE(ParsePatroniShares("{\"members\": 7}").ok());
   EXPECT_FALSE(ParsePatroniShares("{\"members\": [{\"name\": 7}]}").ok());
