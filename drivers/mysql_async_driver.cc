@@ -44,6 +44,10 @@ struct MysqlAsyncDriver::Statement {
   std::vector<unsigned long> lengths;
   MYSQL_BIND result{};
   long long value = 0;
+  // The scalar as text (OpRequest::text): its length first, then fetched.
+  MYSQL_BIND text{};
+  unsigned long text_length = 0;
+  my_bool text_null = 0;
   ~Statement() {
     if (stmt) mysql_stmt_close(stmt);
   }
@@ -150,6 +154,9 @@ Task<Status> MysqlAsyncDriver::Prepare(const std::vector<StatementSpec>& stateme
     if (spec.scalar) {
       st->result.buffer_type = MYSQL_TYPE_LONGLONG;
       st->result.buffer = &st->value;
+      st->text.buffer_type = MYSQL_TYPE_STRING;
+      st->text.length = &st->text_length;
+      st->text.is_null = &st->text_null;
     }
     statements_.push_back(std::move(st));
   }
@@ -193,7 +200,8 @@ Task<OpResult> MysqlAsyncDriver::Execute(const OpRequest& req, std::string* erro
     co_return result;
   }
   // A result set: read it all (the rows are counted), the scalar bound.
-  if (st.scalar) mysql_stmt_bind_result(st.stmt, &st.result);
+  if (req.text) req.text->clear();
+  if (st.scalar) mysql_stmt_bind_result(st.stmt, req.text ? &st.text : &st.result);
   status = mysql_stmt_store_result_start(&ret, st.stmt);
   if (status != 0) {
     co_await Drive(waiter_, mysql_, status,
@@ -201,7 +209,19 @@ Task<OpResult> MysqlAsyncDriver::Execute(const OpRequest& req, std::string* erro
   }
   if (ret != 0) co_return Failed(mysql_stmt_errno(st.stmt), mysql_stmt_error(st.stmt), false, error);
   result.rows = int64_t(mysql_stmt_num_rows(st.stmt));
-  if (st.scalar && result.rows > 0 && mysql_stmt_fetch(st.stmt) == 0) result.value = st.value;
+  if (st.scalar && result.rows > 0) {
+    const int fetched = mysql_stmt_fetch(st.stmt);
+    if (!req.text) {
+      if (fetched == 0) result.value = st.value;
+    } else if ((fetched == 0 || fetched == MYSQL_DATA_TRUNCATED) && !st.text_null && st.text_length > 0) {
+      req.text->resize(st.text_length);
+      MYSQL_BIND column{};
+      column.buffer_type = MYSQL_TYPE_STRING;
+      column.buffer = req.text->data();
+      column.buffer_length = st.text_length;
+      mysql_stmt_fetch_column(st.stmt, &column, 0, 0);
+    }
+  }
   my_bool freed = 0;
   status = mysql_stmt_free_result_start(&freed, st.stmt);
   if (status != 0) {

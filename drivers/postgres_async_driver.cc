@@ -114,7 +114,7 @@ Task<bool> PostgresAsyncDriver::Flush() {
 }
 
 PostgresAsyncDriver::Taken PostgresAsyncDriver::TakeResults(OpResult* result, bool scalar, bool* failed,
-                                                            std::string* error) {
+                                                            std::string* error, std::string* text) {
   while (true) {
     if (PQisBusy(conn_)) return Taken::kMore;
     PGresult* res = PQgetResult(conn_);
@@ -125,6 +125,7 @@ PostgresAsyncDriver::Taken PostgresAsyncDriver::TakeResults(OpResult* result, bo
         if (scalar && PQntuples(res) > 0 && PQnfields(res) > 0) {
           const char* v = PQgetvalue(res, 0, 0);
           std::from_chars(v, v + PQgetlength(res, 0, 0), result->value);
+          if (text) text->assign(v, size_t(PQgetlength(res, 0, 0)));
         }
         break;
       case PGRES_COMMAND_OK: {
@@ -199,6 +200,7 @@ Task<OpResult> PostgresAsyncDriver::Execute(const OpRequest& req, std::string* e
     co_return result;
   }
   SetParams(req);
+  if (req.text) req.text->clear();
   const bool write = writes_[size_t(req.stmt)];
   if (!PQsendQueryPrepared(conn_, names_[size_t(req.stmt)].c_str(), req.nparams, pointers_.data(), nullptr, nullptr,
                            0)) {
@@ -212,7 +214,7 @@ Task<OpResult> PostgresAsyncDriver::Execute(const OpRequest& req, std::string* e
   if (!sent) co_return Lost(false, error);  // nothing (complete) reached the server
   bool failed = false;
   while (true) {
-    const Taken taken = TakeResults(&result, scalars_[size_t(req.stmt)], &failed, error);
+    const Taken taken = TakeResults(&result, scalars_[size_t(req.stmt)], &failed, error, req.text);
     if (taken == Taken::kDone) break;
     if (taken == Taken::kLost) co_return Lost(write, error);
     co_await waiter_.ReadableNow();

@@ -45,7 +45,7 @@ class PostgresAsyncDriver : public AsyncDriver {
   // Collect's step without waiting: takes every result that has arrived.
   // *failed: an error was already recorded for this command.
   enum class Taken { kDone, kMore, kLost };
-  Taken TakeResults(OpResult* result, bool scalar, bool* failed, std::string* error);
+  Taken TakeResults(OpResult* result, bool scalar, bool* failed, std::string* error, std::string* text = nullptr);
   // Reads the Sync's result that ends one pipelined statement.
   Task<bool> AwaitSync();
   OpResult Lost(bool write, std::string* error);
