@@ -14,11 +14,17 @@ namespace stampede {
 enum class Anomaly : uint8_t {
   kWrongTotal = 0,  // bank: a read whose balances do not add up to accounts x balance
   kStaleRead = 1,   // a read that missed a write acknowledged before it started
+  // append's history checks (report/history_check.h):
+  kLost = 2,               // an acknowledged append missing from its key's final read
+  kDuplicate = 3,          // a read that holds one value twice
+  kIncompatibleOrder = 4,  // two reads of a key, neither a prefix of the other
+  kAbortedRead = 5,        // a read that saw an append whose transaction failed (G1a)
 };
 
-constexpr int kNumAnomalies = 2;
+constexpr int kNumAnomalies = 6;
 
-constexpr std::array<std::string_view, kNumAnomalies> kAnomalyNames = {"wrong_total", "stale_read"};
+constexpr std::array<std::string_view, kNumAnomalies> kAnomalyNames = {
+    "wrong_total", "stale_read", "lost", "duplicate", "incompatible_order", "aborted_read"};
 
 constexpr std::string_view AnomalyName(Anomaly a) { return kAnomalyNames[static_cast<int>(a)]; }
 

@@ -35,8 +35,12 @@ constexpr MetricInfo kPhaseMetrics[] = {
     {"anomalies", MetricUnit::kCount},
     {"anomalies.wrong_total", MetricUnit::kCount},
     {"anomalies.stale_read", MetricUnit::kCount},
+    {"anomalies.lost", MetricUnit::kCount},
+    {"anomalies.duplicate", MetricUnit::kCount},
+    {"anomalies.incompatible_order", MetricUnit::kCount},
+    {"anomalies.aborted_read", MetricUnit::kCount},
 };
-static_assert(kNumAnomalies == 2, "each anomaly kind is a phase metric: anomalies.KIND");
+static_assert(kNumAnomalies == 6, "each anomaly kind is a phase metric: anomalies.KIND");
 
 constexpr MetricInfo kFaultMetrics[] = {
     {"unavailability", MetricUnit::kSeconds},     {"time_to_first_failure", MetricUnit::kSeconds},

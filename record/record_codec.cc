@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/anomaly.h"
 #include "record/json_fields.h"
 
 namespace stampede::record {
@@ -177,6 +178,44 @@ PhaseEnd DecodePhaseEnd(const Json& line) {
   p.unaccounted = GetU64(line, "unaccounted");
   p.timed_out = GetBool(line, "timed_out");
   return p;
+}
+
+Json EncodeHistoryChecked(const HistoryChecked& h) {
+  Json seconds = Json::array(), examples = Json::array();
+  for (const auto& [t, n] : h.seconds) seconds.push_back({t, n});
+  for (const AnomalyExample& e : h.examples) examples.push_back(EncodeAnomaly(e));
+  Json j = {
+      {"type", "history_check"},    {"phase", h.phase},      {"index", h.index},   {"transactions", h.transactions},
+      {"final_keys", h.final_keys}, {"anomalies", h.counts}, {"seconds", seconds}, {"examples", examples}};
+  if (!h.note.empty()) j["note"] = h.note;
+  return j;
+}
+
+HistoryChecked DecodeHistoryChecked(const Json& line) {
+  HistoryChecked h;
+  h.phase = GetString(line, "phase");
+  h.index = GetU32(line, "index");
+  h.transactions = GetU64(line, "transactions");
+  h.final_keys = GetU64(line, "final_keys");
+  if (const Json* a = Field(line, "anomalies"); a && a->is_object()) {
+    for (const auto& [kind, n] : a->items()) {
+      if (h.counts.size() < size_t(kNumAnomalies) && AnomalyNamed(kind)) h.counts[kind] = AsU64(n);
+    }
+  }
+  if (const Json* s = Field(line, "seconds"); s && s->is_array()) {
+    for (const Json& p : *s) {
+      if (h.seconds.size() >= kMaxAnomalyExamples * 100) break;
+      if (p.is_array() && p.size() == 2 && p[0].is_number()) h.seconds.push_back({p[0].get<double>(), AsU64(p[1])});
+    }
+  }
+  if (const Json* list = Field(line, "examples"); list && list->is_array()) {
+    for (const Json& e : *list) {
+      if (h.examples.size() >= kMaxAnomalyExamples) break;
+      if (e.is_object()) h.examples.push_back(DecodeAnomaly(e));
+    }
+  }
+  h.note = GetString(line, "note");
+  return h;
 }
 
 Json EncodeWrites(const WritesChecked& w) {
@@ -393,6 +432,7 @@ Json Encode(const Record& r) {
                         [](const Second& x) { return EncodeSecond(x); },
                         [](const PhaseEnd& x) { return EncodePhaseEnd(x); },
                         [](const WritesChecked& x) { return EncodeWrites(x); },
+                        [](const HistoryChecked& x) { return EncodeHistoryChecked(x); },
                         [](const FaultSent& x) { return EncodeFault(x); },
                         [](const FaultDone& x) { return EncodeFaultDone(x); },
                         [](const HealthPoll& x) { return EncodeHealth(x); },
@@ -422,6 +462,7 @@ std::optional<Record> Decode(const Json& line) {
   if (type == "phase_start") return DecodePhaseStart(line);
   if (type == "phase_end") return DecodePhaseEnd(line);
   if (type == "writes") return DecodeWrites(line);
+  if (type == "history_check") return DecodeHistoryChecked(line);
   if (type == "fault") return DecodeFault(line);
   if (type == "fault_result") return DecodeFaultDone(line);
   if (type == "health") return DecodeHealth(line);

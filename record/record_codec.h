@@ -27,6 +27,9 @@ std::optional<Record> Decode(const Json& line);
 std::optional<Record> DecodeText(const std::string& line);  // one line of journal.jsonl
 
 Json EncodeSecond(const Second& s);
+// A consistency anomaly's example, in a second line and a history check's.
+Json EncodeAnomaly(const AnomalyExample& e);
+AnomalyExample DecodeAnomaly(const Json& j);
 bool IsSecond(const Json& line);
 Second DecodeSecond(const Json& line);
 

@@ -207,6 +207,36 @@ TEST(RecordCodec, WritesCheckedRoundTrips) {
   EXPECT_FALSE(Encode(all[1]).contains("failed"));
 }
 
+TEST(RecordCodec, HistoryCheckedRoundTrips) {
+  HistoryChecked h;
+  h.phase = "append";
+  h.index = 2;
+  h.transactions = 48000;
+  h.final_keys = 2020;
+  h.counts = {{"lost", 3}, {"stale_read", 1}};
+  h.seconds = {{4.25, 3}, {5.5, 1}};
+  AnomalyExample e;
+  e.kind = "lost";
+  e.t = 4.25;
+  e.endpoint = "127.0.0.1:5432";
+  e.op = "txn";
+  e.key = 270;
+  e.expected = 8663;
+  e.got = -1;
+  e.detail = "append 8663 acknowledged, missing from the final read [1,2] (2)";
+  h.examples = {e};
+  h.note = "1 events came more than a second late";
+  const Json line = Encode(Record(h));
+  EXPECT_EQ(line["type"], "history_check");
+  const std::optional<Record> back = Decode(Json::parse(line.dump()));
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(Encode(*back).dump(), line.dump());
+  // Kinds this version does not know are not taken.
+  Json odd = line;
+  odd["anomalies"]["bogus"] = 5;
+  EXPECT_EQ(std::get<HistoryChecked>(*Decode(odd)).counts.size(), 2u);
+}
+
 TEST(RecordCodec, UnknownKindsAndNonObjectsDecodeToNothing) {
   EXPECT_FALSE(Decode(Json{{"type", "from_the_future"}}).has_value());
   EXPECT_FALSE(Decode(Json::array()).has_value());

@@ -61,6 +61,19 @@ struct PhaseStart {
   uint32_t batch = 1;               // rows per insert statement
 };
 
+// "history_check": what the coordinator's check of a phase's history
+// (history.jsonl; report/history_check.h) found, after the phase.
+struct HistoryChecked {
+  std::string phase;
+  uint32_t index = 0;
+  uint64_t transactions = 0;                         // completed (ok, failed, unknown), final reads aside
+  uint64_t final_keys = 0;                           // keys the final reads read
+  std::map<std::string, uint64_t> counts;            // anomalies by kind (those found)
+  std::vector<std::pair<double, uint64_t>> seconds;  // (end of a second with any, s since the run started; how many)
+  std::vector<AnomalyExample> examples;              // the first few of each kind
+  std::string note;                                  // what could not be checked, or ""
+};
+
 // "phase_end"
 struct PhaseEnd {
   std::string phase;
@@ -190,8 +203,8 @@ struct Overloaded : Fs... {
 template <class... Fs>
 Overloaded(Fs...) -> Overloaded<Fs...>;
 
-using Record = std::variant<RunStart, PhaseStart, Second, PhaseEnd, WritesChecked, FaultSent, FaultDone, HealthPoll,
-                            NodeSample, AgentEvent, CoordinatorEvent, LogLine, RunEnd>;
+using Record = std::variant<RunStart, PhaseStart, Second, PhaseEnd, WritesChecked, HistoryChecked, FaultSent, FaultDone,
+                            HealthPoll, NodeSample, AgentEvent, CoordinatorEvent, LogLine, RunEnd>;
 
 }  // namespace stampede::record
 

@@ -53,6 +53,7 @@ struct AnomalyExample {
   int64_t expected = 0, got = 0;
   double lag_s = 0;    // stale reads: how old the missed write was
   bool final = false;  // the final read after the phase
+  std::string detail;  // what a history check saw ("read [1,2,4] where [1,2,3] was read")
 };
 
 // A journal line's examples beyond this are not read (agents send at most

@@ -23,11 +23,14 @@ void DecodeOp(const Json& j, OpSecond* op) {
   if (const Json* l = Field(j, "latency")) MergeHistogramJson(*l, &op->latency);
 }
 
+}  // namespace
+
 Json EncodeAnomaly(const AnomalyExample& e) {
   Json j = {{"kind", e.kind}, {"t", e.t},     {"agent", e.agent},       {"endpoint", e.endpoint},
             {"op", e.op},     {"key", e.key}, {"expected", e.expected}, {"got", e.got}};
   if (e.lag_s > 0) j["lag_s"] = e.lag_s;
   if (e.final) j["final"] = true;
+  if (!e.detail.empty()) j["detail"] = e.detail;
   return j;
 }
 
@@ -43,10 +46,9 @@ AnomalyExample DecodeAnomaly(const Json& j) {
   e.got = GetI64(j, "got", 0);
   e.lag_s = GetDouble(j, "lag_s", 0);
   e.final = GetBool(j, "final");
+  e.detail = GetString(j, "detail");
   return e;
 }
-
-}  // namespace
 
 Json EncodeSecond(const Second& s) {
   Json ops = Json::object();

@@ -13,14 +13,22 @@ uint64_t PhaseAnomalies::total() const {
   return n;
 }
 
-void PhaseAnomalies::Add(const record::Second& s) {
-  uint64_t here = 0;
-  for (const auto& [kind, c] : s.anomalies) {
-    counts[kind] += c;
-    here += c;
+void PhaseAnomalies::Add(const record::HistoryChecked& h) {
+  history_checked = true;
+  transactions += h.transactions;
+  final_keys += h.final_keys;
+  if (!h.note.empty()) history_note = h.note;
+  for (const auto& [kind, n] : h.counts) counts[kind] += n;
+  for (const auto& [t, n] : h.seconds) {
+    if (n > 0) seconds.push_back(t);
   }
-  if (here > 0 && (seconds.empty() || seconds.back() != s.t)) seconds.push_back(s.t);
-  for (const record::AnomalyExample& e : s.anomaly_examples) {
+  std::sort(seconds.begin(), seconds.end());
+  seconds.erase(std::unique(seconds.begin(), seconds.end()), seconds.end());
+  AddExamples(h.examples);
+}
+
+void PhaseAnomalies::AddExamples(const std::vector<record::AnomalyExample>& list) {
+  for (const record::AnomalyExample& e : list) {
     const size_t of_kind = size_t(std::count_if(examples.begin(), examples.end(),
                                                 [&](const record::AnomalyExample& x) { return x.kind == e.kind; }));
     if (of_kind < kExamplesPerKind || e.final) examples.push_back(e);
@@ -29,11 +37,26 @@ void PhaseAnomalies::Add(const record::Second& s) {
                    [](const record::AnomalyExample& a, const record::AnomalyExample& b) { return a.t < b.t; });
 }
 
-bool ChecksConsistency(const std::string& workload) { return workload == "bank" || workload == "register"; }
+void PhaseAnomalies::Add(const record::Second& s) {
+  uint64_t here = 0;
+  for (const auto& [kind, c] : s.anomalies) {
+    counts[kind] += c;
+    here += c;
+  }
+  if (here > 0 && (seconds.empty() || seconds.back() != s.t)) seconds.push_back(s.t);
+  AddExamples(s.anomaly_examples);
+}
+
+bool ChecksConsistency(const std::string& workload) {
+  return workload == "bank" || workload == "register" || workload == "append";
+}
 
 std::string DescribeAnomaly(const record::AnomalyExample& e) {
   std::ostringstream out;
-  if (e.kind == "wrong_total") {
+  if (!e.detail.empty()) {  // a history check's
+    out << "key " << e.key << ": " << e.detail;
+    if (e.lag_s > 0) out << " " << HumanUs(e.lag_s * 1e6) << " before";
+  } else if (e.kind == "wrong_total") {
     out << (e.final ? "the final read's total " : "read total ") << e.got << ", expected " << e.expected;
   } else if (e.kind == "stale_read") {
     out << "key " << e.key << " read " << e.got << " after " << e.expected << " was acknowledged";
@@ -52,17 +75,31 @@ nlohmann::json AnomaliesToJson(const PhaseAnomalies& a) {
                         {"endpoint", e.endpoint}, {"op", e.op},   {"key", e.key},
                         {"expected", e.expected}, {"got", e.got}, {"final", e.final}};
     if (e.lag_s > 0) j["lag_s"] = e.lag_s;
+    if (!e.detail.empty()) j["detail"] = e.detail;
     j["text"] = DescribeAnomaly(e);
     examples.push_back(std::move(j));
   }
-  return {{"total", a.total()}, {"by_kind", a.counts}, {"seconds", a.seconds}, {"examples", std::move(examples)}};
+  nlohmann::json j = {
+      {"total", a.total()}, {"by_kind", a.counts}, {"seconds", a.seconds}, {"examples", std::move(examples)}};
+  if (a.history_checked) {
+    j["history"] = {{"transactions", a.transactions}, {"final_keys", a.final_keys}, {"note", a.history_note}};
+  }
+  return j;
 }
 
 std::string AnomaliesMarkdown(const PhaseAnomalies& a, const std::string& workload) {
-  if (a.total() == 0) return ChecksConsistency(workload) ? "Consistency: 0 anomalies (docs/consistency.md)." : "";
+  std::string history;
+  if (a.history_checked) {
+    history = " The history (history.jsonl): " + std::to_string(a.transactions) +
+              " transactions and the final reads of " + std::to_string(a.final_keys) + " keys checked" +
+              (a.history_note.empty() ? "" : "; " + a.history_note) + ".";
+  }
+  if (a.total() == 0) {
+    return ChecksConsistency(workload) ? "Consistency: 0 anomalies (docs/consistency.md)." + history : "";
+  }
   std::ostringstream md;
   md << "**Consistency: " << a.total() << " anomal" << (a.total() == 1 ? "y" : "ies") << "** (docs/consistency.md), in "
-     << a.seconds.size() << " second" << (a.seconds.size() == 1 ? "" : "s") << ".\n\n";
+     << a.seconds.size() << " second" << (a.seconds.size() == 1 ? "" : "s") << "." << history << "\n\n";
   md << "| anomaly | count | examples |\n|---|---:|---|\n";
   for (const auto& [kind, n] : a.counts) {
     md << "| " << kind << " | " << n << " | ";

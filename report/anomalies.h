@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "record/records.h"
 #include "record/second.h"
 
 namespace stampede::report {
@@ -19,8 +20,17 @@ struct PhaseAnomalies {
   std::vector<double> seconds;                   // t of each second with any (s since the run started)
   uint64_t total() const;
 
+  // The history check's (append): transactions checked, final keys, note.
+  bool history_checked = false;
+  uint64_t transactions = 0, final_keys = 0;
+  std::string history_note;
+
   static constexpr size_t kExamplesPerKind = 10;
   void Add(const record::Second& s);
+  void Add(const record::HistoryChecked& h);
+
+ private:
+  void AddExamples(const std::vector<record::AnomalyExample>& list);
 };
 
 nlohmann::json AnomaliesToJson(const PhaseAnomalies& a);

@@ -15,7 +15,7 @@ record::Second SecondWith(double t, uint64_t wrong, int examples, bool final = f
   if (wrong) s.anomalies["wrong_total"] = wrong;
   for (int i = 0; i < examples; ++i) {
     s.anomaly_examples.push_back(
-        {"wrong_total", t - 0.5 + i * 0.01, "a1", "127.0.0.1:5432", "read", -1, 1000, 990 + i, 0, final});
+        {"wrong_total", t - 0.5 + i * 0.01, "a1", "127.0.0.1:5432", "read", -1, 1000, 990 + i, 0, final, ""});
   }
   return s;
 }

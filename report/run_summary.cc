@@ -138,12 +138,7 @@ void SummaryBuilder::AddSecond(const record::Second& second) {
     for (const std::string& agent : saturated) p->agent_saturated_s[agent] += second.interval_s;
     if (!saturated.empty()) p->saturated_s += second.interval_s;
   }
-  for (const auto& [name, e] : second.endpoints) {
-    auto& ep = p->endpoints[name];
-    ep.lost += e.lost;
-    ep.reconnects += e.reconnects;
-    ep.connect_failures += e.connect_failures;
-  }
+  for (const auto& [name, e] : second.endpoints) p->endpoints[name].Add(e);
   if (!p->ended) p->duration_s = std::max(p->duration_s, second.phase_t);
 }
 
@@ -181,6 +176,9 @@ void SummaryBuilder::Add(const record::Record& r) {
           [&](const record::PhaseEnd& x) { AddPhaseEnd(x); },
           [&](const record::WritesChecked& x) {
             if (PhaseSummary* p = PhaseOf(x.index)) p->writes = x;
+          },
+          [&](const record::HistoryChecked& x) {
+            if (PhaseSummary* p = PhaseOf(x.index)) p->anomalies.Add(x);
           },
           [&](const record::LogLine& x) { s_.logs.push_back((x.agent.empty() ? "" : x.agent + ": ") + x.message); },
           [&](const record::AgentEvent& x) {

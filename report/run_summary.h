@@ -62,6 +62,11 @@ struct PhaseSummary {
   std::string SaturationNote() const;
   struct Endpoint {
     uint64_t lost = 0, reconnects = 0, connect_failures = 0;
+    void Add(const record::EndpointSecond& e) {
+      lost += e.lost;
+      reconnects += e.reconnects;
+      connect_failures += e.connect_failures;
+    }
   };
   std::map<std::string, Endpoint> endpoints;
   std::optional<record::WritesChecked> writes;  // check_writes: the read-back

@@ -46,6 +46,13 @@ void RunViewBuilder::Add(const record::Record& r) {
             phases_.back()["end"] = phases_.back().value("start", 0.0) + x.duration_s;
           },
           [&](const record::Second& x) { AddSecond(x); },
+          [&](const record::HistoryChecked& x) {
+            // Found after the phase: marked on the points they fell in.
+            for (const auto& [t, n] : x.seconds) {
+              const auto at = std::lower_bound(t_.begin(), t_.end(), t - 1e-6);
+              if (at != t_.end()) anomalies_[size_t(at - t_.begin())] += double(n);
+            }
+          },
           [&](const record::HealthPoll& x) { AddPoll(x); },
           [&](const record::LogLine& x) { logs_.push_back((x.agent.empty() ? "" : x.agent + ": ") + x.message); },
           [&](const record::RunEnd& x) {
