@@ -177,6 +177,7 @@ drivers::Task<void> AsyncRunner::WorkerMain(Worker* w) {
   cv_.notify_all();
   if (!s.ok()) co_return;
   w->ops = workload_->MakeWorker(w->global);
+  if (w->history) w->ops->SetHistory(w->history.get(), &w->endpoint);
   // The start gate: Run() or Cancel() wakes the timer.
   while (!gate_.load() && !Aborted()) {
     w->sleep->expires_at(std::chrono::steady_clock::time_point::max());
@@ -217,7 +218,7 @@ drivers::Task<void> AsyncRunner::WorkerMain(Worker* w) {
 // 1047 while the others serve).
 drivers::Task<void> AsyncRunner::FinalRead(Worker* w) {
   drivers::OpRequest req;
-  const int op = w->ops->FinalRead(&req);
+  int op = w->ops->FinalRead(&req);
   if (op < 0) co_return;
   const int64_t until = MonoNowNs() + kFinalReadNs;
   while (ops_running_.load() > 0 && MonoNowNs() < until) {
@@ -236,7 +237,9 @@ drivers::Task<void> AsyncRunner::FinalRead(Worker* w) {
       if (r.outcome == Outcome::kOk) {
         w->ops->Observe(op, r);
         if (w->ops->flagged()) w->stats->RecordAnomaly({w->ops->TakeFlag(), MonoNowNs(), w->endpoint, op, true});
-        co_return;
+        op = w->ops->FinalRead(&req);  // the next one, if the workload has more
+        if (op < 0) co_return;
+        continue;
       }
       why = w->error;
       w->driver->Close();  // the next try starts at the next endpoint

@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 
 #include "agent/async_runner.h"
@@ -146,6 +147,7 @@ Status PhaseRunner::PrepareShare(const std::function<WorkerState*()>& make,
       w->endpoint = static_cast<int>(w->global % num_endpoints);
     }
     w->stats = stats_for(i);
+    if (workload_->keeps_history()) w->history = std::make_unique<HistoryLog>();
     states_.push_back(w);
   }
   return Status::Ok();
@@ -334,6 +336,7 @@ void PhaseRunner::Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool f
     s->set_connect_failures(e.connect_failures);
   }
   AddAnomalies(coord, &snap);
+  AddHistory(coord, final, &snap);
   if (options_.on_snapshot) options_.on_snapshot(snap);
 }
 
@@ -357,6 +360,63 @@ void PhaseRunner::AddAnomalies(const std::function<int64_t(int64_t)>& coord, v1:
     e->set_lag_ns(a.note.lag_ns);
     e->set_final(a.final);
   }
+}
+
+namespace {
+
+// A read's list as the database returned it ("1,5,9") into its values.
+void ParseList(std::string_view text, v1::HistoryMop* m) {
+  const char* p = text.data();
+  const char* end = p + text.size();
+  while (p < end) {
+    int64_t v = 0;
+    const auto [next, ec] = std::from_chars(p, end, v);
+    if (ec == std::errc()) m->add_values(v);
+    p = next;
+    while (p < end && *p != ',') ++p;  // anything else up to the separator
+    if (p < end) ++p;
+  }
+}
+
+}  // namespace
+
+void PhaseRunner::AddHistory(const std::function<int64_t(int64_t)>& coord, bool final, v1::Snapshot* snap) {
+  size_t bytes = 0;
+  uint64_t dropped = 0;
+  // Events before one instant, from every worker: the workers go on while
+  // they are drained in turn, and what they record meanwhile belongs to
+  // the next snapshot, so each snapshot's events all precede the next's.
+  const int64_t cut = final ? INT64_MAX : MonoNowNs();
+  for (WorkerState* w : states_) {
+    if (!w->history) continue;
+    w->history->Drain([&](const HistoryEvent& e) {
+      if (e.mono_ns >= cut) return false;
+      // An event's encoded size, near enough: its numbers and its lists'.
+      size_t size = 24;
+      for (int i = 0; i < e.n; ++i) size += 24 + e.mops[i].text.size() / 2;
+      if (bytes + size > kMaxHistoryBytes) {
+        if (!final) return false;
+        ++dropped;
+        return true;
+      }
+      bytes += size;
+      v1::HistoryEvent* h = snap->add_history();
+      h->set_type(static_cast<v1::HistoryEvent::Type>(e.type));
+      h->set_time_ns(coord(e.mono_ns));
+      h->set_process(w->global);
+      h->set_endpoint(e.endpoint);
+      h->set_final(e.final);
+      for (int i = 0; i < e.n; ++i) {
+        v1::HistoryMop* m = h->add_mops();
+        m->set_read(e.mops[i].read);
+        m->set_key(e.mops[i].key);
+        m->set_value(e.mops[i].value);
+        if (e.mops[i].read && e.type == HistoryType::kOk) ParseList(e.mops[i].text, m);
+      }
+      return true;
+    });
+  }
+  snap->set_history_dropped(dropped);
 }
 
 }  // namespace stampede::agent

@@ -99,6 +99,9 @@ struct WorkerState {
   int failures = 0;  // connections lost since the last successful op
   Rng jitter{0};
   bool active = false;  // counted in active_
+  // A history-keeping workload's (Workload::keeps_history): the worker
+  // writes, the collector drains.
+  std::unique_ptr<HistoryLog> history;
 };
 
 class PhaseRunner {
@@ -214,6 +217,11 @@ class PhaseRunner {
   // The interval's anomalies into its snapshot (coord: monotonic ns to the
   // coordinator's clock).
   void AddAnomalies(const std::function<int64_t(int64_t)>& coord, v1::Snapshot* snap) const;
+  // The workers' history events since the last snapshot, up to
+  // kMaxHistoryBytes (the rest waits for the next one; at the final
+  // snapshot, it is counted as dropped).
+  void AddHistory(const std::function<int64_t(int64_t)>& coord, bool final, v1::Snapshot* snap);
+  static constexpr size_t kMaxHistoryBytes = size_t(3) << 20;
 
   std::vector<std::array<std::atomic<bool>, kNumOutcomes>> logged_;
   std::set<std::string> reconnect_causes_ ABSL_GUARDED_BY(mu_);

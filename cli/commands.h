@@ -26,6 +26,7 @@ int RunCommand(const Args& args);
 int CoordinatorCommand(const Args& args);
 int AgentCommand(const Args& args);
 int ReportCommand(const Args& args);
+int CheckCommand(const Args& args);
 int CompareCommand(const Args& args);
 int VersionCommand(const Args& args);
 

@@ -22,6 +22,7 @@ commands:
   coordinator            serve agents and runs (--listen ADDR)
   agent                  dial a coordinator and run what it assigns (--coordinator ADDR --name NAME)
   report RESULTS_DIR     rebuild and print a run's report from its journal
+  check RESULTS_DIR      check an append run's history (history.jsonl) again, from that file alone
   compare DIR DIR...     runs side by side, best and worst marked (--html FILE)
   workloads [NAME]       list the built-in workloads, or one's parameters
   version                this build and the client libraries it uses (also --version)
@@ -66,6 +67,7 @@ int main(int argc, char** argv) {
   if (command == "coordinator") return stampede::cli::CoordinatorCommand(args);
   if (command == "agent") return stampede::cli::AgentCommand(args);
   if (command == "report") return stampede::cli::ReportCommand(args);
+  if (command == "check") return stampede::cli::CheckCommand(args);
   if (command == "version" || command == "--version") return stampede::cli::VersionCommand(args);
   if (command == "--help" || command == "-h" || command == "help") {
     std::cout << kUsage << "\n";

@@ -58,9 +58,14 @@ void PhaseMerger::Merge(const v1::Snapshot& s, Pending* p) {
     ep.connect_failures += e.connect_failures();
   }
   for (const v1::AnomalyCount& a : s.anomalies()) p->anomalies[a.kind()] += a.count();
+  for (const v1::HistoryEvent& e : s.history()) {
+    p->history.push_back(e);
+    p->history.back().set_agent(s.agent());
+  }
+  history_dropped_ += s.history_dropped();
   for (const v1::AnomalyExample& e : s.anomaly_examples()) {
     p->anomaly_examples.push_back({e.kind(), double(e.time_ns() - run_start_ns_) / 1e9, s.agent(), e.endpoint(), e.op(),
-                                   e.key(), e.expected(), e.got(), double(e.lag_ns()) / 1e9, e.final()});
+                                   e.key(), e.expected(), e.got(), double(e.lag_ns()) / 1e9, e.final(), ""});
   }
 }
 
@@ -71,6 +76,7 @@ std::vector<record::Second> PhaseMerger::Add(const v1::Snapshot& s) {
     Pending late;
     Merge(s, &late);
     std::vector<record::Second> out;
+    ReleaseHistory(&late);
     out.push_back(ToSecond(s.seq(), &late, true));
     return out;
   }
@@ -95,11 +101,27 @@ std::vector<record::Second> PhaseMerger::Flush(int64_t now_ns, bool all) {
     uint32_t seq = it->first;
     bool overdue = now_ns > start_ns_ + int64_t(seq + 1) * kNsPerSec + grace_ns_;
     if (!all && !overdue && !Complete(seq, it->second)) break;
+    ReleaseHistory(&it->second);
     lines.push_back(ToSecond(seq, &it->second, false));
     next_seq_ = int64_t(seq) + 1;
     pending_.erase(it);
   }
   return lines;
+}
+
+void PhaseMerger::ReleaseHistory(Pending* p) {
+  std::stable_sort(p->history.begin(), p->history.end(),
+                   [](const v1::HistoryEvent& a, const v1::HistoryEvent& b) { return a.time_ns() < b.time_ns(); });
+  for (v1::HistoryEvent& e : p->history) history_.push_back(std::move(e));
+  p->history.clear();
+}
+
+uint64_t PhaseMerger::TakeHistory(std::vector<v1::HistoryEvent>* out) {
+  for (v1::HistoryEvent& e : history_) out->push_back(std::move(e));
+  history_.clear();
+  const uint64_t dropped = history_dropped_;
+  history_dropped_ = 0;
+  return dropped;
 }
 
 void PhaseMerger::DropAgent(const std::string& agent) { expected_.erase(agent); }

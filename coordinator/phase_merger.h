@@ -46,6 +46,10 @@ class PhaseMerger {
   // Open loop: the operations due by t seconds into the phase
   // (plan::ScheduledOpsBy); each line then carries what its second owed.
   void SetSchedule(std::function<double(double)> ops_due_by) { ops_due_by_ = std::move(ops_due_by); }
+  // The history events (append) of the lines emitted since the last call,
+  // each line's in time order, into *out; returns the events the agents
+  // said they dropped meanwhile.
+  uint64_t TakeHistory(std::vector<v1::HistoryEvent>* out);
 
  private:
   struct Op {
@@ -72,7 +76,12 @@ class PhaseMerger {
     int64_t clock_uncertainty_ns = 0;
     std::map<std::string, uint64_t> anomalies;
     std::vector<record::AnomalyExample> anomaly_examples;
+    std::vector<v1::HistoryEvent> history;
   };
+  // A line's history, sorted, to history_.
+  void ReleaseHistory(Pending* p);
+  std::vector<v1::HistoryEvent> history_;
+  uint64_t history_dropped_ = 0;
   void Merge(const v1::Snapshot& s, Pending* p);
   record::Second ToSecond(uint32_t seq, Pending* p, bool late) const;
   bool Complete(uint32_t seq, const Pending& p) const;

@@ -395,6 +395,7 @@ void RunController::SendDueFaults() {
 void RunController::FlushSeconds(bool all) {
   std::vector<record::Second> seconds;
   std::string phase;
+  std::vector<HistoryBatch> history;
   {
     MutexLock lock(mu_);
     if (phase_ >= 0 && size_t(phase_) < mergers_.size() && mergers_[size_t(phase_)]) {
@@ -403,7 +404,9 @@ void RunController::FlushSeconds(bool all) {
     }
     for (auto& l : lines_) seconds.push_back(std::move(l));
     lines_.clear();
+    history = TakeHistoryLocked();
   }
+  if (!history.empty()) WriteHistory(std::move(history));
   for (const record::Second& second : seconds) {
     Emit(second);
     CountSecond(second, phase);

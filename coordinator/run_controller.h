@@ -31,6 +31,7 @@
 #include "coordinator/agent_registry.h"
 #include "coordinator/fault_schedule.h"
 #include "coordinator/health_poller.h"
+#include "coordinator/history_file.h"
 #include "coordinator/phase_barrier.h"
 #include "coordinator/phase_merger.h"
 #include "plan/fault_ledger.h"
@@ -140,6 +141,18 @@ class RunController : public SessionListener {
   void Send(const std::string& name, const v1::CoordinatorMessage& m);
   void SendToActive(const v1::CoordinatorMessage& m);
   void FlushSeconds(bool all);
+  // The append phases' history (run_controller_history.cc): the merged
+  // seconds' events to history.jsonl; after phase p, its check; at the
+  // end, history.json.
+  struct HistoryBatch {
+    uint32_t phase = 0;
+    std::vector<v1::HistoryEvent> events;
+    uint64_t dropped = 0;
+  };
+  std::vector<HistoryBatch> TakeHistoryLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void WriteHistory(std::vector<HistoryBatch> batches, bool all = false);
+  void CheckHistory(int p);
+  void FinishHistory();
   void Emit(const record::Record& r);
   void JournalWritten(const Status& s);
   void CountSecond(const record::Second& second, const std::string& phase);
@@ -173,6 +186,10 @@ class RunController : public SessionListener {
     recording_ = on;
   }
   std::string dir_;
+  Mutex history_mu_;
+  HistoryWriter history_ ABSL_GUARDED_BY(history_mu_);
+  std::map<uint32_t, uint64_t> history_events_ ABSL_GUARDED_BY(history_mu_);   // by phase index
+  std::map<uint32_t, uint64_t> history_dropped_ ABSL_GUARDED_BY(history_mu_);  // by phase index
   report::JournalWriter journal_;
   bool journal_open_ = false;
   std::atomic<bool> journal_failed_{false};

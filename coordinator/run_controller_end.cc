@@ -121,6 +121,7 @@ v1::RunResult RunController::Finish(bool ok, const std::string& error) {
   SetRecording(false);
   Emit(end);
   journal_.Close();
+  FinishHistory();
   // The run is over and journalled: the agents may drop their spools.
   v1::CoordinatorMessage stop;
   stop.mutable_stop()->set_run_id(run_id_);

@@ -199,6 +199,7 @@ Status RunController::EndPhase(int p, Wait w) {
     }
   }
   FlushSeconds(true);
+  CheckHistory(p);
   int64_t end_ns = MonoNowNs(), start_ns;
   bool timed_out = false;
   int64_t owed = -1;

@@ -2,6 +2,7 @@
 
 #include "common/anomaly.h"
 #include "common/histogram.h"
+#include "common/history_log.h"
 #include "common/outcome.h"
 
 namespace stampede::coordinator {
@@ -58,6 +59,18 @@ std::string AnomalyProblem(const v1::Snapshot& s) {
   return "";
 }
 
+std::string HistoryProblem(const v1::Snapshot& s) {
+  if (s.history_dropped() > kMaxOpsPerAgentSecond) return "a snapshot with more history dropped than operations";
+  for (const v1::HistoryEvent& e : s.history()) {
+    if (!v1::HistoryEvent::Type_IsValid(e.type())) return "a snapshot with a history event of unknown type";
+    if (e.mops_size() > kMaxHistoryMops) {
+      return "a snapshot with a transaction of " + std::to_string(e.mops_size()) + " micro-operations (at most " +
+             std::to_string(kMaxHistoryMops) + ")";
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string AgentNameProblem(std::string_view name) {
@@ -94,6 +107,7 @@ std::string SnapshotProblem(const v1::Snapshot& s, std::string_view session_agen
   for (const v1::OpStats& op : s.ops()) {
     if (std::string why = OpProblem(op); !why.empty()) return "a snapshot in which " + why;
   }
+  if (std::string why = HistoryProblem(s); !why.empty()) return why;
   return AnomalyProblem(s);
 }
 

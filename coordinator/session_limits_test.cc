@@ -102,5 +102,17 @@ TEST(SessionLimitsTest, NodeStatsOfUndeclaredNodesOrAbsurdNumbersAreDropped) {
   EXPECT_FALSE(NodeStatsSane(hello, absurd));
 }
 
+TEST(SessionLimitsTest, HistoryEventsAreBounded) {
+  v1::Snapshot s = Good();
+  v1::HistoryEvent* e = s.add_history();
+  for (int i = 0; i < 8; ++i) e->add_mops()->set_key(i);
+  EXPECT_EQ(SnapshotProblem(s, "a1"), "");
+  e->add_mops();
+  EXPECT_EQ(SnapshotProblem(s, "a1"), "a snapshot with a transaction of 9 micro-operations (at most 8)");
+  e->clear_mops();
+  e->set_type(static_cast<v1::HistoryEvent::Type>(7));
+  EXPECT_EQ(SnapshotProblem(s, "a1"), "a snapshot with a history event of unknown type");
+}
+
 }  // namespace
 }  // namespace stampede::coordinator

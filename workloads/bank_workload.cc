@@ -86,6 +86,8 @@ class BankWorker : public WorkerOps {
   }
 
   int FinalRead(drivers::OpRequest* req) override {
+    if (final_asked_) return -1;
+    final_asked_ = true;
     req->nparams = 0;
     req->stmt = BankWorkload::kRead;
     final_pending_ = true;
@@ -115,7 +117,7 @@ class BankWorker : public WorkerOps {
   bool interactive_ = false;
   int64_t from_ = 0, to_ = 0, amount_ = 0;
   int64_t from_balance_ = 0, to_balance_ = 0;
-  bool final_pending_ = false, final_read_ = false;
+  bool final_asked_ = false, final_pending_ = false, final_read_ = false;
   int64_t final_total_ = 0;
 };
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/anomaly.h"
+#include "common/history_log.h"
 #include "common/status.h"
 #include "drivers/driver.h"
 #include "drivers/driver_registry.h"
@@ -108,7 +109,8 @@ class WorkerOps {
   // A final read after the phase, by one worker of each agent once its
   // other workers are done (bank: every balance once more): fills *request
   // and returns its op index, whose result goes to Observe (not counted as
-  // an operation); -1: none.
+  // an operation); -1: no more. Called until it returns -1 (append reads
+  // each key in turn).
   virtual int FinalRead(drivers::OpRequest* request) {
     (void)request;
     return -1;
@@ -123,6 +125,13 @@ class WorkerOps {
   // The inserts this worker's operations acknowledged, for check_writes;
   // null if the workload cannot say (see Workload::ReadBack).
   virtual const WriteLedger* writes() const { return nullptr; }
+  // Workload::keeps_history(): where this worker records its transactions
+  // (the runner's, drained by its collector), and the endpoint it is on
+  // (the runner's, read on the worker's thread), before its first Next().
+  virtual void SetHistory(HistoryLog* log, const int* endpoint) {
+    (void)log;
+    (void)endpoint;
+  }
 
  protected:
   void Flag(const AnomalyNote& note) {
@@ -168,6 +177,9 @@ class Workload {
   // statement, each row's insert index still its own in the ledger), or
   // why not.
   virtual std::string BatchBlocker() const { return "its inserts are not batched (crud's are)"; }
+  // Its workers record a history of transactions (WorkerOps::SetHistory),
+  // which the coordinator writes to history.jsonl and checks.
+  virtual bool keeps_history() const { return false; }
 };
 
 // The usual shape: op names, prepared statements and setup statements that

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "workloads/append_workload.h"
 #include "workloads/bank_workload.h"
 #include "workloads/crud_workload.h"
 #include "workloads/custom_workload.h"
@@ -32,6 +33,8 @@ const std::vector<WorkloadInfo>& Workloads() {
        &OrmWorkload::ParamSpecs, &OrmWorkload::Create, &OrmWorkload::Steps},
       {"bank", "transfers between accounts and reads of their total, which must not change (consistency)",
        &BankWorkload::ParamSpecs, &BankWorkload::Create},
+      {"append", "transactions of list appends and reads, kept as an Elle-compatible history and checked (consistency)",
+       &AppendWorkload::ParamSpecs, &AppendWorkload::Create},
       {"register",
        "pairs of workers: one writes a key through one endpoint, the other reads it through another (stale reads)",
        &RegisterWorkload::ParamSpecs, &RegisterWorkload::Create},

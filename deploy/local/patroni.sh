@@ -15,6 +15,9 @@
 #                                             # returns once its REST API answers
 #   patroni.sh leave DIR N                    # stop member N gracefully (SIGTERM; it is listed
 #                                             # as stopped until its key expires)
+#   patroni.sh replication DIR sync|async     # synchronous_mode on or off (the DCS config,
+#                                             # through the leader); returns once a synchronous
+#                                             # standby is there (sync) or none is (async)
 # Node N: SQL port BASE+N-1, REST API BASE+10+N (/cluster, /primary),
 # etcd client BASE+20+N, etcd peer BASE+30+N. User stampede / PASSWORD,
 # database bench. Timings are short (ttl 10 s, loop_wait 1 s), so that a
@@ -25,7 +28,7 @@
 # called, as an agent on that host calls it; the other commands reach each
 # node from inside its namespace).
 set -euo pipefail
-cmd=${1:?start|stop|kill-node|start-node|leader|wait-members|status|join|leave}; dir=${2:?DIR}
+cmd=${1:?start|stop|kill-node|start-node|leader|wait-members|status|join|leave|replication}; dir=${2:?DIR}
 bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 pg_user=()
 [ "$(id -u)" = 0 ] && pg_user=(setpriv --reuid=postgres --regid=postgres --init-groups)
@@ -257,6 +260,19 @@ case "$cmd" in
       sleep 0.5
     done
     echo "patroni: node $n's REST API does not answer; see $dir/node$n/patroni.log" >&2
+    exit 1
+    ;;
+  replication)
+    mode=${3:?sync|async}
+    case "$mode" in sync) on=true ;; async) on=false ;; *) echo "patroni: replication: sync or async" >&2; exit 2 ;; esac
+    n=$(leader) || { echo "patroni: no leader" >&2; exit 1; }
+    on_node "$n" curl -s -m 5 -X PATCH -H 'Content-Type: application/json' \
+      -d "{\"synchronous_mode\": $on}" "http://$(host_of "$n"):$(($(base) + 10 + n))/config" >/dev/null
+    for _ in $(seq 1 60); do
+      if sync_standby; then [ "$on" = true ] && exit 0; else [ "$on" = false ] && exit 0; fi
+      sleep 0.5
+    done
+    echo "patroni: replication did not become $mode within 30 s" >&2
     exit 1
     ;;
   leave)

@@ -1,0 +1,94 @@
+// `stampede check RESULTS_DIR`: the consistency checks of a run's append
+// phases again, from history.jsonl alone (report/history_check.h), and
+// whether they reach what the run's summary.json says.
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/flags.h"
+#include "report/anomalies.h"
+#include "report/history_check.h"
+
+namespace stampede::cli {
+namespace po = boost::program_options;
+namespace {
+
+// summary.json's anomalies of each phase by name (empty if there is none).
+std::map<std::string, nlohmann::json> SummaryAnomalies(const std::string& dir) {
+  std::map<std::string, nlohmann::json> by_phase;
+  std::ifstream in(dir + "/summary.json");
+  const nlohmann::json s = nlohmann::json::parse(in, nullptr, false);
+  if (!s.is_object() || !s.contains("phases") || !s["phases"].is_array()) return by_phase;
+  for (const nlohmann::json& p : s["phases"]) {
+    if (p.is_object() && p.contains("name") && p["name"].is_string() && p.contains("anomalies")) {
+      by_phase[p["name"].get<std::string>()] = p["anomalies"];
+    }
+  }
+  return by_phase;
+}
+
+// One phase's findings as lines; returns its anomalies.
+uint64_t Report(const record::HistoryChecked& c, const std::map<std::string, nlohmann::json>& summary) {
+  uint64_t total = 0;
+  for (const auto& [kind, n] : c.counts) total += n;
+  std::cout << "phase " << c.phase << ": " << c.transactions << " transactions, the final reads of " << c.final_keys
+            << " keys: " << total << " anomal" << (total == 1 ? "y" : "ies");
+  for (const auto& [kind, n] : c.counts)
+    std::cout << (kind == c.counts.begin()->first ? " (" : ", ") << kind << " " << n;
+  std::cout << (c.counts.empty() ? "" : ")") << "\n";
+  if (!c.note.empty()) std::cout << "  note: " << c.note << "\n";
+  size_t shown = 0;
+  for (const record::AnomalyExample& e : c.examples) {
+    if (shown++ < 10) std::cout << "  " << e.kind << ": " << report::DescribeAnomaly(e) << "\n";
+  }
+  const auto it = summary.find(c.phase);
+  if (it == summary.end()) return total;
+  const nlohmann::json by_kind = it->second.value("by_kind", nlohmann::json::object());
+  if (by_kind == nlohmann::json(c.counts)) {
+    std::cout << "  summary.json: the same\n";
+  } else {
+    std::cout << "  summary.json says otherwise: " << by_kind.dump() << "\n";
+  }
+  return total;
+}
+
+}  // namespace
+
+int CheckCommand(const Args& args) {
+  std::string dir;
+  po::options_description desc("check options");
+  desc.add_options()("dir", po::value(&dir), "results directory of a run");
+  po::positional_options_description pos;
+  pos.add("dir", 1);
+  po::variables_map vm;
+  const std::string usage =
+      "usage: stampede check RESULTS_DIR\n"
+      "Checks the history of the run's append phases (history.jsonl) again, from that file alone, and says whether\n"
+      "it finds what summary.json says. Exits 4 when it finds anomalies, 0 when none (docs/consistency.md).";
+  if (auto code = ParseFlags(usage, desc, pos, args, &vm)) return *code;
+  if (dir.empty()) {
+    std::cerr << usage << "\n";
+    return kExitBadInput;
+  }
+  const std::string path = dir + "/history.jsonl";
+  auto phases = report::HistoryPhases(path);
+  if (!phases.ok()) {
+    std::cerr << "stampede: " << phases.status().message() << " (a run with an append phase writes it)\n";
+    return kExitBadInput;
+  }
+  const auto summary = SummaryAnomalies(dir);
+  uint64_t anomalies = 0;
+  for (size_t i = 0; i < phases->size(); ++i) {
+    auto checked = report::CheckHistory(path, (*phases)[i], uint32_t(i));
+    if (!checked.ok()) {
+      std::cerr << "stampede: " << checked.status().message() << "\n";
+      return kExitFailed;
+    }
+    anomalies += Report(*checked, summary);
+  }
+  if (phases->empty()) std::cout << path << ": no operations\n";
+  return anomalies ? kExitExpectations : kExitOk;
+}
+
+}  // namespace stampede::cli

@@ -1,0 +1,93 @@
+// The run controller's part in an append phase's history
+// (docs/consistency.md): the events of each merged second into
+// history.jsonl, the check of a phase's history when it ends (a
+// history_check line in the journal, which the reports, the verdict and the
+// dashboard take from there), and history.json at the end.
+#include "common/log.h"
+#include "coordinator/run_controller.h"
+#include "report/history_check.h"
+
+namespace stampede::coordinator {
+
+std::vector<RunController::HistoryBatch> RunController::TakeHistoryLocked() {
+  std::vector<HistoryBatch> batches;
+  for (size_t i = 0; i < mergers_.size(); ++i) {
+    if (!mergers_[i]) continue;
+    HistoryBatch b;
+    b.phase = uint32_t(i);
+    b.dropped = mergers_[i]->TakeHistory(&b.events);
+    if (!b.events.empty() || b.dropped) batches.push_back(std::move(b));
+  }
+  return batches;
+}
+
+void RunController::WriteHistory(std::vector<HistoryBatch> batches, bool all) {
+  const v1::Target& t = options_.plan.target();
+  const std::vector<std::string> endpoints(t.endpoints().begin(), t.endpoints().end());
+  MutexLock lock(history_mu_);
+  if (!history_.open()) {
+    if (Status s = history_.Open(dir_ + "/history.jsonl"); !s.ok()) {
+      SLOG(kError) << "history: " << s.message();
+      return;
+    }
+  }
+  for (HistoryBatch& b : batches) {
+    history_events_[b.phase] += b.events.size();
+    history_dropped_[b.phase] += b.dropped;
+    const std::string& phase = options_.plan.phases(int(b.phase)).name();
+    if (Status s = history_.Write(phase, run_start_ns_, endpoints, std::move(b.events)); !s.ok()) {
+      SLOG(kError) << "history: " << s.message();
+    }
+  }
+  if (all && history_.open()) {
+    if (Status s = history_.Write("", run_start_ns_, endpoints, {}, true); !s.ok()) {
+      SLOG(kError) << "history: " << s.message();
+    }
+  }
+}
+
+void RunController::CheckHistory(int p) {
+  const std::string& phase = options_.plan.phases(p).name();
+  std::string path;
+  uint64_t dropped = 0, out_of_order = 0;
+  WriteHistory({}, true);  // what waits to be put in order: the phase is over
+  {
+    MutexLock lock(history_mu_);
+    if (!history_events_.count(uint32_t(p))) return;
+    (void)history_.Flush();
+    path = history_.path();
+    dropped = history_dropped_[uint32_t(p)];
+    out_of_order = history_.out_of_order();
+  }
+  auto checked = report::CheckHistory(path, phase, uint32_t(p));
+  if (!checked.ok()) {
+    Log("phase " + phase + ": the history could not be checked: " + checked.status().message());
+    return;
+  }
+  std::vector<std::string> notes;
+  if (dropped) notes.push_back(std::to_string(dropped) + " history events the agents could not send (snapshots full)");
+  if (out_of_order) {
+    notes.push_back(std::to_string(out_of_order) +
+                    " events came more than a second late and are out of time order (the run so far)");
+  }
+  if (!checked->note.empty()) notes.push_back(checked->note);
+  checked->note.clear();
+  for (const std::string& n : notes) checked->note += (checked->note.empty() ? "" : "; ") + n;
+  uint64_t anomalies = 0;
+  for (const auto& [kind, n] : checked->counts) anomalies += n;
+  Log("phase " + phase + ": history checked: " + std::to_string(checked->transactions) + " transactions, " +
+      std::to_string(checked->final_keys) + " keys' final reads, " + std::to_string(anomalies) + " anomalies");
+  Emit(*checked);
+}
+
+void RunController::FinishHistory() {
+  WriteHistory({}, true);
+  MutexLock lock(history_mu_);
+  if (!history_.open()) return;
+  (void)history_.Flush();
+  if (Status s = WriteHistoryArray(history_.path(), dir_ + "/history.json"); !s.ok()) {
+    SLOG(kError) << "history: " << s.message();
+  }
+}
+
+}  // namespace stampede::coordinator
