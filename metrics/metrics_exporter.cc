@@ -40,7 +40,7 @@ MetricsExporter::MetricsExporter() : registry_(std::make_shared<prometheus::Regi
                  .Register(*registry_);
   anomalies_ = &prometheus::BuildCounter()
                     .Name("stampede_anomalies_total")
-                    .Help("Consistency anomalies the workload's checks found (wrong_total, stale_read), by phase")
+                    .Help("Consistency anomalies the workload's checks found (docs/consistency.md), by phase and kind")
                     .Register(*registry_);
   healthy_family_ = &prometheus::BuildGauge()
                          .Name("stampede_cluster_healthy")
@@ -126,6 +126,9 @@ void MetricsExporter::OnRecord(const record::Record& r) {
   } else if (const auto* end = std::get_if<record::PhaseEnd>(&r)) {
     active_->Add({{"phase", end->phase}}).Set(0);
     if (end->unaccounted) unaccounted_->Add({{"phase", end->phase}}).Increment(double(end->unaccounted));
+  } else if (const auto* checked = std::get_if<record::HistoryChecked>(&r)) {
+    for (const auto& [kind, n] : checked->counts)
+      anomalies_->Add({{"phase", checked->phase}, {"kind", kind}}).Increment(double(n));
   } else if (const auto* fault = std::get_if<record::FaultSent>(&r)) {
     faults_->Add({{"action", fault->action}, {"node", fault->node}}).Increment();
   } else if (const auto* poll = std::get_if<record::HealthPoll>(&r)) {

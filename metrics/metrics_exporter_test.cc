@@ -45,6 +45,17 @@ TEST(MetricsExporterTest, SecondsBecomeCountersAndHistograms) {
   EXPECT_NE(text.find("stampede_cluster_underreplicated 12"), std::string::npos) << text;
 }
 
+// What a history check found after an append phase is counted too.
+TEST(MetricsExporterTest, HistoryChecksCountAnomalies) {
+  MetricsExporter m;
+  record::HistoryChecked checked;
+  checked.phase = "append";
+  checked.counts = {{"lost", 3}};
+  m.OnRecord(checked);
+  const std::string text = m.Render();
+  EXPECT_NE(text.find("stampede_anomalies_total{kind=\"lost\",phase=\"append\"} 3"), std::string::npos) << text;
+}
+
 // Where the data is, per node; a node that left leaves the gauge. The
 // agents' saturation per agent.
 TEST(MetricsExporterTest, SharesAndSaturation) {

@@ -15,7 +15,7 @@ done
 # (the manual page is made from them; none may need its required flags).
 "$STAMPEDE" validate --agent-config "$ROOT/deploy/systemd/agent.yaml.example" >"$TMP/agent.out" 2>&1 \
   || fail "deploy/systemd/agent.yaml.example: $(cat "$TMP/agent.out")"
-for c in run validate coordinator agent report compare workloads version; do
+for c in run validate coordinator agent report check compare workloads version; do
   "$STAMPEDE" "$c" --help >"$TMP/help.out" 2>&1 || fail "stampede $c --help exited $?: $(head -3 "$TMP/help.out")"
   grep -q "^usage: stampede $c" "$TMP/help.out" || fail "stampede $c --help: no usage line"
 done
