@@ -41,6 +41,28 @@ TEST(RunViewTest, SeriesFaultsAndGaps) {
   EXPECT_EQ(BuildRunView(journal)["status"], "ok");
 }
 
+// A history check's anomalies, found after the phase, mark the points
+// they fell in; the summary counts them.
+TEST(RunViewTest, AHistoryChecksAnomaliesMarkTheirSeconds) {
+  std::vector<Json> journal = {
+      {{"type", "run"}, {"run_id", "r1"}, {"plan_name", "p"}, {"agents", {"a1"}}},
+      {{"type", "phase_start"}, {"phase", "a"}, {"index", 0}, {"workload", "append"}, {"t", 0.0}},
+      Second("a", "txn", 100, 1.0),
+      Second("a", "txn", 100, 2.0),
+      Second("a", "txn", 100, 3.0),
+      {{"type", "history_check"},
+       {"phase", "a"},
+       {"index", 0},
+       {"transactions", 300},
+       {"final_keys", 20},
+       {"anomalies", {{"lost", 2}}},
+       {"seconds", {{1.5, 2}}}},
+      {{"type", "phase_end"}, {"phase", "a"}, {"index", 0}, {"duration_s", 3.0}, {"completed", true}},
+  };
+  Json v = BuildRunView(journal);
+  EXPECT_EQ(v["series"]["anomalies"], Json({0.0, 2.0, 0.0}));
+}
+
 TEST(RunViewTest, HealthKeepsTheFirstAndLatestPollOfEachStretch) {
   RunViewBuilder b;
   const bool polls[] = {true, true, true, false, false, false, true, true};
