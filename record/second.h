@@ -46,7 +46,7 @@ struct AgentLoad {
 
 // One consistency anomaly a workload's check found (docs/consistency.md).
 struct AnomalyExample {
-  std::string kind;  // common/anomaly.h: wrong_total, stale_read
+  std::string kind;  // common/anomaly.h: wrong_total, stale_read, lost, ...
   double t = 0;      // when it was seen, s since the run started
   std::string agent, endpoint, op;
   int64_t key = -1;  // -1: every key (a bank total)
