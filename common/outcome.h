@@ -23,6 +23,11 @@ constexpr std::array<std::string_view, kNumOutcomes> kOutcomeNames = {"ok", "ret
 
 constexpr std::string_view OutcomeName(Outcome o) { return kOutcomeNames[static_cast<int>(o)]; }
 
+// A connection lost with an operation sent, or in doubt: a write may have
+// been applied (ambiguous; its transaction's COMMIT included), a read did
+// nothing that counts (unavailable). The one place every driver decides it.
+constexpr Outcome LostInFlight(bool write) { return write ? Outcome::kAmbiguous : Outcome::kUnavailable; }
+
 // A statement inside an explicit transaction that ended in `o` before
 // COMMIT was sent: nothing of the transaction can have committed, so a
 // write lost on the way is unavailable, not ambiguous.

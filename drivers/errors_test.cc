@@ -37,8 +37,8 @@ TEST(PostgresErrorsTest, Classes) {
             Outcome::kRetryable);
   EXPECT_EQ(ClassifyPostgresError("", "ERROR:  could not serialize access due to concurrent update"),
             Outcome::kRetryable);
-  EXPECT_EQ(ClassifyPostgresConnectionLoss(true), Outcome::kAmbiguous);
-  EXPECT_EQ(ClassifyPostgresConnectionLoss(false), Outcome::kUnavailable);
+  EXPECT_EQ(LostInFlight(true), Outcome::kAmbiguous);
+  EXPECT_EQ(LostInFlight(false), Outcome::kUnavailable);
 }
 
 TEST(MysqlErrorsTest, Codes) {

@@ -50,7 +50,7 @@ bool IsMysqlConnectionError(int code) {
 Outcome ClassifyMysqlError(int code, bool write) {
   // 2013/2055: lost during the query, after it was sent: a write may have
   // committed. 2006: the connection was already gone, nothing was sent.
-  if (code == 2013 || code == 2055) return write ? Outcome::kAmbiguous : Outcome::kUnavailable;
+  if (code == 2013 || code == 2055) return LostInFlight(write);
   if (code == 2006 || code == 2002 || code == 2003) return Outcome::kUnavailable;
   for (const Rule& r : kRules) {
     if (r.code == code) return r.outcome;

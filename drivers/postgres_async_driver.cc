@@ -43,7 +43,7 @@ void PostgresAsyncDriver::Close() {
 
 OpResult PostgresAsyncDriver::Lost(bool write, std::string* error) {
   OpResult r;
-  r.outcome = ClassifyPostgresConnectionLoss(write);
+  r.outcome = LostInFlight(write);
   *error = endpoint_ + ": connection lost" +
            (waiter_.aborted() ? std::string() : ": " + OneLine(conn_ ? PQerrorMessage(conn_) : ""));
   Close();
@@ -297,7 +297,7 @@ Task<void> PostgresAsyncDriver::ExecuteAppended(int n, OpResult* results, int64_
     for (int i = answered; i < n; ++i) {
       // Sent, or part of a write that failed part-way: a write may have run.
       const bool maybe_ran = was_connected && appended_[size_t(i)].write;
-      results[i] = OpResult{maybe_ran ? Outcome::kAmbiguous : Outcome::kUnavailable, 0, 0};
+      results[i] = OpResult{LostInFlight(maybe_ran), 0, 0};
       ended_ns[i] = now;
       errors[i] = lost;
     }

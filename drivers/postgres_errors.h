@@ -13,11 +13,6 @@ namespace stampede::drivers {
 // ambiguous).
 Outcome ClassifyPostgresError(std::string_view sqlstate, std::string_view message);
 
-// Classifies a lost connection: ambiguous if a write may have been applied.
-inline Outcome ClassifyPostgresConnectionLoss(bool write) {
-  return write ? Outcome::kAmbiguous : Outcome::kUnavailable;
-}
-
 }  // namespace stampede::drivers
 
 #endif  // STAMPEDE_DRIVERS_POSTGRES_ERRORS_H_

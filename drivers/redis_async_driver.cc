@@ -73,7 +73,7 @@ void RedisAsyncDriver::Abort() {
 
 OpResult RedisAsyncDriver::Lost(bool write, const std::string& why, std::string* error) {
   OpResult r;
-  r.outcome = write ? Outcome::kAmbiguous : Outcome::kUnavailable;
+  r.outcome = LostInFlight(write);
   *error = endpoint_ + ": connection lost" + (aborted_ || why.empty() ? std::string() : ": " + why);
   Close();
   return r;
@@ -317,7 +317,7 @@ Task<void> RedisAsyncDriver::ReadAppended(int n, OpResult* results, int64_t* end
     for (int i = answered; i < n; ++i) {
       // Sent (or a write that failed part-way): a write may have run.
       const bool maybe_ran = was_connected && appended_writes_[size_t(i)];
-      results[i] = OpResult{maybe_ran ? Outcome::kAmbiguous : Outcome::kUnavailable, 0, 0};
+      results[i] = OpResult{LostInFlight(maybe_ran), 0, 0};
       ended_ns[i] = now;
       errors[i] = lost;
     }

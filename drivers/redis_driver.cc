@@ -71,7 +71,7 @@ OpResult RedisDriver::SendArgs(const std::vector<std::string>& args, int argc, b
   }
   auto* reply = static_cast<redisReply*>(redisCommandArgv(ctx_, argc, argv_.data(), argvlen_.data()));
   if (reply == nullptr) {
-    result.outcome = write ? Outcome::kAmbiguous : Outcome::kUnavailable;
+    result.outcome = LostInFlight(write);
     *error = endpoint_ + ": connection lost: " + ctx_->errstr;
     Close();
     return result;
