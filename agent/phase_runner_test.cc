@@ -40,5 +40,29 @@ TEST(ShareOfTest, WeightedSharesFollowTheWeightsAndCoverEveryWorker) {
   }
 }
 
+// Operations served per endpoint, with the first and last of them in the
+// interval; the next drain starts afresh.
+TEST(WorkerStatsTest, OperationsServedPerEndpoint) {
+  WorkerStats stats(1, 3);
+  stats.endpoint(1).RecordOk(100);
+  stats.endpoint(1).RecordOk(250);
+  stats.endpoint(2).RecordOk(180);
+  std::vector<OpTotals> ops(1);
+  std::vector<Histogram> latency(1);
+  std::vector<EndpointTotals> eps(3);
+  OpTimes times;
+  stats.DrainInto(&ops, &latency, &eps, &times);
+  EXPECT_EQ(eps[0].ok, 0u);
+  EXPECT_EQ(eps[0].times.first_ok, 0);
+  EXPECT_EQ(eps[1].ok, 2u);
+  EXPECT_EQ(eps[1].times.first_ok, 100);
+  EXPECT_EQ(eps[1].times.last_ok, 250);
+  EXPECT_EQ(eps[2].times.first_ok, 180);
+  std::vector<EndpointTotals> next(3);
+  stats.DrainInto(&ops, &latency, &next, &times);
+  EXPECT_EQ(next[1].ok, 0u);
+  EXPECT_EQ(next[1].times.last_ok, 0);
+}
+
 }  // namespace
 }  // namespace stampede::agent

@@ -22,11 +22,23 @@ struct OpCounters {
   HistogramRecorder latency;
 };
 
-// Connection events of one worker on one endpoint.
+// Connection events of one loop's workers on one endpoint, and the
+// operations it served: how many ended ok there, and when the first and the
+// last of them did (monotonic ns, 0: none) — when a node that joined served
+// its first operation, and one that left its last.
 struct EndpointCounters {
   std::atomic<uint64_t> lost{0};
   std::atomic<uint64_t> reconnects{0};
   std::atomic<uint64_t> connect_failures{0};
+  std::atomic<uint64_t> ok{0};
+  std::atomic<int64_t> first_ok{0}, last_ok{0};
+
+  // The loop's thread only. Times before the count, as WorkerStats::Record.
+  void RecordOk(int64_t now_ns) {
+    if (!first_ok.load(std::memory_order_relaxed)) first_ok.store(now_ns, std::memory_order_relaxed);
+    last_ok.store(now_ns, std::memory_order_relaxed);
+    ok.fetch_add(1, std::memory_order_release);
+  }
 };
 
 // What the collector accumulates per op and per endpoint.
@@ -51,6 +63,8 @@ struct EndpointTotals {
   uint64_t lost = 0;
   uint64_t reconnects = 0;
   uint64_t connect_failures = 0;
+  uint64_t ok = 0;
+  OpTimes times;  // its ok times only
 };
 
 inline uint64_t Take(std::atomic<uint64_t>& c) {
@@ -134,9 +148,19 @@ class WorkerStats {
     times->Merge(first_err_.exchange(0, std::memory_order_relaxed), last_err_.exchange(0, std::memory_order_relaxed),
                  false);
     for (size_t i = 0; i < endpoints_.size(); ++i) {
-      (*endpoints)[i].lost += Take(endpoints_[i]->lost);
-      (*endpoints)[i].reconnects += Take(endpoints_[i]->reconnects);
-      (*endpoints)[i].connect_failures += Take(endpoints_[i]->connect_failures);
+      EndpointCounters& c = *endpoints_[i];
+      EndpointTotals& t = (*endpoints)[i];
+      t.lost += Take(c.lost);
+      t.reconnects += Take(c.reconnects);
+      t.connect_failures += Take(c.connect_failures);
+      t.ok += Take(c.ok);
+    }
+    // As above: the counts taken, then their times.
+    std::atomic_thread_fence(std::memory_order_acquire);
+    for (size_t i = 0; i < endpoints_.size(); ++i) {
+      EndpointCounters& c = *endpoints_[i];
+      (*endpoints)[i].times.Merge(c.first_ok.exchange(0, std::memory_order_relaxed),
+                                  c.last_ok.exchange(0, std::memory_order_relaxed), true);
     }
   }
 

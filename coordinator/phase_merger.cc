@@ -56,6 +56,9 @@ void PhaseMerger::Merge(const v1::Snapshot& s, Pending* p) {
     ep.lost += e.lost();
     ep.reconnects += e.reconnects();
     ep.connect_failures += e.connect_failures();
+    ep.ok += e.ok();
+    earliest(&ep.first_ok_ns, e.first_ok_ns());
+    ep.last_ok_ns = std::max(ep.last_ok_ns, e.last_ok_ns());
   }
   for (const v1::AnomalyCount& a : s.anomalies()) p->anomalies[a.kind()] += a.count();
   for (const v1::HistoryEvent& e : s.history()) {
@@ -164,8 +167,10 @@ record::Second PhaseMerger::ToSecond(uint32_t seq, Pending* p, bool late) const 
   s.from.assign(p->agents.begin(), p->agents.end());
   for (const auto& [agent, ns] : p->agent_cpu_ns) s.agent_cpu_s[agent] = double(ns) / 1e9;
   s.agent_load = p->agent_load;
-  for (const auto& [name, e] : p->endpoints) s.endpoints[name] = {e.lost, e.reconnects, e.connect_failures};
   auto at = [this](int64_t ns) { return ns > 0 ? double(ns - run_start_ns_) / 1e9 : -1.0; };
+  for (const auto& [name, e] : p->endpoints) {
+    s.endpoints[name] = {e.lost, e.reconnects, e.connect_failures, e.ok, at(e.first_ok_ns), at(e.last_ok_ns)};
+  }
   s.first_ok_t = at(p->first_ok_ns);
   s.last_ok_t = at(p->last_ok_ns);
   s.first_err_t = at(p->first_err_ns);

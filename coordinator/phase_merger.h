@@ -59,7 +59,8 @@ class PhaseMerger {
     Histogram latency;
   };
   struct Endpoint {
-    uint64_t lost = 0, reconnects = 0, connect_failures = 0;
+    uint64_t lost = 0, reconnects = 0, connect_failures = 0, ok = 0;
+    int64_t first_ok_ns = 0, last_ok_ns = 0;  // coordinator clock, 0: none
   };
   struct Pending {
     std::set<std::string> agents;

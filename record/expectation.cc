@@ -43,11 +43,17 @@ constexpr MetricInfo kPhaseMetrics[] = {
 static_assert(kNumAnomalies == 6, "each anomaly kind is a phase metric: anomalies.KIND");
 
 constexpr MetricInfo kFaultMetrics[] = {
-    {"unavailability", MetricUnit::kSeconds},     {"time_to_first_failure", MetricUnit::kSeconds},
-    {"error_window", MetricUnit::kSeconds},       {"time_to_recovered", MetricUnit::kSeconds},
-    {"time_to_healthy", MetricUnit::kSeconds},    {"client_gap", MetricUnit::kSeconds},
-    {"lowest_throughput", MetricUnit::kFraction}, {"errors", MetricUnit::kCount},
+    {"unavailability", MetricUnit::kSeconds},
+    {"time_to_first_failure", MetricUnit::kSeconds},
+    {"error_window", MetricUnit::kSeconds},
+    {"time_to_recovered", MetricUnit::kSeconds},
+    {"time_to_healthy", MetricUnit::kSeconds},
+    {"client_gap", MetricUnit::kSeconds},
+    {"lowest_throughput", MetricUnit::kFraction},
+    {"errors", MetricUnit::kCount},
     {"time_to_balanced", MetricUnit::kSeconds},
+    {"first_op", MetricUnit::kSeconds},
+    {"last_op", MetricUnit::kSeconds},
 };
 
 template <size_t N>

@@ -24,7 +24,7 @@ Second Sample() {
   s.agent_ops = {{"a1", 500}, {"a2", 420}};
   s.from = {"a1", "a2"};
   s.agent_cpu_s = {{"a1", 0.25}};
-  s.endpoints["127.0.0.1:5432"] = {1, 2, 3};
+  s.endpoints["127.0.0.1:5432"] = {1, 2, 3, 40, 1.25, 1.75};
   return s;
 }
 
@@ -53,6 +53,9 @@ TEST(RecordCodec, SecondRoundTripsThroughTheJournalForm) {
   EXPECT_EQ(back.from, s.from);
   EXPECT_EQ(back.agent_cpu_s, s.agent_cpu_s);
   EXPECT_EQ(back.endpoints.at("127.0.0.1:5432").connect_failures, 3u);
+  EXPECT_EQ(back.endpoints.at("127.0.0.1:5432").ok, 40u);
+  EXPECT_DOUBLE_EQ(back.endpoints.at("127.0.0.1:5432").first_ok_t, 1.25);
+  EXPECT_DOUBLE_EQ(back.endpoints.at("127.0.0.1:5432").last_ok_t, 1.75);
   EXPECT_FALSE(back.late);
   EXPECT_EQ(back.Count(), 920u);
   EXPECT_EQ(back.Errors(), 10u);

@@ -93,7 +93,11 @@ Json EncodeSecond(const Second& s) {
   if (!s.endpoints.empty()) {
     Json eps = Json::object();
     for (const auto& [name, e] : s.endpoints) {
-      eps[name] = {{"lost", e.lost}, {"reconnects", e.reconnects}, {"connect_failures", e.connect_failures}};
+      Json ep = {{"lost", e.lost}, {"reconnects", e.reconnects}, {"connect_failures", e.connect_failures}};
+      if (e.ok) ep["ok"] = e.ok;
+      if (e.first_ok_t >= 0) ep["first_ok_t"] = e.first_ok_t;
+      if (e.last_ok_t >= 0) ep["last_ok_t"] = e.last_ok_t;
+      eps[name] = std::move(ep);
     }
     line["endpoints"] = std::move(eps);
   }
@@ -140,6 +144,11 @@ Second DecodeSecond(const Json& line) {
     e->lost = GetU64(j, "lost");
     e->reconnects = GetU64(j, "reconnects");
     e->connect_failures = GetU64(j, "connect_failures");
+    e->ok = GetU64(j, "ok");
+    e->first_ok_t = GetDouble(j, "first_ok_t", -1);
+    e->last_ok_t = GetDouble(j, "last_ok_t", -1);
+    if (!(e->first_ok_t >= 0)) e->first_ok_t = -1;
+    if (!(e->last_ok_t >= 0)) e->last_ok_t = -1;
   });
   s.from = Strings(line, "from");
   DecodeMap(line, "anomalies", &s.anomalies, [](const Json& j, uint64_t* v) { *v = AsU64(j); });
