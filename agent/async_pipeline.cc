@@ -43,6 +43,7 @@ drivers::Task<void> AsyncRunner::RunPipelined(Worker* w) {
       Settle(w, w->batch_ops[size_t(i)], r, intended, 0, w->batch_ended_ns[size_t(i)], error);
     }
     if (!w->driver->connected()) co_await AfterLoss(w);
+    if (w->home >= 0) co_await MaybeGoHome(w);
     if (think_ns > 0 && !co_await SleepUntil(w, std::min(MonoNowNs() + think_ns, deadline_mono_ns_))) break;
   }
 }

@@ -137,6 +137,10 @@ bool AsyncRunner::AllFinished() const {
 }
 
 drivers::Task<Status> AsyncRunner::ConnectTo(Worker* w, int endpoint) {
+  return ConnectDriver(w->driver.get(), endpoint);
+}
+
+drivers::Task<Status> AsyncRunner::ConnectDriver(drivers::AsyncDriver* driver, int endpoint) {
   drivers::ConnectOptions co = OptionsFor(endpoint);
   // A connection attempt never outlasts the phase's hard stop.
   if (hard_stop_mono_ns_ != INT64_MAX) {
@@ -144,10 +148,28 @@ drivers::Task<Status> AsyncRunner::ConnectTo(Worker* w, int endpoint) {
     if (left_ms <= 0) co_return Status::Error("stopped");
     co.connect_timeout_ms = int(std::min<int64_t>(co.connect_timeout_ms, left_ms));
   }
-  Status s = co_await w->driver->Connect(co);
-  if (s.ok()) s = co_await w->driver->Prepare(workload_->statements());
-  if (!s.ok()) w->driver->Close();
+  Status s = co_await driver->Connect(co);
+  if (s.ok()) s = co_await driver->Prepare(workload_->statements());
+  if (!s.ok()) driver->Close();
   co_return s;
+}
+
+drivers::Task<void> AsyncRunner::MaybeGoHome(Worker* w) {
+  const int64_t now = MonoNowNs();
+  if (w->home < 0 || w->endpoint == w->home || now < w->next_home_ns) co_return;
+  w->next_home_ns = now + kHomeRetryNs;
+  std::unique_ptr<drivers::AsyncDriver> home =
+      driver_info_->async_factory(options_.plan.target().flavor(), loops_[w->loop]->context.get_executor());
+  const Status s = co_await ConnectDriver(home.get(), w->home);
+  EndpointCounters& e = w->stats->endpoint(size_t(w->home));
+  if (!s.ok()) {
+    e.connect_failures.fetch_add(1, std::memory_order_relaxed);
+    co_return;
+  }
+  w->driver->Close();
+  w->driver = std::move(home);
+  w->endpoint = w->home;
+  e.reconnects.fetch_add(1, std::memory_order_relaxed);
 }
 
 drivers::Task<Status> AsyncRunner::ConnectFirst(Worker* w) {
@@ -158,8 +180,11 @@ drivers::Task<Status> AsyncRunner::ConnectFirst(Worker* w) {
   // shows before anything runs); later phases may start while a node is
   // down after a fault, so a worker takes the next endpoint that answers. A
   // read-write session expects the standbys to refuse.
+  // A joining node's endpoint need not answer yet: the worker goes there
+  // once it does (MaybeGoHome).
   const v1::Target& t = options_.plan.target();
-  if (options_.phase_index > 0 || t.balance() == "first-alive" || !t.session().empty()) {
+  if (options_.phase_index > 0 || t.balance() == "first-alive" || !t.session().empty() || w->home >= 0) {
+    w->next_home_ns = MonoNowNs() + kHomeRetryNs;
     Status again = co_await Reconnect(w);
     if (again.ok()) co_return again;
   }
@@ -359,6 +384,7 @@ drivers::Task<void> AsyncRunner::RunOps(Worker* w) {
     }
     Settle(w, op, r, intended, retries, MonoNowNs(), w->error);
     if (!w->driver->connected()) co_await AfterLoss(w);
+    if (w->home >= 0) co_await MaybeGoHome(w);
     if (think_ns > 0 && !co_await SleepUntil(w, std::min(MonoNowNs() + think_ns, deadline_mono_ns_))) break;
   }
 }
@@ -366,6 +392,7 @@ drivers::Task<void> AsyncRunner::RunOps(Worker* w) {
 void AsyncRunner::Settle(Worker* w, int op, const drivers::OpResult& r, int64_t intended, uint32_t retries,
                          int64_t ended, const std::string& error) {
   w->stats->Record(op, r.outcome, static_cast<uint64_t>(ended - intended), retries, ended);
+  if (per_endpoint_ok_ && r.outcome == Outcome::kOk) w->stats->endpoint(size_t(w->endpoint)).RecordOk(ended);
   w->ops->Observe(op, r);
   if (w->ops->flagged()) w->stats->RecordAnomaly({w->ops->TakeFlag(), ended, w->endpoint, op, false});
   if (r.outcome == Outcome::kOk) {

@@ -123,6 +123,11 @@ class AsyncRunner : public PhaseRunner {
   // Tries every endpoint once, starting after the current one.
   Task<Status> Reconnect(Worker* w);
   Task<Status> ConnectTo(Worker* w, int endpoint);
+  Task<Status> ConnectDriver(drivers::AsyncDriver* driver, int endpoint);
+  // A worker away from its joining home endpoint (WorkerState::home), once
+  // kHomeRetryNs has passed since the last try: a new connection to it,
+  // which replaces the current one if it answers.
+  Task<void> MaybeGoHome(Worker* w);
   // Sleeps until mono_ns; false if the phase halted meanwhile.
   Task<bool> SleepUntil(Worker* w, int64_t mono_ns);
   // Arms the cut for one operation (or a transaction with its retries);

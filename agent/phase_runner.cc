@@ -62,7 +62,14 @@ PhaseRunner::PhaseRunner(PhaseRunnerOptions options)
     : options_(std::move(options)),
       phase_(options_.plan.phases(options_.phase_index)),
       retry_(options_.plan),
-      cockroach_(options_.plan.target().flavor() == "cockroachdb") {}
+      cockroach_(options_.plan.target().flavor() == "cockroachdb"),
+      per_endpoint_ok_(options_.plan.target().flavor() != "redis-cluster") {}
+
+bool PhaseRunner::Joining(int endpoint) const {
+  const v1::Target& t = options_.plan.target();
+  if (endpoint < 0 || endpoint >= t.endpoints_size()) return false;
+  return std::find(t.joining().begin(), t.joining().end(), t.endpoints(endpoint)) != t.joining().end();
+}
 
 drivers::ConnectOptions PhaseRunner::OptionsFor(int endpoint) const { return ConnectOptionsFor(options_, endpoint); }
 
@@ -146,6 +153,7 @@ Status PhaseRunner::PrepareShare(const std::function<WorkerState*()>& make,
     } else {
       w->endpoint = static_cast<int>(w->global % num_endpoints);
     }
+    if (Joining(w->endpoint)) w->home = w->endpoint;
     w->stats = stats_for(i);
     if (workload_->keeps_history()) w->history = std::make_unique<HistoryLog>();
     states_.push_back(w);
@@ -328,12 +336,15 @@ void PhaseRunner::Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool f
   }
   for (size_t i = 0; i < acc_endpoints_.size(); ++i) {
     const EndpointTotals& e = acc_endpoints_[i];
-    if (!e.lost && !e.reconnects && !e.connect_failures) continue;
+    if (!e.lost && !e.reconnects && !e.connect_failures && !e.ok) continue;
     v1::EndpointStats* s = snap.add_endpoints();
     s->set_endpoint(options_.plan.target().endpoints(static_cast<int>(i)));
     s->set_lost(e.lost);
     s->set_reconnects(e.reconnects);
     s->set_connect_failures(e.connect_failures);
+    s->set_ok(e.ok);
+    s->set_first_ok_ns(coord(e.times.first_ok));
+    s->set_last_ok_ns(coord(e.times.last_ok));
   }
   AddAnomalies(coord, &snap);
   AddHistory(coord, final, &snap);

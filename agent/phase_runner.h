@@ -98,6 +98,11 @@ struct WorkerState {
   Backoff backoff{kReconnectBackoffNs};
   int failures = 0;  // connections lost since the last successful op
   Rng jitter{0};
+  // A worker whose first endpoint is one of target.joining (a node that
+  // joins mid-run): that endpoint, which it tries again every
+  // kHomeRetryNs while on another one; -1: none.
+  int home = -1;
+  int64_t next_home_ns = 0;
   bool active = false;  // counted in active_
   // A history-keeping workload's (Workload::keeps_history): the worker
   // writes, the collector drains.
@@ -187,6 +192,13 @@ class PhaseRunner {
   const v1::Phase& phase_;
   const RetryPolicy retry_;
   const bool cockroach_;  // transactions: the SAVEPOINT cockroach_restart protocol
+  // Operations are counted per endpoint (not on Redis Cluster, whose
+  // workers route by slot: there the endpoint only seeds the slot map).
+  const bool per_endpoint_ok_;
+  static constexpr int64_t kHomeRetryNs = kNsPerSec;
+  // Whether an endpoint is in target.joining: it need not answer at the
+  // start (a node a `join` fault brings).
+  bool Joining(int endpoint) const;
   const drivers::DriverInfo* driver_info_ = nullptr;
   std::unique_ptr<workloads::Workload> workload_;
   WorkerShare share_;

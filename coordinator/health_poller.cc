@@ -18,6 +18,8 @@ void HealthPoller::Start(const v1::Target& t, int64_t run_start_ns) {
   o.user = t.user();
   o.database = t.database();
   o.expected_nodes = static_cast<int>(t.health().nodes());
+  // Nodes that join during the run are not expected at its start.
+  if (o.expected_nodes == 0 && t.joining_size() > 0) o.expected_nodes = t.endpoints_size() - t.joining_size();
   if (!t.password_env().empty()) {
     // The coordinator polls with its own copy of the secret.
     const char* pw = std::getenv(t.password_env().c_str());

@@ -145,7 +145,7 @@ class Loader : public YamlReader {
     }
     CheckKeys(t, "target",
               {"driver", "flavor", "endpoints", "user", "password_env", "database", "connect_timeout", "op_timeout",
-               "balance", "session", "health", "sentinel"});
+               "balance", "session", "health", "sentinel", "joining"});
     auto* target = result_.plan.mutable_target();
     target->set_driver(RequiredString(t, "driver", "target.driver"));
     const drivers::DriverInfo* info = drivers::FindDriver(target->driver());
@@ -155,6 +155,13 @@ class Loader : public YamlReader {
       target->set_flavor(info->flavors.front());
     }
     LoadEndpoints(t, "target", target->mutable_endpoints());
+    if (YAML::Node j = t["joining"]; j && j.IsSequence()) {
+      for (size_t i = 0; i < j.size(); ++i) {
+        target->add_joining(String(j[i], "target.joining[" + std::to_string(i) + "]"));
+      }
+    } else if (j) {
+      Error(j, "target.joining", "expected a list of host:port from target.endpoints, found " + Found(j));
+    }
     if (t["user"]) target->set_user(String(t["user"], "target.user"));
     if (t["database"]) {
       // Redis databases are numbers; SQL databases are names.

@@ -110,6 +110,31 @@ void CheckDatabase(PlanChecks& c, const drivers::DriverInfo* info) {
   }
 }
 
+// target.joining: endpoints of nodes that join mid-run, listed in
+// target.endpoints too; the run starts on the others.
+void CheckJoining(PlanChecks& c) {
+  const v1::Target& t = c.plan().target();
+  if (t.joining().empty()) return;
+  if (t.flavor() == "redis-cluster") {
+    return c.Add("target.joining",
+                 "not for redis-cluster: its workers route by slot and find a node that joins "
+                 "through the slot map");
+  }
+  for (int i = 0; i < t.joining_size(); ++i) {
+    if (std::find(t.endpoints().begin(), t.endpoints().end(), t.joining(i)) == t.endpoints().end()) {
+      c.Add("target.joining[" + std::to_string(i) + "]",
+            "expected one of target.endpoints (a joining node's endpoint is listed there too), found " +
+                Quoted(t.joining(i)));
+    }
+  }
+  const auto starting = std::count_if(t.endpoints().begin(), t.endpoints().end(), [&](const std::string& e) {
+    return std::find(t.joining().begin(), t.joining().end(), e) == t.joining().end();
+  });
+  if (starting == 0) {
+    c.Add("target.joining", "at least one of target.endpoints must not be joining: the run starts on those");
+  }
+}
+
 void CheckTarget(PlanChecks& c) {
   const v1::Target& t = c.plan().target();
   const drivers::DriverInfo* info = drivers::FindDriver(t.driver());
@@ -124,6 +149,7 @@ void CheckTarget(PlanChecks& c) {
                                Quoted(t.flavor()));
   }
   CheckEndpoints(c, t.endpoints(), "target.endpoints");
+  CheckJoining(c);
   if (!t.password_env().empty() && !IsIdentifier(t.password_env())) {
     // Not echoed: it may be a password pasted in the wrong place.
     c.Add("target.password_env",

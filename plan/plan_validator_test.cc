@@ -146,5 +146,28 @@ TEST(PlanValidator, AnUnknownKeyHidesNothing) {
   EXPECT_NE(e[0].find("phases[0].duration: expected a duration"), std::string::npos) << e[0];
 }
 
+// target.joining names endpoints of the list that may be absent at the
+// start; the run starts on the others.
+TEST(PlanValidator, JoiningEndpointsAreAmongTheEndpoints) {
+  const std::string head = "name: j\nphases: [{name: a, workload: kv, workers: 2, duration: 5s}]\n";
+  auto ok = LoadPlanText(head + "target: {driver: mysql, endpoints: [h:1, h:2], joining: [h:2]}\n", "j.yaml");
+  ASSERT_TRUE(ok.ok()) << ok.errors[0];
+  EXPECT_EQ(ok.plan.target().joining(0), "h:2");
+  auto e = LoadPlanText(head + "target: {driver: mysql, endpoints: [h:1, h:2], joining: [h:3, h:2]}\n", "j.yaml");
+  ASSERT_EQ(e.errors.size(), 1u);
+  EXPECT_NE(e.errors[0].find("j.yaml:3:58: target.joining[0]: expected one of target.endpoints"), std::string::npos)
+      << e.errors[0];
+  e = LoadPlanText(head + "target: {driver: mysql, endpoints: [h:1], joining: [h:1]}\n", "j.yaml");
+  ASSERT_EQ(e.errors.size(), 1u);
+  EXPECT_NE(e.errors[0].find("must not be joining"), std::string::npos) << e.errors[0];
+  e = LoadPlanText(head + "target: {driver: mysql, endpoints: [h:1], joining: h:1}\n", "j.yaml");
+  ASSERT_EQ(e.errors.size(), 1u);
+  EXPECT_NE(e.errors[0].find("target.joining: expected a list"), std::string::npos) << e.errors[0];
+  e = LoadPlanText(head + "target: {driver: redis, flavor: redis-cluster, endpoints: [h:1, h:2], joining: [h:2]}\n",
+                   "j.yaml");
+  ASSERT_EQ(e.errors.size(), 1u);
+  EXPECT_NE(e.errors[0].find("not for redis-cluster"), std::string::npos) << e.errors[0];
+}
+
 }  // namespace
 }  // namespace stampede::plan

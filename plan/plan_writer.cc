@@ -71,6 +71,11 @@ void EmitTarget(YAML::Emitter& out, const v1::Target& t) {
   out << YAML::Key << "connect_timeout" << YAML::Value << FormatDurationMs(t.connect_timeout_ms());
   out << YAML::Key << "op_timeout" << YAML::Value << FormatDurationMs(t.op_timeout_ms());
   out << YAML::Key << "balance" << YAML::Value << t.balance();
+  if (t.joining_size() > 0) {
+    out << YAML::Key << "joining" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const auto& e : t.joining()) out << e;
+    out << YAML::EndSeq;
+  }
   if (!t.session().empty()) out << YAML::Key << "session" << YAML::Value << t.session();
   if (t.has_sentinel()) {
     out << YAML::Key << "sentinel" << YAML::Value << YAML::Flow << YAML::BeginMap;
