@@ -16,12 +16,8 @@ void EndpointSummary::Add(const record::EndpointSecond& e) {
 
 Json EndpointSummary::ToJson() const {
   auto t = [](double v) { return v < 0 ? Json(nullptr) : Json(v); };
-  return {{"ok", ok},
-          {"first_ok_t", t(first_ok_t)},
-          {"last_ok_t", t(last_ok_t)},
-          {"lost", lost},
-          {"reconnects", reconnects},
-          {"connect_failures", connect_failures}};
+  return {{"ok", ok},     {"first_ok_t", t(first_ok_t)}, {"last_ok_t", t(last_ok_t)},
+          {"lost", lost}, {"reconnects", reconnects},    {"connect_failures", connect_failures}};
 }
 
 void EndpointsMarkdown(const std::map<std::string, EndpointSummary>& endpoints, std::ostringstream& md) {

@@ -16,7 +16,7 @@ namespace stampede::report {
 
 struct EndpointSummary {
   uint64_t lost = 0, reconnects = 0, connect_failures = 0;
-  uint64_t ok = 0;                        // operations that ended ok on it
+  uint64_t ok = 0;                         // operations that ended ok on it
   double first_ok_t = -1, last_ok_t = -1;  // s since the run started, -1: none
 
   void Add(const record::EndpointSecond& e);

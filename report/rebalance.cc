@@ -61,6 +61,12 @@ void RebalanceTracker::Add(const record::Record& r) {
   if (const auto* run = std::get_if<record::RunStart>(&r)) {
     opt_.hold_s = run->recovery.hold_s;
     opt_.tolerance = run->recovery.balance_tolerance;
+    opt_.baseline_s = run->recovery.baseline_s;
+  } else if (const auto* sec = std::get_if<record::Second>(&r)) {
+    for (const auto& [name, e] : sec->endpoints) {
+      std::vector<Served>& v = served_[name];
+      if (e.ok && e.first_ok_t >= 0 && v.size() < kMaxPolls) v.push_back({e.first_ok_t, e.last_ok_t});
+    }
   } else if (const auto* poll = std::get_if<record::HealthPoll>(&r)) {
     if (poll->shares.empty() || polls_.size() >= kMaxPolls) return;
     unit_ = poll->share_unit;
@@ -100,6 +106,38 @@ int64_t RebalanceTracker::PeakLag(double from_t, double to_t) const {
     for (const record::NodeShare& s : p.shares) peak = std::max(peak, s.lag_bytes);
   }
   return peak;
+}
+
+bool RebalanceTracker::ServedIn(const std::vector<Served>& seconds, double from, double to) const {
+  return std::any_of(seconds.begin(), seconds.end(), [&](const Served& s) { return s.last >= from && s.first <= to; });
+}
+
+void RebalanceTracker::FirstAndLastOps(const Fault& f, double next, RebalanceNumbers* n) const {
+  const double base = f.t - opt_.baseline_s;
+  // The last operation any endpoint served in the window: an endpoint
+  // stopped if others served on for a second after its last.
+  double window_last = -1;
+  for (const auto& [ep, seconds] : served_) {
+    for (const Served& s : seconds) {
+      if (s.first < next) window_last = std::max(window_last, std::min(s.last, next));
+    }
+  }
+  for (const auto& [ep, seconds] : served_) {
+    const bool before = ServedIn(seconds, base, f.t);
+    double first = -1, last = -1;
+    for (const Served& s : seconds) {
+      if (s.first >= f.t && s.first < next && (first < 0 || s.first < first)) first = s.first;
+      if (s.last >= f.t && s.first < next) last = std::max(last, s.last);
+    }
+    if (f.action == "join" && !before && first >= 0 && (n->first_op_s < 0 || first - f.t < n->first_op_s)) {
+      n->first_op_s = first - f.t;
+      n->first_op_endpoint = ep;
+    }
+    if (f.action == "leave" && before && last >= 0 && window_last - last >= 1.0 && last - f.t > n->last_op_s) {
+      n->last_op_s = last - f.t;
+      n->last_op_endpoint = ep;
+    }
+  }
 }
 
 std::map<int, RebalanceNumbers> RebalanceTracker::Result() const {
@@ -144,6 +182,7 @@ std::map<int, RebalanceNumbers> RebalanceTracker::Result() const {
     n.moved_bytes = bytes < 0 ? -1 : int64_t(bytes);
     n.joined_disk_bytes = JoinedDisk(f.t, end->t);
     n.peak_lag_bytes = PeakLag(f.t, end->t);
+    FirstAndLastOps(f, next, &n);
     out[f.index] = std::move(n);
   }
   return out;
@@ -189,6 +228,10 @@ Json RebalanceToJson(const RebalanceNumbers& n) {
           {"moved_bytes", n.moved_bytes < 0 ? Json(nullptr) : Json(n.moved_bytes)},
           {"joined_disk_bytes", n.joined_disk_bytes < 0 ? Json(nullptr) : Json(n.joined_disk_bytes)},
           {"peak_lag_bytes", n.peak_lag_bytes < 0 ? Json(nullptr) : Json(n.peak_lag_bytes)},
+          {"first_op_s", num(n.first_op_s)},
+          {"first_op_endpoint", n.first_op_endpoint.empty() ? Json(nullptr) : Json(n.first_op_endpoint)},
+          {"last_op_s", num(n.last_op_s)},
+          {"last_op_endpoint", n.last_op_endpoint.empty() ? Json(nullptr) : Json(n.last_op_endpoint)},
           {"nodes_before", ServingNodes(n.before)},
           {"nodes_after", ServingNodes(n.after)},
           {"shares_before", SharesToJson(n.before)},
@@ -221,6 +264,14 @@ std::string RebalanceMarkdownRows(const RebalanceNumbers& n) {
     std::snprintf(buf, sizeof(buf), "%.2f MB", double(n.peak_lag_bytes) / 1e6);
     rows += "| peak replication lag (the furthest a copy was behind the leader's, until balanced) | " +
             std::string(buf) + " |\n";
+  }
+  if (n.first_op_s >= 0) {
+    std::snprintf(buf, sizeof(buf), "%.2f s (%s)", n.first_op_s, n.first_op_endpoint.c_str());
+    rows += "| new node's first operation (an endpoint idle before the join served one) | " + std::string(buf) + " |\n";
+  }
+  if (n.last_op_s >= 0) {
+    std::snprintf(buf, sizeof(buf), "%.2f s (%s)", n.last_op_s, n.last_op_endpoint.c_str());
+    rows += "| leaving node's last operation (an endpoint that then served no more) | " + std::string(buf) + " |\n";
   }
   rows += "| where the data was before | " + SharesLine(n.before, n.unit) + " |\n";
   rows += "| where it was " + std::string(n.time_to_balanced_s >= 0 ? "when balanced" : "at the window's end") + " | " +

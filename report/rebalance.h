@@ -36,11 +36,20 @@ struct RebalanceNumbers {
   // The most any node's copy was behind the leader's, from the fault until
   // balanced (a PostgreSQL replica's WAL lag; -1: the database does not say).
   int64_t peak_lag_bytes = -1;
+  // From the workers' side (per-endpoint ok counts; not on Redis Cluster):
+  // after a join, how long until an endpoint that had served nothing in the
+  // baseline before it served its first operation; after a leave, until an
+  // endpoint that had been serving served its last (-1: not seen).
+  double first_op_s = -1;
+  std::string first_op_endpoint;
+  double last_op_s = -1;
+  std::string last_op_endpoint;
 };
 
 struct BalanceOptions {
   double tolerance = 0.1;
   double hold_s = 5;
+  double baseline_s = 10;
 };
 
 // Whether one poll's shares are balanced; nodes_before: serving nodes
@@ -81,11 +90,21 @@ class RebalanceTracker {
   int64_t DiskAt(const std::vector<Disk>& samples, double t) const;
   int64_t JoinedDisk(double fault_t, double at_t) const;
   int64_t PeakLag(double from_t, double to_t) const;
+  // When each endpoint served operations: a second's first and last ok.
+  struct Served {
+    double first, last;
+  };
+  // Whether ep served anything in [from, to].
+  bool ServedIn(const std::vector<Served>& seconds, double from, double to) const;
+  // The join's first operation on a new endpoint, the leave's last on a
+  // leaving one, in the fault's window [f.t, next).
+  void FirstAndLastOps(const Fault& f, double next, RebalanceNumbers* n) const;
   BalanceOptions opt_;
   std::string unit_;
   std::vector<Poll> polls_;  // with shares, in time order
   std::vector<Fault> faults_;
-  std::map<std::string, std::vector<Disk>> disk_;  // by node (the plan's name)
+  std::map<std::string, std::vector<Disk>> disk_;      // by node (the plan's name)
+  std::map<std::string, std::vector<Served>> served_;  // by endpoint
 };
 
 }  // namespace stampede::report

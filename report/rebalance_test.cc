@@ -136,5 +136,76 @@ TEST(RebalanceTest, PeakReplicationLagUntilBalanced) {
             std::string::npos);
 }
 
+record::Second Served(double t, std::map<std::string, std::pair<double, double>> eps) {
+  record::Second s;
+  s.t = t;
+  s.interval_s = 1;
+  for (const auto& [ep, span] : eps) s.endpoints[ep] = {0, 0, 0, 10, span.first, span.second};
+  return s;
+}
+
+// Three Galera members serve from 0 s; a fourth joins at 5 s (its endpoint
+// answers at 8.3 s) and leaves at 15 s (its last operation 15.6 s).
+TEST(RebalanceTest, NewNodesFirstOperationAndALeavingNodesLast) {
+  RebalanceTracker t;
+  record::RunStart run;
+  run.recovery.baseline_s = 3;
+  run.recovery.hold_s = 1;
+  t.Add(run);
+  auto fault = [&](int index, const std::string& action, double at) {
+    record::FaultSent f;
+    f.index = uint32_t(index);
+    f.action = action;
+    f.node = "node4";
+    f.requested_t = at;
+    t.Add(f);
+  };
+  for (int s = 1; s <= 25; ++s) {
+    if (s == 6) fault(0, "join", 5);
+    if (s == 16) fault(1, "leave", 15);
+    std::map<std::string, std::pair<double, double>> eps = {
+        {"a", {s - 0.9, s - 0.1}}, {"b", {s - 0.9, s - 0.1}}, {"c", {s - 0.9, s - 0.1}}};
+    if (s == 9) eps["d"] = {8.3, 8.9};
+    if (s > 9 && s <= 15) eps["d"] = {s - 0.9, s - 0.1};
+    if (s == 16) eps["d"] = {15.1, 15.6};
+    t.Add(Served(s, eps));
+    std::vector<record::NodeShare> members = {Share("a", 1), Share("b", 1), Share("c", 1)};
+    if (s >= 9 && s <= 15) members.push_back(Share("d", 1));
+    t.Add(Poll(s + 0.05, members));
+  }
+  const auto r = t.Result();
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_NEAR(r.at(0).first_op_s, 3.3, 1e-9);
+  EXPECT_EQ(r.at(0).first_op_endpoint, "d");
+  EXPECT_LT(r.at(0).last_op_s, 0);  // a join has no leaving node
+  EXPECT_NEAR(r.at(1).last_op_s, 0.6, 1e-9);
+  EXPECT_EQ(r.at(1).last_op_endpoint, "d");
+  EXPECT_LT(r.at(1).first_op_s, 0);
+  const Json j = RebalanceToJson(r.at(0));
+  EXPECT_EQ(j["first_op_endpoint"], "d");
+  EXPECT_NE(RebalanceMarkdownRows(r.at(1)).find("then served no more) | 0.60 s (d)"), std::string::npos);
+}
+
+// Every endpoint served before the join and on after it: no new node's
+// first operation is claimed (Redis Cluster, or a node outside the plan).
+TEST(RebalanceTest, NoFirstOperationWithoutAnIdleEndpoint) {
+  RebalanceTracker t;
+  t.Add(record::RunStart{});
+  for (int s = 1; s <= 12; ++s) {
+    if (s == 6) {
+      record::FaultSent f;
+      f.action = "join";
+      f.requested_t = 5;
+      t.Add(f);
+    }
+    t.Add(Served(s, {{"a", {s - 0.9, s - 0.1}}, {"b", {s - 0.9, s - 0.1}}}));
+    t.Add(Poll(s + 0.05, {Share("a", 1), Share("b", 1)}));
+  }
+  const auto r = t.Result();
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_LT(r.at(0).first_op_s, 0);
+  EXPECT_TRUE(RebalanceToJson(r.at(0))["first_op_s"].is_null());
+}
+
 }  // namespace
 }  // namespace stampede::report

@@ -305,9 +305,7 @@ Json SummaryToJson(const RunSummary& s) {
       });
     }
     Json endpoints = Json::object();
-    for (const auto& [name, e] : p.endpoints) {
-      endpoints[name] = {{"lost", e.lost}, {"reconnects", e.reconnects}, {"connect_failures", e.connect_failures}};
-    }
+    for (const auto& [name, e] : p.endpoints) endpoints[name] = e.ToJson();
     Json phase = {{"name", p.name},
                   {"workload", p.workload},
                   {"endpoints", endpoints},
@@ -415,12 +413,7 @@ void PhaseNotesMarkdown(const PhaseSummary& p, std::ostringstream& md) {
     if (p.unaccounted) md << ", " << p.unaccounted << " unaccounted (shares of lost agents)";
     md << ".\n";
   }
-  if (!p.endpoints.empty()) {
-    md << "\n| endpoint | connections lost | reconnects to | failed connects |\n|---|---:|---:|---:|\n";
-    for (const auto& [name, e] : p.endpoints) {
-      md << "| " << name << " | " << e.lost << " | " << e.reconnects << " | " << e.connect_failures << " |\n";
-    }
-  }
+  EndpointsMarkdown(p.endpoints, md);
   if (!p.agent_cpu_s.empty()) {
     // What the client cost: CPU of each agent's process over the phase.
     md << "\nClient CPU (user + system of each agent's process): ";

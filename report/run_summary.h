@@ -14,6 +14,7 @@
 #include "common/outcome.h"
 #include "record/records.h"
 #include "report/anomalies.h"
+#include "report/endpoint_summary.h"
 #include "report/journal.h"
 #include "report/node_usage.h"
 #include "report/recovery.h"
@@ -60,15 +61,7 @@ struct PhaseSummary {
   // A line for the top of the phase's section when its client was
   // saturated in some second ("" otherwise).
   std::string SaturationNote() const;
-  struct Endpoint {
-    uint64_t lost = 0, reconnects = 0, connect_failures = 0;
-    void Add(const record::EndpointSecond& e) {
-      lost += e.lost;
-      reconnects += e.reconnects;
-      connect_failures += e.connect_failures;
-    }
-  };
-  std::map<std::string, Endpoint> endpoints;
+  std::map<std::string, EndpointSummary> endpoints;
   std::optional<record::WritesChecked> writes;  // check_writes: the read-back
   PhaseAnomalies anomalies;                     // what the workload's consistency checks found
 

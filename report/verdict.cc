@@ -126,6 +126,15 @@ std::optional<Measure> MeasureFault(const FaultRecovery& f, const std::string& m
     if (!f.rebalance) return Measure{std::nullopt, "not measured (the health probe does not say where the data is)"};
     return Time(f.rebalance->time_to_balanced_s, true, "not balanced before the fault's window ended", "");
   }
+  if (metric == "first_op" || metric == "last_op") {
+    // The new node's first operation after a join; the leaving one's last.
+    if (!f.rebalance) return Measure{std::nullopt, "not measured (no health probe that says where the data is)"};
+    const bool first = metric == "first_op";
+    return Time(first ? f.rebalance->first_op_s : f.rebalance->last_op_s, true,
+                first ? "no endpoint idle before the fault served an operation in its window"
+                      : "no endpoint serving before the fault stopped in its window",
+                "");
+  }
   if (metric == "client_gap") {
     if (f.HasGap()) return Measure{f.Gap(), ""};
     return Measure{std::nullopt, "not measured (needs both recovered throughput and a healthy probe)"};

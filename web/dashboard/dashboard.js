@@ -10,7 +10,8 @@
 
   const $ = (id) => document.getElementById(id);
   // Fault rows shown only when some fault has the number (not every database says).
-  const OPTIONAL_ROWS = {"disk of the nodes that joined": "joined_disk_bytes", "peak replication lag": "peak_lag_bytes"};
+  const OPTIONAL_ROWS = {"disk of the nodes that joined": "joined_disk_bytes", "peak replication lag": "peak_lag_bytes",
+    "new node's first operation": "first_op_s", "leaving node's last operation": "last_op_s"};
   const fmt = (v, d, unit) => (v === null || v === undefined || v < 0 ? "n/a" : Number(v).toFixed(d) + (unit || ""));
   // Latencies as report.md writes them (report/text_format.h HumanUs).
   const lat = (us) => (us === null || us === undefined || us < 0 ? "n/a"
@@ -229,6 +230,8 @@
       ["serving nodes before / after", (f) => (!f.rebalance ? "n/a" : `${f.rebalance.nodes_before} / ${f.rebalance.nodes_after}`)],
       ["disk of the nodes that joined", mb("joined_disk_bytes")],
       ["peak replication lag", mb("peak_lag_bytes", 2)],
+      ["new node's first operation", opAt("first_op_s", "first_op_endpoint")],
+      ["leaving node's last operation", opAt("last_op_s", "last_op_endpoint")],
     ].filter(([label]) => !OPTIONAL_ROWS[label] || faults.some((f) => f.rebalance && f.rebalance[OPTIONAL_ROWS[label]] != null));
     const name = (f) => `${esc(f.action)} ${esc(f.node)}${f.detail ? " (" + esc(f.detail) + ")" : ""}`;
     let html = faults.map((f) => `<span class="fault-marker ${esc(f.action)}${f.ok === false ? " failed" : ""}" ` +
@@ -241,6 +244,12 @@
 
   function mb(key, digits = 1) {
     return (f) => (!f.rebalance || f.rebalance[key] == null ? "n/a" : fmt(f.rebalance[key] / 1e6, digits, " MB"));
+  }
+
+  // When a new node's endpoint served its first operation, a leaving one's its last.
+  function opAt(key, endpoint) {
+    return (f) => (!f.rebalance || f.rebalance[key] == null ? "n/a"
+      : `${fmt(f.rebalance[key], 2, " s")} (${esc(f.rebalance[endpoint])})`);
   }
 
   function signed(v) { return (v < 0 ? "-" : "+") + fmt(Math.abs(v), 1, " s"); }
