@@ -39,8 +39,12 @@ constexpr MetricInfo kPhaseMetrics[] = {
     {"anomalies.duplicate", MetricUnit::kCount},
     {"anomalies.incompatible_order", MetricUnit::kCount},
     {"anomalies.aborted_read", MetricUnit::kCount},
+    {"anomalies.tpcc_ytd", MetricUnit::kCount},
+    {"anomalies.tpcc_order_ids", MetricUnit::kCount},
+    {"anomalies.tpcc_new_orders", MetricUnit::kCount},
+    {"anomalies.tpcc_order_lines", MetricUnit::kCount},
 };
-static_assert(kNumAnomalies == 6, "each anomaly kind is a phase metric: anomalies.KIND");
+static_assert(kNumAnomalies == 10, "each anomaly kind is a phase metric: anomalies.KIND");
 
 constexpr MetricInfo kFaultMetrics[] = {
     {"unavailability", MetricUnit::kSeconds},

@@ -48,7 +48,7 @@ void PhaseAnomalies::Add(const record::Second& s) {
 }
 
 bool ChecksConsistency(const std::string& workload) {
-  return workload == "bank" || workload == "register" || workload == "append";
+  return workload == "bank" || workload == "register" || workload == "append" || workload == "tpcc";
 }
 
 std::string DescribeAnomaly(const record::AnomalyExample& e) {
@@ -61,6 +61,12 @@ std::string DescribeAnomaly(const record::AnomalyExample& e) {
   } else if (e.kind == "stale_read") {
     out << "key " << e.key << " read " << e.got << " after " << e.expected << " was acknowledged";
     if (e.lag_s > 0) out << " " << HumanUs(e.lag_s * 1e6) << " before";
+  } else if (e.kind.rfind("tpcc_", 0) == 0) {
+    out << e.kind
+        << (e.kind == "tpcc_ytd"
+                ? " in warehouse " + std::to_string(e.key)
+                : " in warehouse " + std::to_string(e.key / 100) + " district " + std::to_string(e.key % 100))
+        << ": " << e.expected << " expected, " << e.got << " found";
   } else {
     out << e.kind << " key " << e.key << ": got " << e.got << ", expected " << e.expected;
   }

@@ -1,0 +1,130 @@
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "workloads/tpcc_sql.h"
+#include "workloads/tpcc_workload.h"
+#include "workloads/workload_registry.h"
+
+namespace stampede::workloads {
+namespace {
+
+std::unique_ptr<Workload> Make(const std::string& step, uint32_t workers, drivers::Dialect dialect) {
+  WorkloadContext ctx;
+  ctx.dialect = dialect;
+  ctx.step = step;
+  ctx.total_workers = workers;
+  auto w = CreateWorkload("tpcc", ctx, {{"warehouses", "2"}});
+  EXPECT_TRUE(w.ok()) << w.status().message();
+  return std::move(*w);
+}
+
+// Each district loads in three transactions; the warehouse's row comes
+// with its first district, the items once, with warehouse 1.
+TEST(TpccTest, EveryPartOfEveryDistrictIsLoadedOnce) {
+  auto w = Make("load", 7, drivers::Dialect::kPostgres);
+  EXPECT_FALSE(w->SetupStatements().empty());
+  const auto steps = TpccWorkload::Steps(Params(TpccWorkload::ParamSpecs(), {{"warehouses", "2"}}), 7);
+  ASSERT_EQ(steps.size(), 2u);
+  ASSERT_EQ(steps[0].ops, 60u);
+  std::multiset<std::pair<int64_t, int>> loaded;  // (w x 100 + d, statement)
+  for (uint32_t g = 0; g < 7; ++g) {
+    auto ops = w->MakeWorker(g);
+    for (uint64_t k = 0; k < steps[0].ops / 7 + (g < steps[0].ops % 7 ? 1 : 0); ++k) {
+      drivers::OpRequest req;
+      EXPECT_EQ(ops->Next(&req), TpccWorkload::kLoad);
+      const int n = ops->TransactionSize();
+      for (int i = 0; i < n; ++i) {
+        if (i > 0) {
+          ASSERT_TRUE(ops->More(&req));
+        }
+        if (req.stmt == tpcc::kWarehouse) {
+          EXPECT_EQ(req.nparams, 1);
+          loaded.insert({req.param(0).i * 100 + 1, req.stmt});
+        } else if (req.stmt == tpcc::kItemChunk) {  // its one parameter: the tenth
+          EXPECT_EQ(req.nparams, 1);
+          loaded.insert({100 + req.param(0).i, req.stmt});
+        } else {
+          EXPECT_EQ(req.nparams, 2);
+          loaded.insert({req.param(0).i * 100 + req.param(1).i, req.stmt});
+        }
+      }
+      EXPECT_FALSE(ops->More(&req));
+    }
+  }
+  EXPECT_EQ(loaded.count({101, tpcc::kWarehouse}), 1u);
+  EXPECT_EQ(loaded.count({102, tpcc::kWarehouse}), 0u);
+  EXPECT_EQ(loaded.count({210, tpcc::kItemChunk}), 0u);
+  for (int wh = 1; wh <= 2; ++wh) {
+    for (int d = 1; d <= 10; ++d) {
+      for (int s : {tpcc::kDistrict, tpcc::kStockChunk, tpcc::kCustomers, tpcc::kCustomerNames, tpcc::kHistory,
+                    tpcc::kOrders, tpcc::kOrderLines, tpcc::kNewOrders}) {
+        EXPECT_EQ(loaded.count({wh * 100 + d, s}), 1u) << wh << " " << d << " " << s;
+      }
+      EXPECT_EQ(loaded.count({wh * 100 + d, tpcc::kItemChunk}), wh == 1 ? 1u : 0u);
+    }
+  }
+}
+
+// A condition's row names the district and the values; none: it holds.
+TEST(TpccTest, AFailedConditionIsAnAnomalyNamingTheDistrict) {
+  auto w = Make("check", 1, drivers::Dialect::kMysql);
+  EXPECT_TRUE(w->SetupStatements().empty());
+  auto ops = w->MakeWorker(0);
+  drivers::OpRequest req;
+  drivers::OpResult none;
+  for (int i = 0; i < tpcc::kNumChecks; ++i) {
+    ASSERT_EQ(ops->Next(&req), TpccWorkload::kCheck);
+    EXPECT_EQ(req.stmt, TpccWorkload::kFirstCheck + i);
+    if (i == tpcc::kOrderLineCount) {
+      *req.text = "203 31050 31049 2";
+      drivers::OpResult one;
+      one.rows = 1;
+      ops->Observe(TpccWorkload::kCheck, one);
+      ASSERT_TRUE(ops->flagged());
+      const AnomalyNote n = ops->TakeFlag();
+      EXPECT_EQ(n.kind, Anomaly::kTpccOrderLines);
+      EXPECT_EQ(n.key, 203);
+      EXPECT_EQ(n.expected, 31050);
+      EXPECT_EQ(n.got, 31049);
+    } else {
+      ops->Observe(TpccWorkload::kCheck, none);
+      EXPECT_FALSE(ops->flagged());
+    }
+  }
+  EXPECT_EQ(ops->Finish(),
+            "condition 4 (sum(O_OL_CNT) = rows of ORDER_LINE) fails in warehouse 2 district 3: 31050 and 31049 (2 "
+            "districts)");
+  auto clean = w->MakeWorker(0);
+  for (int i = 0; i < tpcc::kNumChecks; ++i) {
+    clean->Next(&req);
+    clean->Observe(TpccWorkload::kCheck, none);
+  }
+  EXPECT_EQ(clean->Finish(), "TPC-C conditions 1 to 4 hold in every district (5 checks)");
+}
+
+TEST(TpccTest, StatementsUseOnlyTheirTwoParametersAndEachDialectsCasts) {
+  for (auto dialect : {drivers::Dialect::kPostgres, drivers::Dialect::kMysql}) {
+    const tpcc::Statements s = tpcc::MakeStatements(dialect, 42);
+    ASSERT_EQ(s.load.size(), size_t(tpcc::kNumLoad));
+    ASSERT_EQ(s.checks.size(), size_t(tpcc::kNumChecks));
+    for (const auto& st : s.load) {
+      EXPECT_EQ(st.text.find("$3"), std::string::npos) << st.text;
+      EXPECT_TRUE(st.write);
+      EXPECT_EQ(st.text.find(dialect == drivers::Dialect::kPostgres ? "SIGNED" : "AS INT)"), std::string::npos)
+          << st.text;
+    }
+    for (const auto& st : s.checks) EXPECT_TRUE(st.scalar);
+  }
+  EXPECT_NE(tpcc::MakeStatements(drivers::Dialect::kPostgres, 42).load[tpcc::kCustomers].text.find("+ 42, 1000)"),
+            std::string::npos);
+}
+
+TEST(TpccTest, RedisIsRefused) {
+  WorkloadContext ctx;
+  ctx.dialect = drivers::Dialect::kRedis;
+  EXPECT_FALSE(CreateWorkload("tpcc", ctx, {}).ok());
+}
+
+}  // namespace
+}  // namespace stampede::workloads
