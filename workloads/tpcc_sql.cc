@@ -59,8 +59,9 @@ class Sql {
 };
 
 std::vector<std::string> Schema(const Sql& q) {
-  const std::string addr = "_street_1 VARCHAR(20), X_street_2 VARCHAR(20), X_city VARCHAR(20), X_state CHAR(2), "
-                           "X_zip CHAR(9)";
+  const std::string addr =
+      "_street_1 VARCHAR(20), X_street_2 VARCHAR(20), X_city VARCHAR(20), X_state CHAR(2), "
+      "X_zip CHAR(9)";
   auto address = [&](char x) {
     std::string a = std::string(1, x) + addr;
     for (size_t at = a.find('X'); at != std::string::npos; at = a.find('X')) a[at] = x;
@@ -119,9 +120,10 @@ std::vector<std::string> Reset(const Sql& q) {
   if (q.pg()) {
     r.push_back("INSERT INTO tpcc_numbers (n) SELECT g FROM generate_series(1, 100000) g");
   } else {
-    const std::string d = "(SELECT 0 n UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 "
-                          "UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL "
-                          "SELECT 9)";
+    const std::string d =
+        "(SELECT 0 n UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 "
+        "UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL "
+        "SELECT 9)";
     r.push_back("INSERT INTO tpcc_numbers (n) SELECT 1 + a.n + 10 * b.n + 100 * c.n + 1000 * d.n + 10000 * e.n FROM " +
                 d + " a, " + d + " b, " + d + " c, " + d + " d, " + d + " e");
   }
@@ -163,8 +165,8 @@ std::vector<drivers::StatementSpec> LoadStatements(const Sql& q, int c_load) {
       "c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, "
       "c_payment_cnt, c_delivery_cnt, c_data) SELECT n, " +
       d + ", " + w + ", " + q.RandStr(8, 16) + ", 'OE', " + last_num + ", " + q.Address() + ", " + q.Phone() +
-      ", CURRENT_TIMESTAMP, CASE WHEN " + q.Rand() + " < 0.1 THEN 'BC' ELSE 'GC' END, 50000.00, " +
-      q.RandInt(0, 5000) + " / 10000.0, -10.00, 10.00, 1, 0, " + q.RandStr(300, 500) +
+      ", CURRENT_TIMESTAMP, CASE WHEN " + q.Rand() + " < 0.1 THEN 'BC' ELSE 'GC' END, 50000.00, " + q.RandInt(0, 5000) +
+      " / 10000.0, -10.00, 10.00, 1, 0, " + q.RandStr(300, 500) +
       " FROM tpcc_numbers WHERE n <= " + std::to_string(kCustomersPerDistrict);
   s[kCustomerNames] = "UPDATE customer SET c_last = CONCAT(" + q.Syllable("SUBSTR(c_last, 1, 1)") + ", " +
                       q.Syllable("SUBSTR(c_last, 2, 1)") + ", " + q.Syllable("SUBSTR(c_last, 3, 1)") +
@@ -207,9 +209,9 @@ std::vector<drivers::StatementSpec> CheckStatements(const Sql& q) {
             " FROM warehouse JOIN (SELECT d_w_id, SUM(d_ytd) AS sd FROM district GROUP BY d_w_id) d ON d_w_id = w_id "
             "WHERE w_ytd <> sd ORDER BY w_id LIMIT 1";
   auto max_id = [&](const std::string& table, const std::string& p, const std::string& id) {
-    return Row(q, "d_w_id * 100 + d_id", "d_next_o_id - 1", "mx") + " FROM district JOIN (SELECT " + p + "_w_id, " +
-           p + "_d_id, MAX(" + id + ") AS mx FROM " + table + " GROUP BY " + p + "_w_id, " + p + "_d_id) m ON " +
-           p + "_w_id = d_w_id AND " + p + "_d_id = d_id WHERE d_next_o_id - 1 <> mx ORDER BY d_w_id, d_id LIMIT 1";
+    return Row(q, "d_w_id * 100 + d_id", "d_next_o_id - 1", "mx") + " FROM district JOIN (SELECT " + p + "_w_id, " + p +
+           "_d_id, MAX(" + id + ") AS mx FROM " + table + " GROUP BY " + p + "_w_id, " + p + "_d_id) m ON " + p +
+           "_w_id = d_w_id AND " + p + "_d_id = d_id WHERE d_next_o_id - 1 <> mx ORDER BY d_w_id, d_id LIMIT 1";
   };
   s[kOrderIds] = max_id("orders", "o", "o_id");
   s[kNewOrderIds] = max_id("new_order", "no", "no_o_id");
@@ -217,9 +219,9 @@ std::vector<drivers::StatementSpec> CheckStatements(const Sql& q) {
                       " FROM new_order GROUP BY no_w_id, no_d_id HAVING COUNT(*) <> MAX(no_o_id) - MIN(no_o_id) + 1 "
                       "ORDER BY no_w_id, no_d_id LIMIT 1";
   s[kOrderLineCount] = Row(q, "o_w_id * 100 + o_d_id", "sc", "lc") +
-                   " FROM (SELECT o_w_id, o_d_id, SUM(o_ol_cnt) AS sc FROM orders GROUP BY o_w_id, o_d_id) o JOIN "
-                   "(SELECT ol_w_id, ol_d_id, COUNT(*) AS lc FROM order_line GROUP BY ol_w_id, ol_d_id) l ON "
-                   "ol_w_id = o_w_id AND ol_d_id = o_d_id WHERE sc <> lc ORDER BY o_w_id, o_d_id LIMIT 1";
+                       " FROM (SELECT o_w_id, o_d_id, SUM(o_ol_cnt) AS sc FROM orders GROUP BY o_w_id, o_d_id) o JOIN "
+                       "(SELECT ol_w_id, ol_d_id, COUNT(*) AS lc FROM order_line GROUP BY ol_w_id, ol_d_id) l ON "
+                       "ol_w_id = o_w_id AND ol_d_id = o_d_id WHERE sc <> lc ORDER BY o_w_id, o_d_id LIMIT 1";
   std::vector<drivers::StatementSpec> out;
   for (std::string& text : s) out.push_back({std::move(text), false, true});
   return out;

@@ -22,9 +22,9 @@
 namespace stampede::workloads::tpcc {
 
 constexpr int kItems = 100000;
-constexpr int kDistricts = 10;            // per warehouse
+constexpr int kDistricts = 10;  // per warehouse
 constexpr int kCustomersPerDistrict = 3000;
-constexpr int kFirstNewOrder = 2101;      // the initial new orders: 2101..3000
+constexpr int kFirstNewOrder = 2101;                 // the initial new orders: 2101..3000
 constexpr int kItemsPerChunk = kItems / kDistricts;  // a district's share of the items and of its stock
 
 // The load statements, each run with $1 = warehouse and $2 = district
@@ -55,17 +55,17 @@ enum Load {
 // warehouse) where it fails, the two values that differ, and how many
 // districts fail.
 enum Check {
-  kYtd = 0,        // 1: W_YTD = sum(D_YTD)
-  kOrderIds,       // 2: D_NEXT_O_ID - 1 = max(O_ID)
-  kNewOrderIds,    // 2: D_NEXT_O_ID - 1 = max(NO_O_ID)
-  kNewOrderCount,  // 3: count(NEW_ORDER) = max(NO_O_ID) - min(NO_O_ID) + 1
+  kYtd = 0,         // 1: W_YTD = sum(D_YTD)
+  kOrderIds,        // 2: D_NEXT_O_ID - 1 = max(O_ID)
+  kNewOrderIds,     // 2: D_NEXT_O_ID - 1 = max(NO_O_ID)
+  kNewOrderCount,   // 3: count(NEW_ORDER) = max(NO_O_ID) - min(NO_O_ID) + 1
   kOrderLineCount,  // 4: sum(O_OL_CNT) = count(ORDER_LINE)
   kNumChecks
 };
 
 struct Statements {
-  std::vector<std::string> schema;  // CREATE TABLE IF NOT EXISTS ..., the numbers table filled
-  std::vector<std::string> reset;   // empty the nine tables
+  std::vector<std::string> schema;             // CREATE TABLE IF NOT EXISTS ..., the numbers table filled
+  std::vector<std::string> reset;              // empty the nine tables
   std::vector<drivers::StatementSpec> load;    // by Load
   std::vector<drivers::StatementSpec> checks;  // by Check
 };

@@ -98,8 +98,7 @@ class CheckWorker : public WorkerOps {
     Flag({KindOf(current_), v.key, v.expected, v.got, 0});
     char line[400];
     if (current_ == tpcc::kYtd) {
-      std::snprintf(line, sizeof(line), kConditions[0], v.key, double(v.expected) / 100, double(v.got) / 100,
-                    v.count);
+      std::snprintf(line, sizeof(line), kConditions[0], v.key, double(v.expected) / 100, double(v.got) / 100, v.count);
     } else {
       std::snprintf(line, sizeof(line), kConditions[current_], v.key / 100, v.key % 100, v.expected, v.got, v.count);
     }

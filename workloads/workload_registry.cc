@@ -12,6 +12,7 @@
 #include "workloads/orm_workload.h"
 #include "workloads/rebalance_workload.h"
 #include "workloads/register_workload.h"
+#include "workloads/tpcc_workload.h"
 #include "workloads/ycsb_workload.h"
 
 namespace stampede::workloads {
@@ -40,6 +41,8 @@ const std::vector<WorkloadInfo>& Workloads() {
        &RegisterWorkload::ParamSpecs, &RegisterWorkload::Create},
       {"ycsb", "YCSB core workloads a-f: a load step, then the read/update/insert/scan mix", &YcsbWorkload::ParamSpecs,
        &YcsbWorkload::Create, &YcsbWorkload::Steps},
+      {"tpcc", "TPC-C's nine tables loaded for W warehouses, and its consistency conditions 1 to 4 checked",
+       &TpccWorkload::ParamSpecs, &TpccWorkload::Create, &TpccWorkload::Steps},
   };
   return kWorkloads;
 }
