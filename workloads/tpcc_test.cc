@@ -3,6 +3,7 @@
 #include <set>
 
 #include "workloads/tpcc_sql.h"
+#include "workloads/tpcc_terminal.h"
 #include "workloads/tpcc_workload.h"
 #include "workloads/workload_registry.h"
 
@@ -25,7 +26,7 @@ TEST(TpccTest, EveryPartOfEveryDistrictIsLoadedOnce) {
   auto w = Make("load", 7, drivers::Dialect::kPostgres);
   EXPECT_FALSE(w->SetupStatements().empty());
   const auto steps = TpccWorkload::Steps(Params(TpccWorkload::ParamSpecs(), {{"warehouses", "2"}}), 7);
-  ASSERT_EQ(steps.size(), 2u);
+  ASSERT_EQ(steps.size(), 4u);  // load, check, run, check
   ASSERT_EQ(steps[0].ops, 60u);
   std::multiset<std::pair<int64_t, int>> loaded;  // (w x 100 + d, statement)
   for (uint32_t g = 0; g < 7; ++g) {
@@ -128,3 +129,69 @@ TEST(TpccTest, RedisIsRefused) {
 
 }  // namespace
 }  // namespace stampede::workloads
+
+namespace stampede::workloads::tpcc {
+namespace {
+
+TerminalConfig Config(bool mysql, std::array<int, kNumTxns> mix) {
+  TerminalConfig c;
+  c.warehouses = 2;
+  c.mysql = mysql;
+  c.mix = mix;
+  c.seed = 7;
+  return c;
+}
+
+// New-Order on MySQL: district, its update, customer, order, new order,
+// then stock and line per item; a line whose stock row is missing (the
+// unused item) rolls the transaction back.
+TEST(TpccTerminalTest, NewOrderRunsItsLinesAndRollsBackOnTheUnusedItem) {
+  Terminal t(Config(true, {1, 0, 0, 0, 0}));
+  drivers::OpRequest req;
+  bool rolled_back = false, committed = false;
+  for (int txn = 0; txn < 300 && !(rolled_back && committed); ++txn) {
+    EXPECT_EQ(t.Next(&req), 0);
+    EXPECT_EQ(req.stmt, kNoDistrict);
+    drivers::OpResult r;
+    r.rows = 1;
+    r.value = 3001;
+    std::vector<int> stmts;
+    for (int step = 1;; ++step) {
+      const auto then = t.Continue(step, r, &req);
+      if (then != WorkerOps::Then::kNext) {
+        (then == WorkerOps::Then::kRollback ? rolled_back : committed) = true;
+        break;
+      }
+      stmts.push_back(req.stmt);
+      r.rows = req.stmt == kNoStock && req.param(0).i > kItems ? 0 : 1;
+    }
+    ASSERT_GE(stmts.size(), 4u + 10u);
+    EXPECT_EQ(stmts[0], kNoDistrictBump);
+    EXPECT_EQ(stmts[2], kNoOrder);
+    for (size_t i = 4; i < stmts.size(); ++i) EXPECT_EQ(stmts[i], i % 2 == 0 ? kNoStock : kNoLine);
+  }
+  EXPECT_TRUE(rolled_back);  // 1% of orders
+  EXPECT_TRUE(committed);
+}
+
+// Delivery skips a district with no new order; a retry starts again at
+// district 1.
+TEST(TpccTerminalTest, DeliverySkipsADistrictWithoutNewOrders) {
+  Terminal t(Config(false, {0, 0, 0, 1, 0}));
+  drivers::OpRequest req;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    t.Next(&req);
+    drivers::OpResult r;
+    r.rows = 0;  // district 1: none
+    int statements = 1;
+    for (int step = 1; t.Continue(step, r, &req) == WorkerOps::Then::kNext; ++step) {
+      ++statements;
+      r.rows = 1;
+      r.value = 2101;
+    }
+    EXPECT_EQ(statements, 1 + 9 * 5);
+  }
+}
+
+}  // namespace
+}  // namespace stampede::workloads::tpcc

@@ -1,6 +1,7 @@
 #include "workloads/tpcc_workload.h"
 
 #include "common/rng.h"
+#include "workloads/tpcc_terminal.h"
 
 namespace stampede::workloads {
 namespace {
@@ -8,7 +9,7 @@ namespace {
 using drivers::Param;
 using Type = ParamSpec::Type;
 
-constexpr const char* kStepNames[] = {"load", "check"};
+constexpr const char* kStepNames[] = {"load", "check", "run"};
 constexpr int kPartsPerWarehouse = tpcc::kDistricts * tpcc::kLoadParts;
 
 // Worker g of T loads the parts g, g + T, g + 2T, ... of all warehouses'
@@ -122,6 +123,18 @@ const std::vector<ParamSpec>& TpccWorkload::ParamSpecs() {
   static const std::vector<ParamSpec> kSpecs = {
       {"warehouses", Type::kInt, "1", "W: 10 districts, 30,000 customers and 100,000 stock rows each", {}, 1, 10000},
       {"load", Type::kBool, "true", "create the tables if missing, empty them and load W warehouses first", {}, 0, 0},
+      {"run",
+       Type::kBool,
+       "true",
+       "run the transactions (for the phase's duration or ops), then check again",
+       {},
+       0,
+       0},
+      {"new_order", Type::kInt, "45", "weight of New-Order in the mix", {}, 0, 1000},
+      {"payment", Type::kInt, "43", "weight of Payment", {}, 0, 1000},
+      {"order_status", Type::kInt, "4", "weight of Order-Status", {}, 0, 1000},
+      {"delivery", Type::kInt, "4", "weight of Delivery", {}, 0, 1000},
+      {"stock_level", Type::kInt, "4", "weight of Stock-Level", {}, 0, 1000},
   };
   return kSpecs;
 }
@@ -131,6 +144,10 @@ std::vector<StepSpec> TpccWorkload::Steps(const Params& params, uint32_t workers
   std::vector<StepSpec> steps;
   if (params.Bool("load")) steps.push_back({"load", uint32_t(std::min<uint64_t>(workers, parts)), parts, false});
   steps.push_back({"check", 1, tpcc::kNumChecks, false});
+  if (params.Bool("run")) {
+    steps.push_back({"run", workers, 0, false});
+    steps.push_back({"check", 1, tpcc::kNumChecks, false});
+  }
   return steps;
 }
 
@@ -138,16 +155,24 @@ StatusOr<std::unique_ptr<Workload>> TpccWorkload::Create(const WorkloadContext& 
   if (ctx.dialect == drivers::Dialect::kRedis) return Status::Error("tpcc: needs a SQL driver (postgres or mysql)");
   std::unique_ptr<TpccWorkload> w(new TpccWorkload());
   w->ctx_ = ctx;
-  w->ops_.assign(std::begin(kStepNames), std::end(kStepNames));
   w->warehouses_ = int(params.Int("warehouses"));
-  auto step = StepIndex("tpcc", w->ops_, ctx.step);
+  auto step = StepIndex("tpcc", {std::begin(kStepNames), std::end(kStepNames)}, ctx.step);
   if (!step.ok()) return step.status();
   w->op_ = static_cast<Op>(*step);
+  w->ops_ = {"load", "check"};
+  w->ops_.insert(w->ops_.end(), std::begin(tpcc::kTxnNames), std::end(tpcc::kTxnNames));
+  int total = 0;
+  for (int t = 0; t < tpcc::kNumTxns; ++t) {
+    w->mix_[size_t(t)] = int(params.Int(tpcc::kTxnNames[t]));
+    total += w->mix_[size_t(t)];
+  }
+  if (total == 0) return Status::Error("tpcc: the mix's weights (new_order, payment, ...) add up to 0");
   // C for C_LAST at load (clause 2.1.6), from the run's seed.
-  const int c_load = int(SplitMix64(ctx.seed) % 256);
-  tpcc::Statements s = tpcc::MakeStatements(ctx.dialect, c_load);
+  w->c_load_ = int(SplitMix64(ctx.seed) % 256);
+  tpcc::Statements s = tpcc::MakeStatements(ctx.dialect, w->c_load_);
   w->statements_ = std::move(s.load);
   w->statements_.insert(w->statements_.end(), s.checks.begin(), s.checks.end());
+  for (auto& t : tpcc::TxnStatements(ctx.dialect)) w->statements_.push_back(std::move(t));
   if (w->op_ == kLoad && params.Bool("load")) {
     w->setup_ = std::move(s.schema);
     w->setup_.insert(w->setup_.end(), s.reset.begin(), s.reset.end());
@@ -157,6 +182,19 @@ StatusOr<std::unique_ptr<Workload>> TpccWorkload::Create(const WorkloadContext& 
 
 std::unique_ptr<WorkerOps> TpccWorkload::MakeWorker(uint32_t global_worker) const {
   if (op_ == kCheck) return std::make_unique<CheckWorker>();
+  if (op_ == kRun) {
+    tpcc::TerminalConfig c;
+    c.warehouses = warehouses_;
+    c.home = int(global_worker % uint32_t(warehouses_)) + 1;
+    c.district = int(global_worker / uint32_t(warehouses_) % tpcc::kDistricts) + 1;
+    c.first_op = kNewOrderOp;
+    c.first_stmt = kFirstTxnStatement;
+    c.mysql = ctx_.dialect != drivers::Dialect::kPostgres;
+    c.mix = mix_;
+    c.c = tpcc::MakeRunConstants(ctx_.seed, c_load_);
+    c.seed = MixSeed(MixSeed(ctx_.seed, ctx_.phase_index), global_worker);
+    return std::make_unique<tpcc::Terminal>(c);
+  }
   return std::make_unique<LoadWorker>(global_worker, std::max<uint32_t>(1, ctx_.total_workers));
 }
 

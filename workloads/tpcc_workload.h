@@ -1,6 +1,5 @@
-// tpcc: TPC-C's schema, loaded with the specification's cardinalities for
-// `warehouses` warehouses, and its consistency conditions 1 to 4 checked
-// (workloads/tpcc_sql.h). Steps:
+// tpcc: TPC-C for `warehouses` warehouses (workloads/tpcc_sql.h,
+// tpcc_txn.h, tpcc_terminal.h). Steps:
 //
 //   load   every district in three parts (warehouses x 30 operations, each
 //          one transaction), the tables created if missing and emptied
@@ -8,12 +7,17 @@
 //   check  the conditions, one operation each; a condition that fails is
 //          an anomaly (tpcc_ytd, tpcc_order_ids, tpcc_new_orders,
 //          tpcc_order_lines) naming the first district and the two values
-//
-// The five transactions are not written yet (issue 32).
+//   run    the five transactions in the mix, each an op of its own name,
+//          for the phase's duration or ops; terminal g's home warehouse is
+//          g mod W + 1
+//   check  the conditions again
 #ifndef STAMPEDE_WORKLOADS_TPCC_WORKLOAD_H_
 #define STAMPEDE_WORKLOADS_TPCC_WORKLOAD_H_
 
+#include <array>
+
 #include "workloads/tpcc_sql.h"
+#include "workloads/tpcc_txn.h"
 #include "workloads/workload.h"
 #include "workloads/workload_registry.h"
 
@@ -27,15 +31,21 @@ class TpccWorkload : public StatementWorkload {
 
   std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
 
-  enum Op { kLoad = 0, kCheck };
-  // Statement indexes: the load statements (tpcc::Load), then the checks.
+  // Steps; kRun's ops are the transactions, from kNewOrderOp on.
+  enum Op { kLoad = 0, kCheck, kRun };
+  static constexpr int kNewOrderOp = 2;
+  // Statement indexes: the load statements (tpcc::Load), the checks, the
+  // transactions' (tpcc::TxStmt).
   static constexpr int kFirstCheck = tpcc::kNumLoad;
+  static constexpr int kFirstTxnStatement = kFirstCheck + tpcc::kNumChecks;
 
  private:
   TpccWorkload() = default;
   WorkloadContext ctx_;
   Op op_ = kLoad;
   int warehouses_ = 1;
+  int c_load_ = 0;
+  std::array<int, tpcc::kNumTxns> mix_{};
 };
 
 }  // namespace stampede::workloads
