@@ -63,7 +63,7 @@ lost=$(jq --arg e "$node3" '.phases[0].endpoints[$e].lost // 0' "$s")
 reconn=$(jq '[.phases[0].endpoints[].reconnects] | add' "$s")
 [ "$lost" -gt 0 ] || fail "no lost connections recorded for $node3"
 [ "$reconn" -ge "$lost" ] || fail "reconnects $reconn < lost $lost"
-grep -q "| $node3 | $lost |" "$TMP/res/report.md" || fail "report has no endpoint row for $node3"
+grep -Eq "^\| $node3 \| [0-9]+ \| [^|]* \| $lost \|" "$TMP/res/report.md" || fail "report has no endpoint row for $node3 with $lost lost"
 cat "$TMP/res/report.md"
 pass "galera node 3 killed: $ok ok, $amb ambiguous, $unav unavailable, $rows rows; $lost connections lost on node 3, $reconn reconnects"
 
