@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -33,14 +34,25 @@ struct FakeLists {
   }
 };
 
-// Runs one transaction of w as the runner would (no failures).
-void RunTxn(WorkerOps* w, FakeLists* db) {
+// Runs one transaction of w as the runner would (no failures): one
+// micro-operation as a plain statement, more as an interactive transaction.
+// Returns the statements run.
+int RunTxn(WorkerOps* w, FakeLists* db) {
   drivers::OpRequest req;
   const int op = w->Next(&req);
   drivers::OpResult r = db->Run(req);
   drivers::OpRequest next;
-  for (int step = 1; w->Continue(step, r, &next) == Then::kNext; ++step) r = db->Run(next);
+  int statements = 1;
+  if (w->TransactionSize() == WorkerOps::kInteractive) {
+    while (w->Continue(statements, r, &next) == Then::kNext) {
+      r = db->Run(next);
+      ++statements;
+    }
+  } else {
+    EXPECT_EQ(w->TransactionSize(), 1);
+  }
   w->Observe(op, r);
+  return statements;
 }
 
 std::vector<HistoryEvent> Drained(HistoryLog* log, std::vector<std::string>* texts) {
@@ -71,10 +83,13 @@ TEST(AppendWorkloadTest, TransactionsAreRecordedWithWhatTheirReadsReturned) {
   int endpoint = 1;
   auto ops = w->MakeWorker(0);
   ops->SetHistory(&log, &endpoint);
-  for (int i = 0; i < 50; ++i) RunTxn(ops.get(), &db);
+  std::vector<int> statements;
+  for (int i = 0; i < 50; ++i) statements.push_back(RunTxn(ops.get(), &db));
   std::vector<std::string> texts;
   const auto events = Drained(&log, &texts);
   ASSERT_EQ(events.size(), 100u);
+  for (size_t i = 0; i < statements.size(); ++i) EXPECT_EQ(statements[i], events[2 * i].n);
+  EXPECT_NE(std::count(statements.begin(), statements.end(), 1), 0);
   std::set<int64_t> values;
   size_t t = 0, lists_read = 0;
   for (size_t i = 0; i < events.size(); ++i) {
