@@ -16,7 +16,7 @@ target: {driver: mysql, flavor: galera, endpoints: [127.0.0.1:$GA_BASE, 127.0.0.
          password_env: STAMPEDE_PASSWORD, database: bench}
 phases:
   - {name: register, workload: register, workers: 8, duration: 4s}
-  - {name: append, workload: append, workers: 8, duration: 4s, params: {keys: 2, read: 0.75}}
+  - {name: append, workload: append, workers: 8, duration: 4s, params: {keys: 2, read: 0.5, ops: 2, key_appends: 2000}}
 YAML
 run() {  # NAME
   "$STAMPEDE" run "$TMP/plan.yaml" --results "$TMP/$1" >"$TMP/$1.out" 2>"$TMP/$1.err" || fail "run ($1) exited $?"
