@@ -392,6 +392,7 @@ drivers::Task<void> AsyncRunner::RunOps(Worker* w) {
 void AsyncRunner::Settle(Worker* w, int op, const drivers::OpResult& r, int64_t intended, uint32_t retries,
                          int64_t ended, const std::string& error) {
   w->stats->Record(op, r.outcome, static_cast<uint64_t>(ended - intended), retries, ended);
+  if (r.rolled_back) w->stats->Rollback(op);
   if (per_endpoint_ok_ && r.outcome == Outcome::kOk) w->stats->endpoint(size_t(w->endpoint)).RecordOk(ended);
   w->ops->Observe(op, r);
   if (w->ops->flagged()) w->stats->RecordAnomaly({w->ops->TakeFlag(), ended, w->endpoint, op, false});

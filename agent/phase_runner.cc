@@ -332,6 +332,7 @@ void PhaseRunner::Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool f
     for (uint64_t c : acc_ops_[i].outcomes) op->add_outcomes(c);
     op->set_retries(acc_ops_[i].retries);
     op->set_missed(acc_ops_[i].missed);
+    op->set_rollbacks(acc_ops_[i].rollbacks);
     HistogramToProto(acc_latency_[i], op->mutable_latency());
   }
   for (size_t i = 0; i < acc_endpoints_.size(); ++i) {

@@ -19,6 +19,7 @@ struct OpCounters {
   std::array<std::atomic<uint64_t>, kNumOutcomes> outcomes{};
   std::atomic<uint64_t> retries{0};
   std::atomic<uint64_t> missed{0};
+  std::atomic<uint64_t> rollbacks{0};
   HistogramRecorder latency;
 };
 
@@ -46,6 +47,7 @@ struct OpTotals {
   std::array<uint64_t, kNumOutcomes> outcomes{};
   uint64_t retries = 0;
   uint64_t missed = 0;
+  uint64_t rollbacks = 0;
 };
 // When, within one collection interval, operations first and last ended
 // ok and in error (monotonic ns, 0: none): what the sub-second recovery
@@ -128,6 +130,8 @@ class WorkerStats {
   void DrainLagInto(Histogram* h) { loop_lag_.DrainInto(h); }
   // Worker thread only: n operations of kind op were due but not started.
   void Miss(int op, uint64_t n = 1) { ops_[op]->missed.fetch_add(n, std::memory_order_relaxed); }
+  // Worker thread only: an op (counted ok) that the workload rolled back.
+  void Rollback(int op) { ops_[op]->rollbacks.fetch_add(1, std::memory_order_relaxed); }
   size_t num_ops() const { return ops_.size(); }
   EndpointCounters& endpoint(size_t i) { return *endpoints_[i]; }
 
@@ -138,6 +142,7 @@ class WorkerStats {
       for (int o = 0; o < kNumOutcomes; ++o) (*ops)[i].outcomes[o] += Take(ops_[i]->outcomes[o]);
       (*ops)[i].retries += Take(ops_[i]->retries);
       (*ops)[i].missed += Take(ops_[i]->missed);
+      (*ops)[i].rollbacks += Take(ops_[i]->rollbacks);
       ops_[i]->latency.DrainInto(&(*latency)[i]);
     }
     // Counts first, then times (see Record): every counted operation's time

@@ -49,6 +49,7 @@ void PhaseMerger::Merge(const v1::Snapshot& s, Pending* p) {
     }
     op.retries += o.retries();
     op.missed += o.missed();
+    op.rollbacks += o.rollbacks();
     MergeHistogramProto(o.latency(), &op.latency);
   }
   for (const v1::EndpointStats& e : s.endpoints()) {
@@ -161,6 +162,7 @@ record::Second PhaseMerger::ToSecond(uint32_t seq, Pending* p, bool late) const 
     o.outcomes = op.outcomes;
     o.retries = op.retries;
     o.missed = op.missed;
+    o.rollbacks = op.rollbacks;
     o.latency = std::move(op.latency);
   }
   s.agent_ops = p->agent_ops;

@@ -56,6 +56,7 @@ class PhaseMerger {
     std::array<uint64_t, kNumOutcomes> outcomes{};
     uint64_t retries = 0;
     uint64_t missed = 0;
+    uint64_t rollbacks = 0;
     Histogram latency;
   };
   struct Endpoint {

@@ -27,6 +27,7 @@ constexpr MetricInfo kPhaseMetrics[] = {
     {"errors.fatal", MetricUnit::kCount},
     {"retries", MetricUnit::kCount},
     {"missed", MetricUnit::kCount},
+    {"rollbacks", MetricUnit::kCount},
     {"acked_writes", MetricUnit::kCount},
     {"lost_writes", MetricUnit::kCount},
     {"unchecked_writes", MetricUnit::kCount},

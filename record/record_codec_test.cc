@@ -19,6 +19,7 @@ Second Sample() {
   op.outcomes = {900, 1, 2, 3, 4};
   op.retries = 5;
   op.missed = 6;
+  op.rollbacks = 8;
   for (uint64_t v = 1000; v < 5'000'000; v += 977) op.latency.Record(v);
   s.ops["update"].outcomes[0] = 10;
   s.agent_ops = {{"a1", 500}, {"a2", 420}};
@@ -46,6 +47,7 @@ TEST(RecordCodec, SecondRoundTripsThroughTheJournalForm) {
   EXPECT_EQ(op.outcomes, s.ops.at("select").outcomes);
   EXPECT_EQ(op.retries, 5u);
   EXPECT_EQ(op.missed, 6u);
+  EXPECT_EQ(op.rollbacks, 8u);
   EXPECT_EQ(op.latency.count(), s.ops.at("select").latency.count());
   EXPECT_EQ(op.latency.ValueAtQuantile(0.99), s.ops.at("select").latency.ValueAtQuantile(0.99));
   EXPECT_EQ(op.latency.max_ns(), s.ops.at("select").latency.max_ns());
@@ -69,6 +71,7 @@ TEST(RecordCodec, OptionalFieldsAreLeftOutAsBefore) {
   EXPECT_FALSE(line.contains("late"));
   EXPECT_FALSE(line.contains("endpoints"));
   EXPECT_FALSE(line["ops"]["x"].contains("missed"));
+  EXPECT_FALSE(line["ops"]["x"].contains("rollbacks"));
   s.late = true;
   EXPECT_TRUE(EncodeSecond(s).value("late", false));
 }

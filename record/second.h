@@ -23,7 +23,8 @@ namespace stampede::record {
 struct OpSecond {
   std::array<uint64_t, kNumOutcomes> outcomes{};  // index: Outcome (0: ok)
   uint64_t retries = 0;
-  uint64_t missed = 0;  // due in this second but never started
+  uint64_t missed = 0;     // due in this second but never started
+  uint64_t rollbacks = 0;  // ok, rolled back by the workload
   Histogram latency;
 
   uint64_t count() const;  // ok + errors (not missed)

@@ -11,6 +11,7 @@ namespace {
 Json EncodeOp(const OpSecond& op) {
   Json j = {{"outcomes", op.outcomes}, {"retries", op.retries}, {"latency", HistogramToJson(op.latency)}};
   if (op.missed) j["missed"] = op.missed;
+  if (op.rollbacks) j["rollbacks"] = op.rollbacks;
   return j;
 }
 
@@ -20,6 +21,7 @@ void DecodeOp(const Json& j, OpSecond* op) {
   }
   op->retries = GetU64(j, "retries");
   op->missed = GetU64(j, "missed");
+  op->rollbacks = GetU64(j, "rollbacks");
   if (const Json* l = Field(j, "latency")) MergeHistogramJson(*l, &op->latency);
 }
 

@@ -1,5 +1,6 @@
 #include "report/run_summary.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -81,7 +82,7 @@ OpSummary* PhaseSummary::FindOrAdd(const std::string& op) {
   for (auto& o : ops) {
     if (o.name == op) return &o;
   }
-  ops.push_back(OpSummary{op, {}, 0, 0, Histogram()});
+  ops.push_back(OpSummary{op, {}, 0, 0, 0, Histogram()});
   return &ops.back();
 }
 
@@ -127,6 +128,7 @@ void SummaryBuilder::AddSecond(const record::Second& second) {
     for (int i = 0; i < kNumOutcomes; ++i) op->outcomes[size_t(i)] += o.outcomes[size_t(i)];
     op->retries += o.retries;
     op->missed += o.missed;
+    op->rollbacks += o.rollbacks;
     op->latency.Merge(o.latency);
   }
   for (const auto& [agent, n] : second.agent_ops) p->agent_ops[agent] += n;
@@ -293,6 +295,7 @@ Json SummaryToJson(const RunSummary& s) {
           {"errors", errors},
           {"retries", o.retries},
           {"missed", o.missed},
+          {"rollbacks", o.rollbacks},
           {"ops_per_s", p.duration_s > 0 ? double(o.count()) / p.duration_s : 0.0},
           {"ns_per_op", o.count() > 0 ? p.duration_s * 1e9 / double(o.count()) : 0.0},
           {"latency_us",
@@ -380,9 +383,13 @@ void PhaseTableMarkdown(const RunSummary& s, const PhaseSummary& p, std::ostring
                        : ", incomplete")
      << ")\n\n";
   if (std::string note = p.SaturationNote(); !note.empty()) md << note << "\n\n";
+  // Rollbacks (ops the workload itself rolled back, counted ok): a column
+  // only where a phase has them.
+  const bool rollbacks = std::any_of(p.ops.begin(), p.ops.end(), [](const OpSummary& o) { return o.rollbacks > 0; });
   md << "| op | count | total time | ops/s | mean | " << (s.ns_per_op ? "ns/op | " : "")
-     << "p50 | p99 | p99.9 | max | errors | retries | missed |\n";
-  md << "|---|---:|---:|---:|---:|" << (s.ns_per_op ? "---:|" : "") << "---:|---:|---:|---:|---|---:|---:|\n";
+     << "p50 | p99 | p99.9 | max | errors | retries | missed |" << (rollbacks ? " rollbacks |" : "") << "\n";
+  md << "|---|---:|---:|---:|---:|" << (s.ns_per_op ? "---:|" : "") << "---:|---:|---:|---:|---|---:|---:|"
+     << (rollbacks ? "---:|" : "") << "\n";
   for (const OpSummary& o : p.ops) {
     const Histogram& h = o.latency;
     std::string errors;
@@ -396,7 +403,8 @@ void PhaseTableMarkdown(const RunSummary& s, const PhaseSummary& p, std::ostring
        << " | " << (s.ns_per_op ? Fixed(o.count() ? p.duration_s * 1e9 / double(o.count()) : 0, 0) + " | " : "")
        << HumanUs(Us(h.ValueAtQuantile(0.5))) << " | " << HumanUs(Us(h.ValueAtQuantile(0.99))) << " | "
        << HumanUs(Us(h.ValueAtQuantile(0.999))) << " | " << HumanUs(Us(h.max_ns())) << " | "
-       << (errors.empty() ? "0" : errors) << " | " << o.retries << " | " << o.missed << " |\n";
+       << (errors.empty() ? "0" : errors) << " | " << o.retries << " | " << o.missed << " |"
+       << (rollbacks ? " " + std::to_string(o.rollbacks) + " |" : "") << "\n";
   }
   if (p.ops.empty()) md << "| (no operations) | | | | | | | | | | | |\n";
   // The one column whose name does not say what it is.

@@ -26,7 +26,8 @@ struct OpSummary {
   std::string name;
   std::array<uint64_t, kNumOutcomes> outcomes{};
   uint64_t retries = 0;
-  uint64_t missed = 0;  // due but never started (not in count())
+  uint64_t missed = 0;     // due but never started (not in count())
+  uint64_t rollbacks = 0;  // ok, rolled back by the workload (in count())
   Histogram latency;
 
   uint64_t count() const;

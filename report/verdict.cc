@@ -37,6 +37,7 @@ double OpCount(const OpSummary& o, const std::string& metric, double duration_s)
   if (metric == "ok") return double(o.outcomes[0]);
   if (metric == "errors") return double(o.errors());
   if (metric == "retries") return double(o.retries);
+  if (metric == "rollbacks") return double(o.rollbacks);
   if (metric == "missed") return double(o.missed);
   for (int i = 1; i < kNumOutcomes; ++i) {
     if (metric == "errors." + std::string(kOutcomeNames[i])) return double(o.outcomes[i]);

@@ -36,6 +36,14 @@ for t in new_order:45 payment:43 order_status:4 delivery:4 stock_level:4; do
     || fail "${t%%:*}: $(awk -v s="$share" -v n="$total" 'BEGIN { printf "%.2f", s / n }')% of $total, expected ${t##*:}% +- 1"
 done
 tpmc=$(jq '.phases[2].ops[] | select(.name == "new_order") | .ok * 60 / 15 | floor' "$s")
+# 1% of New-Orders name an unused item and roll back (counted ok); the
+# other transactions never do.
+new_orders=$(jq '.phases[2].ops[] | select(.name == "new_order") | .ok' "$s")
+rollbacks=$(jq '.phases[2].ops[] | select(.name == "new_order") | .rollbacks' "$s")
+awk -v r="$rollbacks" -v n="$new_orders" 'BEGIN { exit !(r > 0 && r / n > 0.003 && r / n < 0.02) }' \
+  || fail "$rollbacks New-Order rollbacks of $new_orders, expected about 1%"
+expect_eq "$(jq '[.phases[2].ops[] | select(.name != "new_order") | .rollbacks] | add' "$s")" 0 "other rollbacks"
+grep -Eq "^\| new_order \| .* \| $rollbacks \|$" "$TMP/load/report.md" || fail "report.md has no rollbacks for new_order"
 # The tables the transactions do not add rows to, and the others at least
 # as loaded (New-Order adds orders, Payment history, Delivery removes new
 # orders).
@@ -77,4 +85,4 @@ for line in "condition 1 (W_YTD = sum(D_YTD)) fails in warehouse 2: W_YTD " \
   "condition 4 (sum(O_OL_CNT) = rows of ORDER_LINE) fails in warehouse 2 district 3"; do
   grep -qF "$line" "$TMP/check/report.md" || fail "report.md lacks: $line"
 done
-pass "tpcc on $driver: 2 warehouses loaded in $load_s s ($lines order lines); 15 s of $total transactions ($run), about $tpmc New-Orders a minute unwaited; conditions 1-4 hold after both; each broken once, each found (exit 4)"
+pass "tpcc on $driver: 2 warehouses loaded in $load_s s ($lines order lines); 15 s of $total transactions ($run), about $tpmc New-Orders a minute unwaited, $rollbacks rolled back; conditions 1-4 hold after both; each broken once, each found (exit 4)"
