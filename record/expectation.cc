@@ -28,6 +28,7 @@ constexpr MetricInfo kPhaseMetrics[] = {
     {"retries", MetricUnit::kCount},
     {"missed", MetricUnit::kCount},
     {"rollbacks", MetricUnit::kCount},
+    {"tpmc", MetricUnit::kCount},
     {"acked_writes", MetricUnit::kCount},
     {"lost_writes", MetricUnit::kCount},
     {"unchecked_writes", MetricUnit::kCount},

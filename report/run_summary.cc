@@ -19,6 +19,7 @@
 #include "report/report_html.h"
 #include "report/run_view.h"
 #include "report/text_format.h"
+#include "report/tpmc.h"
 #include "report/verdict.h"
 #include "report/writes_check.h"
 
@@ -329,6 +330,7 @@ Json SummaryToJson(const RunSummary& s) {
                   {"unaccounted", p.unaccounted},
                   {"owed", p.owed >= 0 ? Json(p.owed) : Json(nullptr)}};
     if (p.timed_out) phase["timed_out"] = true;
+    if (const auto tpmc = Tpmc(p)) phase["tpmc"] = *tpmc;
     if (p.writes) phase["writes"] = WritesToJson(*p.writes);
     phase["anomalies"] = AnomaliesToJson(p.anomalies);
     for (const auto& [kind, n] : p.anomalies.counts) all.counts[kind] += n;
@@ -383,8 +385,8 @@ void PhaseTableMarkdown(const RunSummary& s, const PhaseSummary& p, std::ostring
                        : ", incomplete")
      << ")\n\n";
   if (std::string note = p.SaturationNote(); !note.empty()) md << note << "\n\n";
-  // Rollbacks (ops the workload itself rolled back, counted ok): a column
-  // only where a phase has them.
+  md << TpmcLine(p);
+  // A rollbacks column (ops the workload rolled back) where there are any.
   const bool rollbacks = std::any_of(p.ops.begin(), p.ops.end(), [](const OpSummary& o) { return o.rollbacks > 0; });
   md << "| op | count | total time | ops/s | mean | " << (s.ns_per_op ? "ns/op | " : "")
      << "p50 | p99 | p99.9 | max | errors | retries | missed |" << (rollbacks ? " rollbacks |" : "") << "\n";

@@ -8,6 +8,7 @@
 
 #include "proto/fault_action.h"
 #include "record/expectation.h"
+#include "report/tpmc.h"
 
 namespace stampede::report {
 namespace {
@@ -80,6 +81,10 @@ Measure MeasurePhase(const PhaseSummary& p, const Expectation& e) {
     if (e.metric == "anomalies") return {double(p.anomalies.total()), ""};
     auto it = p.anomalies.counts.find(e.metric.substr(10));
     return {it == p.anomalies.counts.end() ? 0.0 : double(it->second), ""};
+  }
+  if (e.metric == "tpmc") {
+    const std::optional<double> t = Tpmc(p);
+    return t ? Measure{*t, ""} : Measure{std::nullopt, "not measured: tpmc is a tpcc phase's (step run)"};
   }
   if (e.metric == "client_saturated_s") {
     // Seconds in which any agent was saturated (record::AgentLoad).

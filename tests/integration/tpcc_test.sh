@@ -14,7 +14,7 @@ plan() {  # LOAD RUN
 name: tpcc-$driver
 $(target_yaml "$driver")
 expect:
-  phases: {tpcc: ["anomalies == 0"]}
+  phases: {tpcc: ["anomalies == 0"]$([ "$2" = true ] && echo ', tpcc/run: ["tpmc > 1000"]')}
 phases:
   - {name: tpcc, workload: tpcc, workers: 4, $([ "$2" = true ] && echo "duration: 15s, ")params: {warehouses: 2, load: $1, run: $2}}
 YAML
@@ -35,7 +35,14 @@ for t in new_order:45 payment:43 order_status:4 delivery:4 stock_level:4; do
   awk -v s="$share" -v n="$total" -v want="${t##*:}" 'BEGIN { d = s / n - want; exit !(d < 1 && d > -1) }' \
     || fail "${t%%:*}: $(awk -v s="$share" -v n="$total" 'BEGIN { printf "%.2f", s / n }')% of $total, expected ${t##*:}% +- 1"
 done
-tpmc=$(jq '.phases[2].ops[] | select(.name == "new_order") | .ok * 60 / 15 | floor' "$s")
+# tpmC: New-Orders done a minute, a number of its own (and an expectation).
+tpmc=$(jq '.phases[2].tpmc | round' "$s")
+expect_eq "$tpmc" "$(jq '.phases[2] | .ops[] | select(.name == "new_order") | .ok * 60 / $p.duration_s | round' \
+  --argjson p "$(jq '.phases[2]' "$s")" "$s")" "tpmc"
+expect_eq "$(jq '[.phases[] | has("tpmc")]' -c "$s")" '[false,false,true,false]' "tpmc on the run step alone"
+grep -q "^tpmC $tpmc (New-Orders a minute" "$TMP/load/report.md" || fail "report.md: no tpmC line"
+grep -q "tpmc > 1000 | phase tpcc/run | $tpmc | pass" "$TMP/load/report.md" ||
+  fail "report.md: $(sed -n '/## Verdict/,/^$/p' "$TMP/load/report.md")"
 # 1% of New-Orders name an unused item and roll back (counted ok); the
 # other transactions never do.
 new_orders=$(jq '.phases[2].ops[] | select(.name == "new_order") | .ok' "$s")
