@@ -319,12 +319,19 @@
       if (p.client_saturation_note) {
         html += `<p class="saturated">${esc(p.client_saturation_note).replace(/\*\*(.+?)\*\*/g, "<b>$1</b>")}</p>`;
       }
-      html += "<table><tr><th>op</th><th>count</th><th>ops/s</th><th>mean</th><th>p50</th><th>p99</th><th>p99.9</th><th>max</th><th>errors</th><th>retries</th><th>missed</th></tr>";
+      if (p.tpmc !== undefined) {
+        html += `<p class="tpmc">tpmC <b>${Math.round(p.tpmc)}</b> <span class="muted">(New-Orders a minute, without keying or think times: a throughput, not a conforming tpmC)</span></p>`;
+      }
+      // A rollbacks column (ops the workload rolled back) where there are any.
+      const rb = p.ops.some((o) => o.rollbacks);
+      html += "<table><tr><th>op</th><th>count</th><th>ops/s</th><th>mean</th><th>p50</th><th>p99</th><th>p99.9</th><th>max</th><th>errors</th><th>retries</th><th>missed</th>" +
+        (rb ? "<th>rollbacks</th>" : "") + "</tr>";
       for (const o of p.ops) {
         const l = o.latency_us;
         const errs = Object.entries(o.errors).filter(([, v]) => v).map(([k, v]) => `${k} ${v}`).join(", ") || "0";
         html += `<tr><td>${esc(o.name)}</td><td>${o.count}</td><td>${fmt(o.ops_per_s, 1)}</td><td>${lat(l.mean)}</td><td>${lat(l.p50)}</td>` +
-          `<td>${lat(l.p99)}</td><td>${lat(l.p999)}</td><td>${lat(l.max)}</td><td>${errs}</td><td>${o.retries}</td><td>${o.missed || 0}</td></tr>`;
+          `<td>${lat(l.p99)}</td><td>${lat(l.p999)}</td><td>${lat(l.max)}</td><td>${errs}</td><td>${o.retries}</td><td>${o.missed || 0}</td>` +
+          (rb ? `<td>${o.rollbacks || 0}</td>` : "") + "</tr>";
       }
       html += "</table>";
       if (p.writes) {
