@@ -46,8 +46,7 @@ class AppendWorker : public WorkerOps {
   }
 
   // One micro-operation runs as one autocommit statement: the same
-  // transaction without BEGIN's round trip, which would also open a window
-  // between the read's invoke and its snapshot where a stale read hides.
+  // transaction without BEGIN's and COMMIT's round trips.
   int TransactionSize() const override { return txn_.n == 1 ? 1 : kInteractive; }
 
   Then Continue(int step, const drivers::OpResult& last, drivers::OpRequest* req) override {
