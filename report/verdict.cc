@@ -84,7 +84,7 @@ Measure MeasurePhase(const PhaseSummary& p, const Expectation& e) {
   }
   if (e.metric == "tpmc") {
     const std::optional<double> t = Tpmc(p);
-    return t ? Measure{*t, ""} : Measure{std::nullopt, "not measured: tpmc is a tpcc phase's (step run)"};
+    return t ? Measure{*t, ""} : Measure{std::nullopt, "not measured: only a tpcc phase's run step has a tpmC"};
   }
   if (e.metric == "client_saturated_s") {
     // Seconds in which any agent was saturated (record::AgentLoad).
