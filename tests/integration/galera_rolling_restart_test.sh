@@ -7,6 +7,9 @@
 # row, the roll one as a whole (duration, lowest throughput against the
 # baseline); the plan's expectations on the floor are judged as measured
 # and set the exit code (a 99% floor is broken: exit 4).
+# The load phase lasts 80 s: a restart takes 14-17 s here, but one took 32 s
+# in CI beside another test (rsync's state-transfer script, CPU-starved), and
+# a step not asked for before the phase ends is not sent (counted, not run).
 source "$(dirname "$0")/../lib.sh"
 start_galera
 {
@@ -36,7 +39,7 @@ name: galera-rolling-restart
 $target
 recovery: {baseline: 3s, hold: 2s}
 phases:
-  - {name: load, workload: crud, workers: 16, rate: $rate, duration: 50s, params: {insert: 1, select: 3, table: roll}}
+  - {name: load, workload: crud, workers: 16, rate: $rate, duration: 80s, params: {insert: 1, select: 3, table: roll}}
 faults:
   - {at: load+4s, action: rolling-restart, nodes: [node1, node2, node3], max_wait: 30s, throughput_floor: 0.01}
 expect:
