@@ -15,6 +15,7 @@
 #include "report/batch_rows.h"
 #include "report/fault_cycles.h"
 #include "report/hdr_log.h"
+#include "report/hugedb_cru.h"
 #include "report/recovery.h"
 #include "report/report_html.h"
 #include "report/run_view.h"
@@ -40,24 +41,6 @@ double EpochOf(const std::string& iso) {
   std::tm tm{};
   if (!strptime(iso.c_str(), "%Y-%m-%dT%H:%M:%SZ", &tm)) return 0;
   return double(timegm(&tm));
-}
-
-// hugedb2019's summary line: mean µs per record created (a user with its 4
-// items and 1 rel: 6 rows), read (a search) and updated (3 items per
-// UpdateItemsAmounts), from the merged latencies.
-std::string HugedbCruLine(const StepGroup& g) {
-  Histogram create, read, update;
-  for (const PhaseSummary* p : g.steps) {
-    for (const OpSummary& o : p->ops) {
-      if (o.name == "InsertUsersItems") create.Merge(o.latency);
-      if (o.name == "SearchUsers" || o.name == "RandomSearchItems") read.Merge(o.latency);
-      if (o.name == "UpdateItemsAmounts") update.Merge(o.latency);
-    }
-  }
-  auto per = [](const Histogram& h, double records) {
-    return h.count() ? Fixed(h.MeanNs() / 1000.0 / records, 1) : std::string("n/a");
-  };
-  return "CRU µs/record: C " + per(create, 6) + ", R " + per(read, 1) + ", U " + per(update, 3);
 }
 
 }  // namespace
