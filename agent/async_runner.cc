@@ -336,6 +336,7 @@ drivers::Task<void> AsyncRunner::RunOps(Worker* w) {
   // agents so each agent carries its share during the ramp.
   const double rank = double(w->global - share_.first) * options_.agent_count + options_.agent_index;
   const int64_t think_ns = int64_t(phase_.think_time_ms()) * kNsPerMs;
+  const bool paced = workload_->paced();
   int64_t due;
   while (schedule.Next(&due)) {
     if (Aborted()) co_return;
@@ -354,6 +355,7 @@ drivers::Task<void> AsyncRunner::RunOps(Worker* w) {
         continue;
       }
     } else {
+      if (paced) co_await SleepUntil(w, std::min(MonoNowNs() + w->ops->PauseNs(), deadline_mono_ns_));
       intended = MonoNowNs();
       if (stages.staged_workers()) {
         // Wait (not counted as active) until the ramp reaches this worker.

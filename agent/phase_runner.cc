@@ -11,6 +11,7 @@
 #include "agent/one_off_statements.h"
 #include "common/clock.h"
 #include "common/log.h"
+#include "plan/phase_shape.h"
 #include "proto/histogram_codec.h"
 #include "workloads/workload_registry.h"
 
@@ -101,6 +102,7 @@ Status PhaseRunner::PrepareShare(const std::function<WorkerState*()>& make,
   ctx.custom = &phase_.custom();
   ctx.pipeline = std::max<uint32_t>(1, phase_.pipeline());
   ctx.batch = std::max<uint32_t>(1, phase_.batch());
+  ctx.open_loop = plan::IsOpenLoop(phase_);
   std::map<std::string, std::string> params(phase_.params().begin(), phase_.params().end());
   auto workload = workloads::CreateWorkload(phase_.workload(), ctx, params);
   if (!workload.ok()) return workload.status();

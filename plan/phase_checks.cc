@@ -8,6 +8,7 @@
 
 #include "common/strings.h"
 #include "drivers/driver_registry.h"
+#include "plan/phase_shape.h"
 #include "plan/plan_checks.h"
 #include "plan/plan_limits.h"
 #include "workloads/workload_registry.h"
@@ -97,6 +98,7 @@ void CheckWorkload(PlanChecks& c, const std::string& at, const workloads::Worklo
   ctx.total_workers = phase.workers() ? phase.workers() : 1;
   ctx.custom = &phase.custom();
   ctx.batch = std::max<uint32_t>(1, phase.batch());
+  ctx.open_loop = IsOpenLoop(phase);
   const std::map<std::string, std::string> values(phase.params().begin(), phase.params().end());
   auto w = info.factory(ctx, workloads::Params(info.param_specs(), values));
   if (!w.ok()) return c.Add(at + ".params", w.status().message());

@@ -1,5 +1,7 @@
 #include "workloads/tpcc_terminal.h"
 
+#include <algorithm>
+#include <cmath>
 #include <string_view>
 #include <utility>
 
@@ -68,13 +70,32 @@ void Terminal::DrawNewOrder() {
   }
 }
 
-int Terminal::Next(drivers::OpRequest* req) {
+Txn Terminal::DrawTxn() {
   int total = 0;
   for (int w : cfg_.mix) total += w;
   int r = int(rng_.Uniform(uint64_t(total)));
   int t = 0;
   while (r >= cfg_.mix[size_t(t)]) r -= cfg_.mix[size_t(t++)];
-  txn_ = Txn(t);
+  return Txn(t);
+}
+
+int64_t Terminal::PauseNs() {
+  double s = 0;
+  if (started_) {
+    const double mean = kThinkMeanS[txn_];
+    s = std::min(-std::log(1.0 - rng_.NextDouble()) * mean, 10 * mean);
+  }
+  txn_ = DrawTxn();
+  drawn_ = true;
+  s += kKeyingS[txn_];
+  return int64_t(s * cfg_.wait * 1e9);
+}
+
+int Terminal::Next(drivers::OpRequest* req) {
+  if (!drawn_) txn_ = DrawTxn();
+  drawn_ = false;
+  started_ = true;
+  const int t = txn_;
   const int w = cfg_.home;
   switch (txn_) {
     case kNewOrder:

@@ -22,19 +22,32 @@ struct TerminalConfig {
   std::array<int, kNumTxns> mix{};  // weights
   RunConstants c;
   uint64_t seed = 0;
+  // Keying and think times (clause 5.2.5.7), scaled: 1 the specification's,
+  // 0 none (PauseNs is not asked).
+  double wait = 0;
 };
+
+// Clause 5.2.5.7, in seconds per transaction type: the keying time before
+// it, and the mean think time after it (negative exponential, cut at 10
+// times the mean).
+constexpr double kKeyingS[kNumTxns] = {18, 3, 2, 2, 2};
+constexpr double kThinkMeanS[kNumTxns] = {12, 12, 10, 5, 5};
 
 class Terminal : public WorkerOps {
  public:
   explicit Terminal(const TerminalConfig& config) : cfg_(config), rng_(config.seed) {}
 
   int Next(drivers::OpRequest* req) override;
+  // The think time of the transaction before (none before the first) and
+  // the keying time of the next, which it draws here; scaled by wait.
+  int64_t PauseNs() override;
   int TransactionSize() const override { return kInteractive; }
   Then Continue(int step, const drivers::OpResult& last, drivers::OpRequest* req) override;
 
  private:
   static constexpr int kMaxLines = 15;
   int Rand(int lo, int hi) { return lo + int(rng_.Uniform(uint64_t(hi - lo) + 1)); }
+  Txn DrawTxn();
   int OtherWarehouse();
   void Customer();  // by last name (60%) or by id
   void Fill(drivers::OpRequest* req, TxStmt stmt, std::initializer_list<int64_t> ints) const;
@@ -48,6 +61,8 @@ class Terminal : public WorkerOps {
   TerminalConfig cfg_;
   Rng rng_;
   Txn txn_ = kNewOrder;
+  bool drawn_ = false;  // PauseNs drew txn_ for the next Next()
+  bool started_ = false;
   // Inputs, drawn by Next(); kept for the transaction's retries.
   int d_ = 1, c_w_ = 1, c_d_ = 1, c_ = 1;
   bool by_name_ = false;

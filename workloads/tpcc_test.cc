@@ -121,6 +121,33 @@ TEST(TpccTest, StatementsUseOnlyTheirTwoParametersAndEachDialectsCasts) {
             std::string::npos);
 }
 
+// wait needs 10 terminals per warehouse and a closed loop; with it,
+// terminals 0-9 are warehouse 1's, one district each.
+TEST(TpccTest, WaitTakesTenTerminalsAWarehouse) {
+  WorkloadContext ctx;
+  ctx.total_workers = 15;
+  const std::map<std::string, std::string> params = {{"warehouses", "2"}, {"wait", "1"}};
+  auto w = CreateWorkload("tpcc", ctx, params);
+  ASSERT_FALSE(w.ok());
+  EXPECT_NE(w.status().message().find("workers: 20 for warehouses: 2, not 15"), std::string::npos);
+  ctx.step = "load";  // the load step has workers of its own
+  EXPECT_TRUE(CreateWorkload("tpcc", ctx, params).ok());
+  ctx.step = "run";
+  ctx.total_workers = 20;
+  ctx.open_loop = true;
+  EXPECT_FALSE(CreateWorkload("tpcc", ctx, params).ok());
+  ctx.open_loop = false;
+  w = CreateWorkload("tpcc", ctx, params);
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  EXPECT_TRUE((*w)->paced());
+  drivers::OpRequest req;
+  auto t = (*w)->MakeWorker(13);  // warehouse 2, district 4
+  t->PauseNs();
+  while (t->Next(&req) != TpccWorkload::kNewOrderOp + tpcc::kStockLevel) t->PauseNs();
+  EXPECT_EQ(req.param(0).i, 2);
+  EXPECT_EQ(req.param(1).i, 4);
+}
+
 TEST(TpccTest, RedisIsRefused) {
   WorkloadContext ctx;
   ctx.dialect = drivers::Dialect::kRedis;
@@ -191,6 +218,35 @@ TEST(TpccTerminalTest, DeliverySkipsADistrictWithoutNewOrders) {
     }
     EXPECT_EQ(statements, 1 + 9 * 5);
   }
+}
+
+// Each pause is the think time after the transaction before (none before
+// the first) plus the keying time of the next, which the pause draws and
+// Next() then runs; scaled by wait. Over many, the mean is the
+// specification's (New-Order: 18 s keying + 12 s think, mean ~30 s).
+TEST(TpccTerminalTest, PausesAreKeyingAndThinkTimesScaled) {
+  TerminalConfig c = Config(false, {1, 0, 0, 0, 0});
+  c.wait = 0.5;
+  Terminal t(c);
+  drivers::OpRequest req;
+  EXPECT_EQ(t.PauseNs(), int64_t(18 * 0.5 * 1e9));  // keying only
+  EXPECT_EQ(t.Next(&req), 0);
+  double sum = 0;
+  int64_t most = 0;
+  constexpr int kN = 20000;
+  for (int i = 0; i < kN; ++i) {
+    const int64_t p = t.PauseNs();
+    most = std::max(most, p);
+    sum += double(p) / 1e9;
+    t.Next(&req);
+  }
+  EXPECT_NEAR(sum / kN, (18 + 12) * 0.5, 0.3);
+  EXPECT_LE(most, int64_t((18 + 120) * 0.5 * 1e9));  // think cut at 10 x its mean
+  TerminalConfig sl = Config(false, {0, 0, 0, 0, 1});
+  sl.wait = 1;
+  Terminal u(sl);
+  EXPECT_EQ(u.PauseNs(), int64_t(2 * 1e9));
+  EXPECT_EQ(u.Next(&req), kStockLevel);
 }
 
 }  // namespace

@@ -117,6 +117,21 @@ class CheckWorker : public WorkerOps {
   std::string text_, notes_;
 };
 
+// With keying and think times the terminals pace themselves, 10 to a
+// warehouse (clause 4.2.2), as the maximum tpmC of 12.86 per warehouse
+// assumes.
+Status CheckWait(const WorkloadContext& ctx, int warehouses, double wait) {
+  if (wait <= 0) return Status::Ok();
+  if (ctx.open_loop) return Status::Error("tpcc: wait paces the terminals itself; a phase with wait has no rate");
+  const bool runs = ctx.step.empty() || ctx.step == "run";
+  if (runs && int64_t(ctx.total_workers) != 10 * int64_t(warehouses)) {
+    return Status::Error("tpcc: wait needs 10 terminals per warehouse: workers: " + std::to_string(10 * warehouses) +
+                         " for warehouses: " + std::to_string(warehouses) + ", not " +
+                         std::to_string(ctx.total_workers));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 const std::vector<ParamSpec>& TpccWorkload::ParamSpecs() {
@@ -130,6 +145,14 @@ const std::vector<ParamSpec>& TpccWorkload::ParamSpecs() {
        {},
        0,
        0},
+      {"wait",
+       Type::kDouble,
+       "0",
+       "keying and think times (clause 5.2.5.7), scaled: 1 the specification's, 0.1 a tenth, 0 none; needs 10 "
+       "workers per warehouse",
+       {},
+       0,
+       10},
       {"new_order", Type::kInt, "45", "weight of New-Order in the mix", {}, 0, 1000},
       {"payment", Type::kInt, "43", "weight of Payment", {}, 0, 1000},
       {"order_status", Type::kInt, "4", "weight of Order-Status", {}, 0, 1000},
@@ -167,6 +190,8 @@ StatusOr<std::unique_ptr<Workload>> TpccWorkload::Create(const WorkloadContext& 
     total += w->mix_[size_t(t)];
   }
   if (total == 0) return Status::Error("tpcc: the mix's weights (new_order, payment, ...) add up to 0");
+  w->wait_ = params.Double("wait");
+  if (Status s = CheckWait(ctx, w->warehouses_, w->wait_); !s.ok()) return s;
   // C for C_LAST at load (clause 2.1.6), from the run's seed.
   w->c_load_ = int(SplitMix64(ctx.seed) % 256);
   tpcc::Statements s = tpcc::MakeStatements(ctx.dialect, w->c_load_);
@@ -187,6 +212,11 @@ std::unique_ptr<WorkerOps> TpccWorkload::MakeWorker(uint32_t global_worker) cons
     c.warehouses = warehouses_;
     c.home = int(global_worker % uint32_t(warehouses_)) + 1;
     c.district = int(global_worker / uint32_t(warehouses_) % tpcc::kDistricts) + 1;
+    if (wait_ > 0) {
+      c.home = int(global_worker / tpcc::kDistricts % uint32_t(warehouses_)) + 1;
+      c.district = int(global_worker % tpcc::kDistricts) + 1;
+      c.wait = wait_;
+    }
     c.first_op = kNewOrderOp;
     c.first_stmt = kFirstTxnStatement;
     c.mysql = ctx_.dialect != drivers::Dialect::kPostgres;

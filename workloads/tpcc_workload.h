@@ -9,7 +9,8 @@
 //          tpcc_order_lines) naming the first district and the two values
 //   run    the five transactions in the mix, each an op of its own name,
 //          for the phase's duration or ops; terminal g's home warehouse is
-//          g mod W + 1
+//          g mod W + 1, or with `wait` (10 terminals per warehouse) g / 10 + 1
+//          and its Stock-Level district g mod 10 + 1
 //   check  the conditions again
 #ifndef STAMPEDE_WORKLOADS_TPCC_WORKLOAD_H_
 #define STAMPEDE_WORKLOADS_TPCC_WORKLOAD_H_
@@ -30,6 +31,7 @@ class TpccWorkload : public StatementWorkload {
   static std::vector<StepSpec> Steps(const Params& params, uint32_t workers);
 
   std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
+  bool paced() const override { return op_ == kRun && wait_ > 0; }
 
   // Steps; kRun's ops are the transactions, from kNewOrderOp on.
   enum Op { kLoad = 0, kCheck, kRun };
@@ -45,6 +47,7 @@ class TpccWorkload : public StatementWorkload {
   Op op_ = kLoad;
   int warehouses_ = 1;
   int c_load_ = 0;
+  double wait_ = 0;
   std::array<int, tpcc::kNumTxns> mix_{};
 };
 

@@ -61,6 +61,7 @@ struct WorkloadContext {
   const v1::CustomWorkload* custom = nullptr;  // workload: custom (the phase's block)
   uint32_t pipeline = 1;                       // Phase.pipeline: operations drawn before the first is observed
   uint32_t batch = 1;                          // Phase.batch: rows per insert statement
+  bool open_loop = false;                      // Phase.rate, or stages with a rate
 };
 
 // One worker's operation source. Not thread-safe.
@@ -115,6 +116,10 @@ class WorkerOps {
     (void)request;
     return -1;
   }
+  // Workload::paced(): how long the worker waits before its next operation
+  // (TPC-C's think time after the last transaction and keying time of the
+  // next), in ns; the operation's latency starts after it. Closed loop only.
+  virtual int64_t PauseNs() { return 0; }
   // A consistency anomaly the last Observe() found (common/anomaly.h): the
   // runner takes it right after, with its time and endpoint.
   bool flagged() const { return flagged_; }
@@ -180,6 +185,8 @@ class Workload {
   // Its workers record a history of transactions (WorkerOps::SetHistory),
   // which the coordinator writes to history.jsonl and checks.
   virtual bool keeps_history() const { return false; }
+  // Its workers pause before each operation (WorkerOps::PauseNs).
+  virtual bool paced() const { return false; }
 };
 
 // The usual shape: op names, prepared statements and setup statements that
