@@ -156,7 +156,8 @@ void RunController::StartPhase(int p) {
   Emit(record::PhaseStart{phase.name(), index, phase.workload(), phase.workers(), Since(start_ns), start_ns,
                           std::vector<std::string>(active.begin(), active.end()), std::max<int64_t>(-1, owed),
                           phase.group(), phase.step(), std::max<uint32_t>(1, phase.pipeline()),
-                          std::max<uint32_t>(1, phase.batch())});
+                          std::max<uint32_t>(1, phase.batch()),
+                          std::map<std::string, std::string>(phase.params().begin(), phase.params().end())});
   Log("phase " + phase.name() + ": " + phase.workload() + ", " + std::to_string(phase.workers()) + " workers");
   // The steps of one plan phase share its fault schedule: it starts with
   // the first step and runs on across the others.

@@ -29,6 +29,7 @@ constexpr MetricInfo kPhaseMetrics[] = {
     {"missed", MetricUnit::kCount},
     {"rollbacks", MetricUnit::kCount},
     {"tpmc", MetricUnit::kCount},
+    {"tpmc_efficiency", MetricUnit::kFraction},
     {"acked_writes", MetricUnit::kCount},
     {"lost_writes", MetricUnit::kCount},
     {"unchecked_writes", MetricUnit::kCount},

@@ -134,6 +134,7 @@ Json EncodePhaseStart(const PhaseStart& p) {
   if (p.owed >= 0) j["owed"] = p.owed;
   if (p.pipeline > 1) j["pipeline"] = p.pipeline;
   if (p.batch > 1) j["batch"] = p.batch;
+  if (!p.params.empty()) j["params"] = p.params;
   return j;
 }
 
@@ -151,6 +152,9 @@ PhaseStart DecodePhaseStart(const Json& line) {
   p.step = GetString(line, "step");
   p.pipeline = std::max<uint32_t>(1, GetU32(line, "pipeline"));
   p.batch = std::max<uint32_t>(1, GetU32(line, "batch"));
+  DecodeMap(line, "params", &p.params, [](const Json& j, std::string* v) {
+    if (j.is_string()) *v = j.get<std::string>();
+  });
   return p;
 }
 

@@ -152,7 +152,7 @@ TEST(RecordCodec, EveryKindRoundTrips) {
   HealthPoll failed{2.0, 0.5, false, false, 0, 0, 0, "", "connection refused", "", {}};
   const std::vector<Record> all = {
       run,
-      PhaseStart{"insert", 1, "crud", 8, 0.5, 42, {"a1"}, 1000, "load", "InsertOne", 16},
+      PhaseStart{"insert", 1, "crud", 8, 0.5, 42, {"a1"}, 1000, "load", "InsertOne", 16, 1, {{"table", "t"}}},
       Sample(),
       PhaseEnd{"insert", 1, 9.5, true, 1000, 3, true},
       FaultSent{0, "insert", "kill", "db3", "a2", 2.5, false, ""},
@@ -182,6 +182,7 @@ TEST(RecordCodec, EveryKindRoundTrips) {
   EXPECT_EQ(run_line["version"], kJournalVersion);
   EXPECT_EQ(run_line["plan"]["phases"][0]["name"], "x");
   EXPECT_EQ(run_line["recovery"]["healthy_polls"], 2);
+  EXPECT_EQ(Encode(all[1])["params"]["table"], "t");
   EXPECT_FALSE(Encode(all[4]).contains("undo"));
   EXPECT_EQ(Encode(all[5])["undo"], true);
   EXPECT_FALSE(Encode(all[4]).contains("detail"));

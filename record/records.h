@@ -59,6 +59,9 @@ struct PhaseStart {
   std::string group, step;          // a step of a stepped workload
   uint32_t pipeline = 1;            // operations in flight per connection
   uint32_t batch = 1;               // rows per insert statement
+  // The plan phase's workload parameters as written (tpcc's warehouses and
+  // wait give its efficiency).
+  std::map<std::string, std::string> params;
 };
 
 // "history_check": what the coordinator's check of a phase's history

@@ -151,6 +151,7 @@ void SummaryBuilder::Add(const record::Record& r) {
             p.workers = x.workers;
             p.pipeline = x.pipeline;
             p.batch = x.batch;
+            p.params = x.params;
             p.workload = x.workload;
             p.group = x.group;
             p.step = x.step;
@@ -313,7 +314,7 @@ Json SummaryToJson(const RunSummary& s) {
                   {"unaccounted", p.unaccounted},
                   {"owed", p.owed >= 0 ? Json(p.owed) : Json(nullptr)}};
     if (p.timed_out) phase["timed_out"] = true;
-    if (const auto tpmc = Tpmc(p)) phase["tpmc"] = *tpmc;
+    AddTpmcJson(p, &phase);
     if (p.writes) phase["writes"] = WritesToJson(*p.writes);
     phase["anomalies"] = AnomaliesToJson(p.anomalies);
     for (const auto& [kind, n] : p.anomalies.counts) all.counts[kind] += n;

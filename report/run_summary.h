@@ -40,8 +40,9 @@ struct PhaseSummary {
   std::string group;  // stepped workloads: the plan's phase ("insert")
   std::string step;   // and this step ("InsertOne")
   uint32_t workers = 0;
-  uint32_t pipeline = 1;  // operations in flight per connection
-  uint32_t batch = 1;     // rows per statement of the op named "insert"
+  uint32_t pipeline = 1;                      // operations in flight per connection
+  uint32_t batch = 1;                         // rows per statement of the op named "insert"
+  std::map<std::string, std::string> params;  // the plan phase's workload parameters as written
   double duration_s = 0;
   bool ended = false;  // a phase_end line was read
   bool completed = false;

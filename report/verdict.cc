@@ -86,6 +86,10 @@ Measure MeasurePhase(const PhaseSummary& p, const Expectation& e) {
     const std::optional<double> t = Tpmc(p);
     return t ? Measure{*t, ""} : Measure{std::nullopt, "not measured: only a tpcc phase's run step has a tpmC"};
   }
+  if (e.metric == "tpmc_efficiency") {
+    const std::optional<double> t = TpmcEfficiency(p);
+    return t ? Measure{*t, ""} : Measure{std::nullopt, "not measured: only a tpcc run step with wait has one"};
+  }
   if (e.metric == "client_saturated_s") {
     // Seconds in which any agent was saturated (record::AgentLoad).
     if (p.load_measured_s <= 0) return {std::nullopt, "not measured (no agent reported its load)"};

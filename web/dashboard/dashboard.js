@@ -320,7 +320,8 @@
         html += `<p class="saturated">${esc(p.client_saturation_note).replace(/\*\*(.+?)\*\*/g, "<b>$1</b>")}</p>`;
       }
       if (p.tpmc !== undefined) {
-        html += `<p class="tpmc">tpmC <b>${Math.round(p.tpmc)}</b> <span class="muted">(New-Orders a minute, without keying or think times: a throughput, not a conforming tpmC)</span></p>`;
+        const eff = p.tpmc_efficiency !== undefined ? `, efficiency <b>${fmt(p.tpmc_efficiency * 100, 1)}%</b>` : "";
+        html += `<p class="tpmc">tpmC <b>${Math.round(p.tpmc)}</b>${eff} <span class="muted">${esc(p.tpmc_note || "")}</span></p>`;
       }
       // A rollbacks column (ops the workload rolled back) where there are any.
       const rb = p.ops.some((o) => o.rollbacks);
