@@ -21,17 +21,20 @@ enum class Anomaly : uint8_t {
   kAbortedRead = 5,        // a read that saw an append whose transaction failed (G1a)
   // TPC-C's consistency conditions (workloads/tpcc_sql.h); key: the
   // district as warehouse x 100 + district (condition 1: the warehouse):
-  kTpccYtd = 6,         // 1: W_YTD = sum(D_YTD)
-  kTpccOrderIds = 7,    // 2: D_NEXT_O_ID - 1 = max(O_ID) = max(NO_O_ID)
-  kTpccNewOrders = 8,   // 3: rows of NEW_ORDER = max(NO_O_ID) - min(NO_O_ID) + 1
-  kTpccOrderLines = 9,  // 4: sum(O_OL_CNT) = rows of ORDER_LINE
+  kTpccYtd = 6,           // 1: W_YTD = sum(D_YTD)
+  kTpccOrderIds = 7,      // 2: D_NEXT_O_ID - 1 = max(O_ID) = max(NO_O_ID)
+  kTpccNewOrders = 8,     // 3: rows of NEW_ORDER = max(NO_O_ID) - min(NO_O_ID) + 1
+  kTpccOrderLines = 9,    // 4: sum(O_OL_CNT) = rows of ORDER_LINE
+  kTpccUndelivered = 10,  // 5: orders without O_CARRIER_ID = rows of NEW_ORDER
+  kTpccHistory = 11,      // 8, 9: W_YTD and D_YTD = sum(H_AMOUNT)
 };
 
-constexpr int kNumAnomalies = 10;
+constexpr int kNumAnomalies = 12;
 
 constexpr std::array<std::string_view, kNumAnomalies> kAnomalyNames = {
-    "wrong_total",  "stale_read", "lost",           "duplicate",       "incompatible_order",
-    "aborted_read", "tpcc_ytd",   "tpcc_order_ids", "tpcc_new_orders", "tpcc_order_lines"};
+    "wrong_total",      "stale_read",  "lost",           "duplicate",       "incompatible_order",
+    "aborted_read",     "tpcc_ytd",    "tpcc_order_ids", "tpcc_new_orders", "tpcc_order_lines",
+    "tpcc_undelivered", "tpcc_history"};
 
 constexpr std::string_view AnomalyName(Anomaly a) { return kAnomalyNames[static_cast<int>(a)]; }
 

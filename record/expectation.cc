@@ -46,8 +46,10 @@ constexpr MetricInfo kPhaseMetrics[] = {
     {"anomalies.tpcc_order_ids", MetricUnit::kCount},
     {"anomalies.tpcc_new_orders", MetricUnit::kCount},
     {"anomalies.tpcc_order_lines", MetricUnit::kCount},
+    {"anomalies.tpcc_undelivered", MetricUnit::kCount},
+    {"anomalies.tpcc_history", MetricUnit::kCount},
 };
-static_assert(kNumAnomalies == 10, "each anomaly kind is a phase metric: anomalies.KIND");
+static_assert(kNumAnomalies == 12, "each anomaly kind is a phase metric: anomalies.KIND");
 
 constexpr MetricInfo kFaultMetrics[] = {
     {"unavailability", MetricUnit::kSeconds},

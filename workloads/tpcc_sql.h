@@ -51,15 +51,18 @@ enum Load {
 
 // The consistency conditions (clause 3.3.2), each a statement that returns
 // nothing when it holds and else one text row "key expected got count":
-// the first district (warehouse x 100 + district; condition 1: the
+// the first district (warehouse x 100 + district; conditions 1 and 8: the
 // warehouse) where it fails, the two values that differ, and how many
 // districts fail.
 enum Check {
-  kYtd = 0,         // 1: W_YTD = sum(D_YTD)
-  kOrderIds,        // 2: D_NEXT_O_ID - 1 = max(O_ID)
-  kNewOrderIds,     // 2: D_NEXT_O_ID - 1 = max(NO_O_ID)
-  kNewOrderCount,   // 3: count(NEW_ORDER) = max(NO_O_ID) - min(NO_O_ID) + 1
-  kOrderLineCount,  // 4: sum(O_OL_CNT) = count(ORDER_LINE)
+  kYtd = 0,           // 1: W_YTD = sum(D_YTD)
+  kOrderIds,          // 2: D_NEXT_O_ID - 1 = max(O_ID)
+  kNewOrderIds,       // 2: D_NEXT_O_ID - 1 = max(NO_O_ID)
+  kNewOrderCount,     // 3: count(NEW_ORDER) = max(NO_O_ID) - min(NO_O_ID) + 1
+  kOrderLineCount,    // 4: sum(O_OL_CNT) = count(ORDER_LINE)
+  kUndelivered,       // 5: count(ORDER with O_CARRIER_ID null) = count(NEW_ORDER)
+  kWarehouseHistory,  // 8: W_YTD = sum(H_AMOUNT)
+  kDistrictHistory,   // 9: D_YTD = sum(H_AMOUNT)
   kNumChecks
 };
 

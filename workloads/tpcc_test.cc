@@ -77,10 +77,10 @@ TEST(TpccTest, AFailedConditionIsAnAnomalyNamingTheDistrict) {
   for (int i = 0; i < tpcc::kNumChecks; ++i) {
     ASSERT_EQ(ops->Next(&req), TpccWorkload::kCheck);
     EXPECT_EQ(req.stmt, TpccWorkload::kFirstCheck + i);
+    drivers::OpResult one;
+    one.rows = 1;
     if (i == tpcc::kOrderLineCount) {
       *req.text = "203 31050 31049 2";
-      drivers::OpResult one;
-      one.rows = 1;
       ops->Observe(TpccWorkload::kCheck, one);
       ASSERT_TRUE(ops->flagged());
       const AnomalyNote n = ops->TakeFlag();
@@ -88,6 +88,11 @@ TEST(TpccTest, AFailedConditionIsAnAnomalyNamingTheDistrict) {
       EXPECT_EQ(n.key, 203);
       EXPECT_EQ(n.expected, 31050);
       EXPECT_EQ(n.got, 31049);
+    } else if (i == tpcc::kWarehouseHistory) {  // a warehouse, in cents
+      *req.text = "2 30001000 30000000 1";
+      ops->Observe(TpccWorkload::kCheck, one);
+      ASSERT_TRUE(ops->flagged());
+      EXPECT_EQ(ops->TakeFlag().kind, Anomaly::kTpccHistory);
     } else {
       ops->Observe(TpccWorkload::kCheck, none);
       EXPECT_FALSE(ops->flagged());
@@ -95,13 +100,14 @@ TEST(TpccTest, AFailedConditionIsAnAnomalyNamingTheDistrict) {
   }
   EXPECT_EQ(ops->Finish(),
             "condition 4 (sum(O_OL_CNT) = rows of ORDER_LINE) fails in warehouse 2 district 3: 31050 and 31049 (2 "
-            "districts)");
+            "districts); condition 8 (W_YTD = sum(H_AMOUNT)) fails in warehouse 2: 300010.00 and 300000.00 (1 "
+            "warehouses)");
   auto clean = w->MakeWorker(0);
   for (int i = 0; i < tpcc::kNumChecks; ++i) {
     clean->Next(&req);
     clean->Observe(TpccWorkload::kCheck, none);
   }
-  EXPECT_EQ(clean->Finish(), "TPC-C conditions 1 to 4 hold in every district (5 checks)");
+  EXPECT_EQ(clean->Finish(), "TPC-C conditions 1 to 5, 8 and 9 hold in every district (8 checks)");
 }
 
 TEST(TpccTest, StatementsUseOnlyTheirTwoParametersAndEachDialectsCasts) {

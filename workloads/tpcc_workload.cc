@@ -54,30 +54,46 @@ class LoadWorker : public WorkerOps {
   size_t at_ = 0;
 };
 
-constexpr Anomaly KindOf(int check) {
-  switch (check) {
-    case tpcc::kYtd:
-      return Anomaly::kTpccYtd;
-    case tpcc::kOrderIds:
-    case tpcc::kNewOrderIds:
-      return Anomaly::kTpccOrderIds;
-    case tpcc::kNewOrderCount:
-      return Anomaly::kTpccNewOrders;
-    default:
-      return Anomaly::kTpccOrderLines;
-  }
+// Each check's anomaly kind and how its failure reads: whether its key is
+// a warehouse (else a district, warehouse x 100 + district) and its values
+// money (in cents).
+struct Condition {
+  Anomaly kind;
+  bool warehouse, money;
+  const char* says;
+};
+
+constexpr Condition kConditions[tpcc::kNumChecks] = {
+    {Anomaly::kTpccYtd, true, true, "condition 1 (W_YTD = sum(D_YTD))"},
+    {Anomaly::kTpccOrderIds, false, false, "condition 2 (D_NEXT_O_ID - 1 = max(O_ID))"},
+    {Anomaly::kTpccOrderIds, false, false, "condition 2 (D_NEXT_O_ID - 1 = max(NO_O_ID))"},
+    {Anomaly::kTpccNewOrders, false, false, "condition 3 (rows of NEW_ORDER = max(NO_O_ID) - min(NO_O_ID) + 1)"},
+    {Anomaly::kTpccOrderLines, false, false, "condition 4 (sum(O_OL_CNT) = rows of ORDER_LINE)"},
+    {Anomaly::kTpccUndelivered, false, false, "condition 5 (orders without O_CARRIER_ID = rows of NEW_ORDER)"},
+    {Anomaly::kTpccHistory, true, true, "condition 8 (W_YTD = sum(H_AMOUNT))"},
+    {Anomaly::kTpccHistory, false, true, "condition 9 (D_YTD = sum(H_AMOUNT))"},
+};
+
+// "condition 2 (...) fails in warehouse 1 district 4: 3001 and 3002 (1
+// districts)"
+std::string Describe(const Condition& c, const tpcc::Violation& v) {
+  auto value = [&](long long x) {
+    char b[32];
+    if (c.money) {
+      std::snprintf(b, sizeof(b), "%.2f", double(x) / 100);
+    } else {
+      std::snprintf(b, sizeof(b), "%lld", x);
+    }
+    return std::string(b);
+  };
+  const std::string where =
+      c.warehouse ? "warehouse " + std::to_string(v.key)
+                  : "warehouse " + std::to_string(v.key / 100) + " district " + std::to_string(v.key % 100);
+  return std::string(c.says) + " fails in " + where + ": " + value(v.expected) + " and " + value(v.got) + " (" +
+         std::to_string(v.count) + (c.warehouse ? " warehouses)" : " districts)");
 }
 
-constexpr const char* kConditions[] = {
-    "condition 1 (W_YTD = sum(D_YTD)) fails in warehouse %lld: W_YTD %.2f, sum(D_YTD) %.2f (%lld warehouses)",
-    "condition 2 (D_NEXT_O_ID - 1 = max(O_ID)) fails in warehouse %lld district %lld: %lld and %lld (%lld districts)",
-    "condition 2 (D_NEXT_O_ID - 1 = max(NO_O_ID)) fails in warehouse %lld district %lld: %lld and %lld (%lld "
-    "districts)",
-    "condition 3 (rows of NEW_ORDER = max(NO_O_ID) - min(NO_O_ID) + 1) fails in warehouse %lld district %lld: %lld "
-    "expected, %lld rows (%lld districts)",
-    "condition 4 (sum(O_OL_CNT) = rows of ORDER_LINE) fails in warehouse %lld district %lld: %lld and %lld (%lld "
-    "districts)",
-};
+constexpr const char* kChecked = "TPC-C conditions 1 to 5, 8 and 9";
 
 // Runs each condition once; a row back is a violation, flagged as an
 // anomaly and described in the run's notes.
@@ -96,20 +112,15 @@ class CheckWorker : public WorkerOps {
     ++checked_;
     tpcc::Violation v;
     if (r.rows <= 0 || !tpcc::ParseViolation(text_, &v)) return;
-    Flag({KindOf(current_), v.key, v.expected, v.got, 0});
-    char line[400];
-    if (current_ == tpcc::kYtd) {
-      std::snprintf(line, sizeof(line), kConditions[0], v.key, double(v.expected) / 100, double(v.got) / 100, v.count);
-    } else {
-      std::snprintf(line, sizeof(line), kConditions[current_], v.key / 100, v.key % 100, v.expected, v.got, v.count);
-    }
-    notes_ += (notes_.empty() ? "" : "; ") + std::string(line);
+    const Condition& c = kConditions[current_];
+    Flag({c.kind, v.key, v.expected, v.got, 0});
+    notes_ += (notes_.empty() ? "" : "; ") + Describe(c, v);
   }
 
   std::string Finish() override {
     if (!notes_.empty()) return notes_;
-    if (checked_ == 0) return "TPC-C conditions 1 to 4: not checked (no check answered)";
-    return "TPC-C conditions 1 to 4 hold in every district (" + std::to_string(checked_) + " checks)";
+    if (checked_ == 0) return std::string(kChecked) + ": not checked (no check answered)";
+    return std::string(kChecked) + " hold in every district (" + std::to_string(checked_) + " checks)";
   }
 
  private:

@@ -6,7 +6,8 @@
 //          first; only with `load: true`
 //   check  the conditions, one operation each; a condition that fails is
 //          an anomaly (tpcc_ytd, tpcc_order_ids, tpcc_new_orders,
-//          tpcc_order_lines) naming the first district and the two values
+//          tpcc_order_lines, tpcc_undelivered, tpcc_history) naming the
+//          first district (or warehouse) and the two values
 //   run    the five transactions in the mix, each an op of its own name,
 //          for the phase's duration or ops; terminal g's home warehouse is
 //          g mod W + 1, or with `wait` (10 terminals per warehouse) g / 10 + 1
