@@ -17,6 +17,16 @@ MetricsExporter::MetricsExporter() : registry_(std::make_shared<prometheus::Regi
                      "Operations the schedule owed that were never started (the backlog at a deadline, or "
                      "due more than op_timeout before their worker got to them), by phase and op")
                  .Register(*registry_);
+  retries_ = &prometheus::BuildCounter()
+                  .Name("stampede_op_retries_total")
+                  .Help("Extra attempts of operations (their latency includes them), by phase and op")
+                  .Register(*registry_);
+  rollbacks_ = &prometheus::BuildCounter()
+                    .Name("stampede_op_rollbacks_total")
+                    .Help(
+                        "Operations counted ok that the workload itself rolled back (TPC-C's New-Orders on an "
+                        "unused item), by phase and op")
+                    .Register(*registry_);
   unaccounted_ = &prometheus::BuildCounter()
                       .Name("stampede_ops_unaccounted_total")
                       .Help("Operations a phase owed that no agent reported: the shares of agents lost on the way")
@@ -94,15 +104,16 @@ const prometheus::Histogram::BucketBoundaries& MetricsExporter::Buckets() {
   return kBuckets;
 }
 
-void MetricsExporter::AddOp(const std::string& phase, const std::string& op,
-                            const std::array<uint64_t, kNumOutcomes>& outcomes, uint64_t missed,
-                            const Histogram& latency) {
-  if (missed) missed_->Add({{"phase", phase}, {"op", op}}).Increment(double(missed));
+void MetricsExporter::AddOp(const std::string& phase, const std::string& op, const OpCounts& c) {
+  if (c.missed) missed_->Add({{"phase", phase}, {"op", op}}).Increment(double(c.missed));
+  if (c.retries) retries_->Add({{"phase", phase}, {"op", op}}).Increment(double(c.retries));
+  if (c.rollbacks) rollbacks_->Add({{"phase", phase}, {"op", op}}).Increment(double(c.rollbacks));
   for (int i = 0; i < kNumOutcomes; ++i) {
-    if (!outcomes[size_t(i)]) continue;
+    if (!c.outcomes[size_t(i)]) continue;
     ops_->Add({{"phase", phase}, {"op", op}, {"outcome", std::string(kOutcomeNames[i])}})
-        .Increment(double(outcomes[size_t(i)]));
+        .Increment(double(c.outcomes[size_t(i)]));
   }
+  const Histogram& latency = c.latency;
   if (latency.count() == 0) return;
   const auto& bounds = Buckets();
   std::vector<double> increments(bounds.size() + 1, 0.0);
@@ -158,7 +169,9 @@ void MetricsExporter::OnRecord(const record::Record& r) {
 }
 
 void MetricsExporter::AddSecondLocked(const record::Second& second) {
-  for (const auto& [name, op] : second.ops) AddOp(second.phase, name, op.outcomes, op.missed, op.latency);
+  for (const auto& [name, op] : second.ops) {
+    AddOp(second.phase, name, {op.outcomes, op.missed, op.retries, op.rollbacks, op.latency});
+  }
   for (const auto& [kind, n] : second.anomalies)
     anomalies_->Add({{"phase", second.phase}, {"kind", kind}}).Increment(double(n));
   if (!second.late) {
@@ -180,7 +193,7 @@ void MetricsExporter::OnSnapshot(const std::string& phase, const v1::Snapshot& s
     for (int i = 0; i < op.outcomes_size() && i < kNumOutcomes; ++i) outcomes[size_t(i)] = op.outcomes(i);
     Histogram h;
     MergeHistogramProto(op.latency(), &h);
-    AddOp(phase, op.op(), outcomes, op.missed(), h);
+    AddOp(phase, op.op(), {outcomes, op.missed(), op.retries(), op.rollbacks(), h});
   }
   for (const v1::AnomalyCount& a : snapshot.anomalies()) {
     anomalies_->Add({{"phase", phase}, {"kind", a.kind()}}).Increment(double(a.count()));

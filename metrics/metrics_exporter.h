@@ -3,6 +3,8 @@
 //
 //   stampede_ops_total{phase,op,outcome}          counter
 //   stampede_ops_missed_total{phase,op}           counter (due, never started)
+//   stampede_op_retries_total{phase,op}           counter (extra attempts)
+//   stampede_op_rollbacks_total{phase,op}         counter (counted ok, rolled back by the workload)
 //   stampede_ops_unaccounted_total{phase}         counter (lost agents' shares)
 //   stampede_op_latency_seconds{phase,op}         histogram
 //   stampede_active_workers{phase}                gauge
@@ -63,12 +65,19 @@ class MetricsExporter {
 
  private:
   void AddSecondLocked(const record::Second& second) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void AddOp(const std::string& phase, const std::string& op, const std::array<uint64_t, kNumOutcomes>& outcomes,
-             uint64_t missed, const Histogram& latency);
+  // One op's counts of a second or a snapshot.
+  struct OpCounts {
+    const std::array<uint64_t, kNumOutcomes>& outcomes;
+    uint64_t missed, retries, rollbacks;
+    const Histogram& latency;
+  };
+  void AddOp(const std::string& phase, const std::string& op, const OpCounts& c);
 
   std::shared_ptr<prometheus::Registry> registry_;
   prometheus::Family<prometheus::Counter>* ops_;
   prometheus::Family<prometheus::Counter>* missed_;
+  prometheus::Family<prometheus::Counter>* retries_;
+  prometheus::Family<prometheus::Counter>* rollbacks_;
   prometheus::Family<prometheus::Counter>* unaccounted_;
   prometheus::Family<prometheus::Histogram>* latency_;
   prometheus::Family<prometheus::Gauge>* active_;

@@ -17,6 +17,8 @@ TEST(MetricsExporterTest, SecondsBecomeCountersAndHistograms) {
   record::OpSecond& op = second.ops["InsertOne"];
   op.outcomes = {98, 0, 2, 0, 0};
   op.latency = h;
+  op.retries = 3;
+  op.rollbacks = 1;
   m.OnRecord(second);
   m.OnRecord(second);
   m.OnRecord(record::FaultSent{0, "p", "kill", "db3", "a1", 1.0, false, ""});
@@ -39,6 +41,8 @@ TEST(MetricsExporterTest, SecondsBecomeCountersAndHistograms) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("stampede_active_workers{phase=\"insert\"} 8"), std::string::npos) << text;
+  EXPECT_NE(text.find("stampede_op_retries_total{op=\"InsertOne\",phase=\"insert\"} 6"), std::string::npos) << text;
+  EXPECT_NE(text.find("stampede_op_rollbacks_total{op=\"InsertOne\",phase=\"insert\"} 2"), std::string::npos) << text;
   EXPECT_NE(text.find("stampede_agents_connected 2"), std::string::npos) << text;
   EXPECT_NE(text.find("stampede_fault_events_total{action=\"kill\",node=\"db3\"} 1"), std::string::npos) << text;
   EXPECT_NE(text.find("stampede_cluster_healthy 0"), std::string::npos) << text;
