@@ -140,22 +140,40 @@ void RecoveryTracker::AddDone(const record::FaultDone& x) {
   }
 }
 
+// One op's counts of the second, if its phase has run the op.
+bool RecoveryTracker::OpSecond(const record::Second& second, Sec* s) {
+  auto it = second.ops.find(op_);
+  if (it != second.ops.end()) op_phases_[second.index] = true;
+  if (!op_phases_.count(second.index)) return false;
+  if (it != second.ops.end()) {
+    s->outcomes = it->second.outcomes;
+    s->latency = Latencies::Of(it->second.latency);
+  }
+  s->ok = s->outcomes[0];
+  for (int i = 1; i < kNumOutcomes; ++i) s->errors += s->outcomes[size_t(i)];
+  return true;
+}
+
 void RecoveryTracker::AddSecond(const record::Second& second) {
   if (second.late) return;
   Sec s;
   s.end = second.t;
   s.start = s.end - second.interval_s;
   s.phase = second.index;
-  s.scheduled = second.scheduled;
-  s.outcomes = second.Outcomes();
-  s.ok = s.outcomes[0];
-  for (int i = 1; i < kNumOutcomes; ++i) s.errors += s.outcomes[size_t(i)];
-  for (const auto& [name, op] : second.ops) s.latency.Add(Latencies::Of(op.latency));
-  s.first_ok = second.first_ok_t;
-  s.last_ok = second.last_ok_t;
-  s.first_err = second.first_err_t;
-  s.last_err = second.last_err_t;
-  s.uncertainty = second.clock_uncertainty_s;
+  if (!op_.empty()) {
+    if (!OpSecond(second, &s)) return;
+  } else {
+    s.scheduled = second.scheduled;
+    s.outcomes = second.Outcomes();
+    s.ok = s.outcomes[0];
+    for (int i = 1; i < kNumOutcomes; ++i) s.errors += s.outcomes[size_t(i)];
+    for (const auto& [name, op] : second.ops) s.latency.Add(Latencies::Of(op.latency));
+    s.first_ok = second.first_ok_t;
+    s.last_ok = second.last_ok_t;
+    s.first_err = second.first_err_t;
+    s.last_err = second.last_err_t;
+    s.uncertainty = second.clock_uncertainty_s;
+  }
   // A result that does not come within kResultWaitS (its agent lost; it
   // is journalled when the run ends) no longer holds the numbers back.
   for (Fault& f : faults_) {

@@ -85,6 +85,13 @@ struct RecoveryOptions {
 // Not thread-safe.
 class RecoveryTracker {
  public:
+  RecoveryTracker() = default;
+  // The numbers of one op alone (TPC-C's new_order: the throughput that
+  // defines tpmC), at whole-second resolution (the journal's sub-second
+  // times are the phase's, not the op's); seconds of a phase that has not
+  // run the op yet are left out.
+  explicit RecoveryTracker(std::string op) : op_(std::move(op)) {}
+
   // The run (its recovery settings), seconds, health polls, faults and
   // their results; other records are ignored.
   void Add(const record::Record& r);
@@ -172,6 +179,10 @@ class RecoveryTracker {
   double NextT(size_t k) const;
   FaultRecovery Numbers(const Fault& f, size_t k) const;
 
+  bool OpSecond(const record::Second& second, Sec* s);
+
+  std::string op_;                      // "": every op
+  std::map<uint32_t, bool> op_phases_;  // phases in which op_ ran
   RecoveryOptions opt_;
   int healthy_polls_ = 3;
   std::vector<Fault> faults_;

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "record/record_codec.h"
+#include "report/new_order_recovery.h"
 
 namespace stampede::report {
 namespace {
@@ -221,6 +222,45 @@ TEST(RecoveryTest, NumbersFromAKillAndRecovery) {
   EXPECT_GT(f.during.count, 0u);
   std::string md = RenderRecoveryMarkdown(faults);
   EXPECT_NE(md.find("| unavailability (longest zero-success window) | 2.0 s |"), std::string::npos) << md;
+}
+
+// One op's numbers alone (TPC-C's New-Orders): a second where the op did
+// nothing counts as zero for it, though other ops went on; seconds of a
+// phase that never ran it (a load step) are not its baseline.
+TEST(RecoveryTest, OneOpAloneHasItsOwnOutage) {
+  auto line = [](double t, uint32_t phase, uint64_t new_orders, uint64_t payments) {
+    Histogram h;
+    h.RecordN(1'000'000, 1);
+    Json ops = {{"payment", {{"outcomes", {payments, 0, 0, 0, 0}}, {"latency", record::HistogramToJson(h)}}}};
+    if (new_orders) {
+      ops["new_order"] = {{"outcomes", {new_orders, 0, 0, 0, 0}}, {"latency", record::HistogramToJson(h)}};
+    }
+    return Json{{"type", "second"}, {"t", t}, {"index", phase}, {"interval_s", 1.0}, {"ops", ops}};
+  };
+  std::vector<Json> j = {
+      {{"type", "run"}, {"recovery", {{"baseline_s", 5.0}, {"recovered_fraction", 0.9}, {"hold_s", 2.0}}}}};
+  for (int t = 1; t <= 3; ++t) j.push_back(line(t, 0, 0, 500));  // the load step: no New-Order
+  for (int t = 4; t <= 8; ++t) j.push_back(line(t, 1, 40, 40));
+  j.push_back({{"type", "fault"}, {"index", 0}, {"action", "kill"}, {"node", "db3"}, {"requested_t", 8.0}});
+  j.push_back({{"type", "fault_result"}, {"index", 0}, {"ok", true}, {"t", 8.0}});
+  for (int t = 9; t <= 11; ++t) j.push_back(line(t, 1, 0, 40));  // New-Orders stop, Payments go on
+  for (int t = 12; t <= 16; ++t) j.push_back(line(t, 1, 40, 40));
+  RecoveryTracker all, new_orders("new_order");
+  for (const Json& x : j) {
+    if (auto r = record::Decode(x)) {
+      all.Add(*r);
+      new_orders.Add(*r);
+    }
+  }
+  const FaultRecovery f = new_orders.Result().at(0);
+  EXPECT_DOUBLE_EQ(f.baseline_ops_per_s, 40);  // not lowered by the load step
+  EXPECT_DOUBLE_EQ(f.unavailable_s, 3);
+  EXPECT_DOUBLE_EQ(f.dip, 0);
+  EXPECT_NEAR(f.recovered_s, 3, 1e-9);
+  EXPECT_DOUBLE_EQ(all.Result().at(0).unavailable_s, 0);  // the run's: Payments never stopped
+  EXPECT_NE(RenderNewOrderRecoveryMarkdown(new_orders.Result()).find("| 40.0 | 3.0 s | 0% | 3.0 s |"),
+            std::string::npos)
+      << RenderNewOrderRecoveryMarkdown(new_orders.Result());
 }
 
 // With when operations ended (agents send it): a pause from 5.3 s to

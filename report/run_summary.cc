@@ -16,6 +16,7 @@
 #include "report/fault_cycles.h"
 #include "report/hdr_log.h"
 #include "report/hugedb_cru.h"
+#include "report/new_order_recovery.h"
 #include "report/recovery.h"
 #include "report/report_html.h"
 #include "report/run_view.h"
@@ -130,6 +131,7 @@ void SummaryBuilder::AddSecond(const record::Second& second) {
 
 void SummaryBuilder::Add(const record::Record& r) {
   recovery_.Add(r);
+  new_orders_.Add(r);
   rebalance_.Add(r);
   rolls_.Add(r);
   std::visit(
@@ -225,6 +227,7 @@ RunSummary SummaryBuilder::Result() const {
     if (auto it = moved.find(f.index); it != moved.end()) f.rebalance = it->second;
   }
   s.rolls = rolls_.Result(s.faults);
+  if (HasTpcc(s)) s.new_order_faults = new_orders_.Result();
   if (!s.finished) s.error = "run did not finish (journal ends early)";
   return s;
 }
@@ -485,6 +488,7 @@ std::string RenderReportMarkdown(const RunSummary& s) {
     if (g.steps.front()->workload == "hugedb2019") md << "\n" << HugedbCruLine(g) << "\n";
   }
   md << RenderRecoveryMarkdown(s.faults);
+  md << RenderNewOrderRecoveryMarkdown(s.new_order_faults);
   md << RenderFaultCyclesMarkdown(GroupFaultCycles(s.faults), s.faults);
   md << RenderRollsMarkdown(s.rolls);
   md << NodesMarkdown(s.nodes);
@@ -564,6 +568,7 @@ Status WriteReports(const std::string& dir, RunSummary* summary_out, std::vector
   Json summary = SummaryToJson(s);
   summary["faults"] = Json::array();
   for (const FaultRecovery& f : s.faults) summary["faults"].push_back(RecoveryToJson(f));
+  if (!s.new_order_faults.empty()) summary["new_order_faults"] = NewOrderRecoveryToJson(s.new_order_faults);
   summary["fault_cycles"] = Json::array();
   for (const FaultCycles& c : GroupFaultCycles(s.faults)) summary["fault_cycles"].push_back(FaultCyclesToJson(c));
   Status st = WriteFile(dir + "/summary.json", summary.dump(2) + "\n");

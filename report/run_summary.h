@@ -97,6 +97,9 @@ struct RunSummary {
   std::vector<PhaseSummary> phases;
   std::vector<std::string> logs;
   std::vector<FaultRecovery> faults;
+  // A tpcc run: each fault's numbers for New-Order alone, the throughput
+  // that defines tpmC (report/new_order_recovery.h).
+  std::vector<FaultRecovery> new_order_faults;
   std::vector<RollNumbers> rolls;  // rolling restarts as a whole
   NodeUsages nodes;                // the database nodes' resources (report/node_usage.h)
   bool ns_per_op = false;          // plan's report.ns_per_op: show dbbench's column
@@ -127,6 +130,7 @@ class SummaryBuilder {
   std::map<uint32_t, size_t> by_index_;  // phase index -> s_.phases
   std::map<int, UndoneFault> undone_;
   RecoveryTracker recovery_;
+  RecoveryTracker new_orders_{"new_order"};
   RebalanceTracker rebalance_;
   RollTracker rolls_;
 };
