@@ -206,6 +206,13 @@ StatusOr<std::unique_ptr<Workload>> TpccWorkload::Create(const WorkloadContext& 
   // C for C_LAST at load (clause 2.1.6), from the run's seed.
   w->c_load_ = int(SplitMix64(ctx.seed) % 256);
   tpcc::Statements s = tpcc::MakeStatements(ctx.dialect, w->c_load_);
+  // Galera applies the other nodes' writes after they were acknowledged
+  // (wsrep_sync_wait = 0 by default): a check through a node still applying
+  // the load would find districts missing. The checks read causally
+  // (MariaDB's SET STATEMENT ... FOR).
+  if (ctx.flavor == "galera") {
+    for (auto& c : s.checks) c.text = "SET STATEMENT wsrep_sync_wait = 1 FOR " + c.text;
+  }
   w->statements_ = std::move(s.load);
   w->statements_.insert(w->statements_.end(), s.checks.begin(), s.checks.end());
   for (auto& t : tpcc::TxnStatements(ctx.dialect)) w->statements_.push_back(std::move(t));
