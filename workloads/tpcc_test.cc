@@ -67,6 +67,23 @@ TEST(TpccTest, EveryPartOfEveryDistrictIsLoadedOnce) {
   }
 }
 
+// The last loader to finish gives the rows the parts inserted (the
+// customers' name update not counted twice).
+TEST(TpccTest, TheLastLoaderSaysHowManyRowsWentIn) {
+  auto w = Make("load", 2, drivers::Dialect::kPostgres);
+  auto a = w->MakeWorker(0), b = w->MakeWorker(1);
+  drivers::OpRequest req;
+  drivers::OpResult r;
+  r.rows = 1 + 1 + 10000 + 10000;  // part 0 of district 1, warehouse 1: warehouse, district, items, stock
+  a->Next(&req);
+  a->Observe(TpccWorkload::kLoad, r);
+  b->Next(&req);  // part 1: customers, their names, history
+  r.rows = 3000 + 3000 + 3000;
+  b->Observe(TpccWorkload::kLoad, r);
+  EXPECT_EQ(a->Finish(), "");
+  EXPECT_EQ(b->Finish().rfind("TPC-C load: 26002 rows in ", 0), 0u);
+}
+
 // A condition's row names the district and the values; none: it holds.
 TEST(TpccTest, AFailedConditionIsAnAnomalyNamingTheDistrict) {
   auto w = Make("check", 1, drivers::Dialect::kMysql);

@@ -1,5 +1,10 @@
 #include "workloads/tpcc_workload.h"
 
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+
+#include "common/clock.h"
 #include "common/rng.h"
 #include "workloads/tpcc_terminal.h"
 
@@ -16,9 +21,14 @@ constexpr int kPartsPerWarehouse = tpcc::kDistricts * tpcc::kLoadParts;
 // districts; each part is one transaction of its statements.
 class LoadWorker : public WorkerOps {
  public:
-  LoadWorker(uint32_t first, uint32_t stride) : next_(first), stride_(stride) {}
+  LoadWorker(uint32_t first, uint32_t stride, std::shared_ptr<TpccLoadTally> tally)
+      : next_(first), stride_(stride), tally_(std::move(tally)) {
+    tally_->workers.fetch_add(1);
+  }
 
   int Next(drivers::OpRequest* req) override {
+    int64_t none = 0;
+    tally_->first_ns.compare_exchange_strong(none, MonoNowNs());
     const int w = int(next_ / kPartsPerWarehouse) + 1;
     const int d = int(next_ % kPartsPerWarehouse / tpcc::kLoadParts) + 1;
     steps_ = tpcc::LoadPart(w, d, int(next_ % tpcc::kLoadParts));
@@ -36,6 +46,25 @@ class LoadWorker : public WorkerOps {
   }
   int TransactionSize() const override { return int(steps_.size()); }
 
+  // A part's rows: what its statements affected, less the update of the
+  // customers' last names (rows the part inserted once already).
+  void Observe(int, const drivers::OpResult& r) override {
+    if (r.outcome != Outcome::kOk) return;
+    const bool names = std::find(steps_.begin(), steps_.end(), tpcc::kCustomerNames) != steps_.end();
+    tally_->rows.fetch_add(r.rows - (names ? tpcc::kCustomersPerDistrict : 0));
+  }
+
+  // The last of this agent's loaders says how fast the rows went in.
+  std::string Finish() override {
+    if (tally_->finished.fetch_add(1) + 1 != tally_->workers.load()) return "";
+    const double s = double(MonoNowNs() - tally_->first_ns.load()) / 1e9;
+    const int64_t rows = tally_->rows.load();
+    char line[160];
+    std::snprintf(line, sizeof(line), "TPC-C load: %" PRId64 " rows in %.1f s (%.0f rows/s)", rows, s,
+                  s > 0 ? double(rows) / s : 0.0);
+    return line;
+  }
+
  private:
   void Fill(drivers::OpRequest* req) const {
     req->stmt = steps_[at_];
@@ -50,6 +79,7 @@ class LoadWorker : public WorkerOps {
   uint64_t next_;
   uint32_t stride_;
   std::vector<tpcc::Load> steps_;
+  std::shared_ptr<TpccLoadTally> tally_;
   int w_ = 1, d_ = 1;
   size_t at_ = 0;
 };
@@ -243,7 +273,7 @@ std::unique_ptr<WorkerOps> TpccWorkload::MakeWorker(uint32_t global_worker) cons
     c.seed = MixSeed(MixSeed(ctx_.seed, ctx_.phase_index), global_worker);
     return std::make_unique<tpcc::Terminal>(c);
   }
-  return std::make_unique<LoadWorker>(global_worker, std::max<uint32_t>(1, ctx_.total_workers));
+  return std::make_unique<LoadWorker>(global_worker, std::max<uint32_t>(1, ctx_.total_workers), tally_);
 }
 
 }  // namespace stampede::workloads

@@ -17,6 +17,8 @@
 #define STAMPEDE_WORKLOADS_TPCC_WORKLOAD_H_
 
 #include <array>
+#include <atomic>
+#include <memory>
 
 #include "workloads/tpcc_sql.h"
 #include "workloads/tpcc_txn.h"
@@ -24,6 +26,13 @@
 #include "workloads/workload_registry.h"
 
 namespace stampede::workloads {
+
+// The load step's rows on this agent, for its note: rows the parts
+// inserted, from the first part's start to the last worker's end.
+struct TpccLoadTally {
+  std::atomic<int64_t> rows{0}, first_ns{0};
+  std::atomic<int> workers{0}, finished{0};
+};
 
 class TpccWorkload : public StatementWorkload {
  public:
@@ -49,6 +58,7 @@ class TpccWorkload : public StatementWorkload {
   int warehouses_ = 1;
   int c_load_ = 0;
   double wait_ = 0;
+  std::shared_ptr<TpccLoadTally> tally_ = std::make_shared<TpccLoadTally>();
   std::array<int, tpcc::kNumTxns> mix_{};
 };
 

@@ -67,6 +67,12 @@ expect_eq "$(db_sql "$driver" "SELECT count(*) FROM item WHERE i_data LIKE '%ORI
 expect_eq "$(db_sql "$driver" "SELECT count(DISTINCT c_last) FROM customer WHERE c_id <= 1000")" 1000 "the first 1,000 last names"
 expect_eq "$(db_sql "$driver" "SELECT c_last FROM customer WHERE c_id = 372 LIMIT 1")" "PRICALLYOUGHT" "customer 372's name (number 371: syllables 3, 7, 1)"
 load_s=$(jq '.phases[0].duration_s' "$s")
+# The load's rows: every table's, as loaded (orders, history and order
+# lines counted before the run added to them).
+loaded=$(grep -o "TPC-C load: [0-9]* rows in [0-9.]* s ([0-9]* rows/s)" "$TMP/load/report.md") || fail "report.md: no load rows"
+rows=$(echo "$loaded" | awk '{print $3}')
+[ "$rows" -gt $((100000 + 2 * 199011 + 2 * 30000 * 5)) ] && [ "$rows" -lt $((100000 + 2 * 199011 + 2 * 30000 * 15)) ] ||
+  fail "$loaded: not W = 2's rows"
 expect_eq "$(grep -c "TPC-C conditions 1 to 5, 8 and 9 hold in every district" "$TMP/load/report.md")" 2 \
   "report: the conditions hold after the load and after the run"
 
@@ -122,4 +128,4 @@ for line in "condition 1 (W_YTD = sum(D_YTD)) fails in warehouse 2: " \
   "condition 9 (D_YTD = sum(H_AMOUNT)) fails in warehouse 1 district 5: "; do
   grep -qF "$line" "$TMP/check/report.md" || fail "report.md lacks: $line"
 done
-pass "tpcc on $driver: 2 warehouses loaded in $load_s s ($lines order lines); 15 s of $total transactions ($run), about $tpmc New-Orders a minute unwaited, $rollbacks rolled back; efficiency with waits $eff; conditions 1-5, 8 and 9 hold after both; each broken, each found (exit 4)"
+pass "tpcc on $driver: 2 warehouses loaded in $load_s s ($loaded; $lines order lines); 15 s of $total transactions ($run), about $tpmc New-Orders a minute unwaited, $rollbacks rolled back; efficiency with waits $eff; conditions 1-5, 8 and 9 hold after both; each broken, each found (exit 4)"
