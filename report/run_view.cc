@@ -177,7 +177,13 @@ Json RunViewBuilder::View(const RunSummary& summary) const {
   view["health"] = health;
   view["logs"] = logs_;
   Json faults = Json::array();
-  for (const FaultRecovery& f : summary.faults) faults.push_back(RecoveryToJson(f));
+  for (const FaultRecovery& f : summary.faults) {
+    Json j = RecoveryToJson(f);
+    for (const FaultRecovery& n : summary.new_order_faults) {
+      if (n.index == f.index) j["new_order"] = RecoveryToJson(n);  // tpcc: New-Order's own numbers
+    }
+    faults.push_back(std::move(j));
+  }
   view["faults"] = faults;
   Json cycles = Json::array();
   for (const FaultCycles& c : GroupFaultCycles(summary.faults)) cycles.push_back(FaultCyclesToJson(c));

@@ -232,7 +232,14 @@
       ["peak replication lag", mb("peak_lag_bytes", 2)],
       ["new node's first operation", opAt("first_op_s", "first_op_endpoint")],
       ["leaving node's last operation", opAt("last_op_s", "last_op_endpoint")],
-    ].filter(([label]) => !OPTIONAL_ROWS[label] || faults.some((f) => f.rebalance && f.rebalance[OPTIONAL_ROWS[label]] != null));
+      // TPC-C: New-Order's own numbers (tpmC's throughput).
+      ["New-Order: unavailability", (f) => (f.new_order ? fmt(f.new_order.unavailability_s, 1, " s") : "n/a")],
+      ["New-Order: lowest throughput", (f) => (!f.new_order || f.new_order.throughput_dip === null ? "n/a"
+        : Math.round(f.new_order.throughput_dip * 100) + "%")],
+      ["New-Order: time to recovered", (f) => (f.new_order
+        ? recovered(f.new_order.time_to_recovered_s, f.new_order.recovered, f.new_order) : "n/a")],
+    ].filter(([label]) => !OPTIONAL_ROWS[label] || faults.some((f) => f.rebalance && f.rebalance[OPTIONAL_ROWS[label]] != null))
+      .filter(([label]) => !label.startsWith("New-Order") || faults.some((f) => f.new_order));
     const name = (f) => `${esc(f.action)} ${esc(f.node)}${f.detail ? " (" + esc(f.detail) + ")" : ""}`;
     let html = faults.map((f) => `<span class="fault-marker ${esc(f.action)}${f.ok === false ? " failed" : ""}" ` +
       `data-action="${esc(f.action)}" data-node="${esc(f.node)}" title="${esc(f.message || "")}">` +
