@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # TPC-C on a real 3-node Galera cluster with node 3 killed mid-run and
-# started again (configs/tpcc-node-kill.yaml, shortened): the run ends on
+# started again (configs/tpcc-node-kill.yaml: W = 2, a 20 s run): the run ends on
 # time, each fault has its recovery numbers for the run and for New-Order
 # alone (tpmC's throughput), and conditions 1-5, 8 and 9 hold after the
 # load and after the run: no acknowledged New-Order, Payment or Delivery
@@ -20,8 +20,8 @@ target: {driver: mysql, flavor: galera, endpoints: [$GA_ENDPOINTS], user: stampe
          health: {kind: galera, nodes: 3}}
 recovery: {baseline: 3s, hold: 3s}
 phases:
-  - {name: load, workload: tpcc, workers: 4, params: {warehouses: 1, run: false}}
-  - {name: tpcc, workload: tpcc, workers: 8, duration: 20s, params: {warehouses: 1, load: false}}
+  - {name: load, workload: tpcc, workers: 4, params: {warehouses: 2, run: false}}
+  - {name: tpcc, workload: tpcc, workers: 8, duration: 20s, params: {warehouses: 2, load: false}}
 faults:
   - {at: tpcc+7s, action: kill, node: node3}
   - {at: tpcc+12s, action: start, node: node3}
