@@ -42,6 +42,8 @@ expect_eq "$(jq '[.phases[] | has("tpmc")]' -c "$s")" '[false,false,true,false]'
 grep -q "^tpmC $tpmc (New-Orders a minute" "$TMP/load/report.md" || fail "report.md: no tpmC line"
 grep -q "tpmc > 1000 | phase tpcc/run | $tpmc | pass" "$TMP/load/report.md" ||
   fail "report.md: $(sed -n '/## Verdict/,/^$/p' "$TMP/load/report.md")"
+# Each transaction's p90, the percentile the specification reports.
+grep -q "^| op | count | total time | ops/s | mean | p50 | p90 | p99 |" "$TMP/load/report.md" || fail "report.md: no p90 column"
 # 1% of New-Orders name an unused item and roll back (counted ok); the
 # other transactions never do.
 new_orders=$(jq '.phases[2].ops[] | select(.name == "new_order") | .ok' "$s")
