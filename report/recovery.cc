@@ -143,7 +143,7 @@ void RecoveryTracker::AddDone(const record::FaultDone& x) {
 // One op's counts of the second, if its phase has run the op.
 bool RecoveryTracker::OpSecond(const record::Second& second, Sec* s) {
   auto it = second.ops.find(op_);
-  if (it != second.ops.end()) op_phases_[second.index] = true;
+  if (it != second.ops.end()) op_phases_.insert(second.index);
   if (!op_phases_.count(second.index)) return false;
   if (it != second.ops.end()) {
     s->outcomes = it->second.outcomes;

@@ -13,6 +13,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -181,8 +182,8 @@ class RecoveryTracker {
 
   bool OpSecond(const record::Second& second, Sec* s);
 
-  std::string op_;                      // "": every op
-  std::map<uint32_t, bool> op_phases_;  // phases in which op_ ran
+  std::string op_;                // "": every op
+  std::set<uint32_t> op_phases_;  // phases in which op_ ran
   RecoveryOptions opt_;
   int healthy_polls_ = 3;
   std::vector<Fault> faults_;

@@ -242,6 +242,17 @@ start_galera() {
   "$ROOT/deploy/local/galera.sh" start "$GA_DIR" "$GA_BASE" "$STAMPEDE_PASSWORD"
   GA_ENDPOINTS="127.0.0.1:$GA_BASE, 127.0.0.1:$((GA_BASE + 1)), 127.0.0.1:$((GA_BASE + 2))"
 }
+# An agent config owning Galera nodes N... as nodeN (kill, stop, start,
+# restart: galera.sh start-node waits until the node is Synced again).
+galera_agent_yaml() {  # N...
+  local n
+  echo "nodes:"
+  for n in "$@"; do
+    echo "  node$n:"
+    echo "    process: {pidfile: $GA_DIR/node$n/mysqld.pid, start: [$ROOT/deploy/local/galera.sh, start-node, $GA_DIR, \"$n\"]}"
+  done
+  echo "fault_timeout: 2m"
+}
 galera_count() {  # TABLE
   mariadb -h 127.0.0.1 -P "$GA_BASE" -u stampede -p"$STAMPEDE_PASSWORD" bench -N -e "SELECT count(*) FROM $1"
 }

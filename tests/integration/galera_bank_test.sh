@@ -6,12 +6,7 @@
 # 0 anomalies, the final read and the table's sum the starting total.
 source "$(dirname "$0")/../lib.sh"
 start_galera
-cat >"$TMP/agent.yaml" <<YAML
-nodes:
-  node3:
-    process: {pidfile: $GA_DIR/node3/mysqld.pid, start: [$ROOT/deploy/local/galera.sh, start-node, $GA_DIR, "3"]}
-fault_timeout: 2m
-YAML
+galera_agent_yaml 3 >"$TMP/agent.yaml"
 cat >"$TMP/plan.yaml" <<YAML
 name: galera-bank
 target: {driver: mysql, flavor: galera, endpoints: [$GA_ENDPOINTS], user: stampede, password_env: STAMPEDE_PASSWORD,

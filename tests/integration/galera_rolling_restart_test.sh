@@ -12,16 +12,7 @@
 # a step not asked for before the phase ends is not sent (counted, not run).
 source "$(dirname "$0")/../lib.sh"
 start_galera
-{
-  echo "nodes:"
-  for n in 1 2 3; do
-    cat <<YAML
-  node$n:
-    process: {pidfile: $GA_DIR/node$n/mysqld.pid, start: [$ROOT/deploy/local/galera.sh, start-node, $GA_DIR, "$n"]}
-YAML
-  done
-  echo "fault_timeout: 2m"
-} >"$TMP/agent.yaml"
+galera_agent_yaml 1 2 3 >"$TMP/agent.yaml"
 target="target: {driver: mysql, flavor: galera, endpoints: [$GA_ENDPOINTS], user: stampede,
          password_env: STAMPEDE_PASSWORD, database: bench, op_timeout: 3s, health: {kind: galera, nodes: 3}}"
 cat >"$TMP/capacity.yaml" <<YAML

@@ -7,12 +7,7 @@
 # was half-applied by the kill.
 source "$(dirname "$0")/../lib.sh"
 start_galera
-cat >"$TMP/agent.yaml" <<YAML
-nodes:
-  node3:
-    process: {pidfile: $GA_DIR/node3/mysqld.pid, start: [$ROOT/deploy/local/galera.sh, start-node, $GA_DIR, "3"]}
-fault_timeout: 2m
-YAML
+galera_agent_yaml 3 >"$TMP/agent.yaml"
 cat >"$TMP/plan.yaml" <<YAML
 name: tpcc-galera-kill
 target: {driver: mysql, flavor: galera, endpoints: [$GA_ENDPOINTS], user: stampede,
