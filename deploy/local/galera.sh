@@ -41,6 +41,7 @@ bind-address=$h
 socket=$dir/node$n/mysqld.sock
 pid-file=$dir/node$n/mysqld.pid
 log-error=$dir/node$n/server.log
+tmpdir=$dir/node$n/tmp
 max-connections=500
 binlog_format=ROW
 default_storage_engine=InnoDB
@@ -96,7 +97,10 @@ case "$cmd" in
     base=${3:?BASE_PORT}; password=${4:?PASSWORD}
     mkdir -p "$dir"; echo "$base" >"$dir/base_port"
     for n in 1 2 3; do
-      mkdir -p "$dir/node$n/data"
+      # Each node's temporary files in its own directory: two clusters
+      # bootstrapping at once in the shared /tmp once broke an install
+      # ("Could not remove temporary table '/tmp/#sql-temptable-...'").
+      mkdir -p "$dir/node$n/data" "$dir/node$n/tmp"
       node_cnf "$n" "$base" >"$dir/node$n/my.cnf"
       [ "$(id -u)" = 0 ] && chown -R mysql:mysql "$dir/node$n"
     done
@@ -149,7 +153,7 @@ case "$cmd" in
   join)
     n=${3:?N}; base=$(cat "$dir/base_port")
     [ -d "$dir/node$n/data" ] && { echo "galera: node $n exists already" >&2; exit 1; }
-    mkdir -p "$dir/node$n/data"
+    mkdir -p "$dir/node$n/data" "$dir/node$n/tmp"
     node_cnf "$n" "$base" >"$dir/node$n/my.cnf"
     [ "$(id -u)" = 0 ] && chown -R mysql:mysql "$dir/node$n"
     start_node "$n"

@@ -9,8 +9,11 @@ cmd=${1:?start|stop|pid}; dir=${2:?DIR}
 case "$cmd" in
   start)
     port=${3:?PORT}; password=${4:?PASSWORD}
-    mkdir -p "$dir"
-    [ "$(id -u)" = 0 ] && chown mysql:mysql "$dir"
+    # Its temporary files in its own directory (TMPDIR), not the shared /tmp
+    # (deploy/local/galera.sh says why).
+    mkdir -p "$dir/tmp"
+    [ "$(id -u)" = 0 ] && chown mysql:mysql "$dir" "$dir/tmp"
+    export TMPDIR=$dir/tmp
     mariadb-install-db --user=mysql --datadir="$dir/data" --auth-root-authentication-method=socket \
       --skip-test-db >"$dir/install.log" 2>&1
     mariadbd --user=mysql --datadir="$dir/data" --port="$port" --bind-address=127.0.0.1 \
