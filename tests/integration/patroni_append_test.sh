@@ -13,6 +13,17 @@
 source "$(dirname "$0")/../lib.sh"
 start_patroni
 
+# Why Patroni took long to promote, from its own words: each node's
+# election lines and etcd's slow requests.
+why_no_failover() {
+  local f
+  for f in "$PT_DIR"/node*/patroni.log; do
+    echo "== $f (the election)" >&2
+    grep -E 'maximum replication lag|My timeline|is ahead|still alive|DCS|promoted|TTL lock|Member ' "$f" | tail -12 | cut -c1-220 >&2
+  done
+  echo "== etcd: $(cat "$PT_DIR"/etcd*/etcd.log | grep -c 'took too long') slow requests" >&2
+}
+
 run_append() {  # NAME: kills the current leader 3 s into a 16 s append phase
   local name=$1 leader
   leader=$("$ROOT/deploy/local/patroni.sh" leader "$PT_DIR") || fail "$name: no leader"
@@ -48,9 +59,10 @@ YAML
   s=$TMP/$name/summary.json
   [ -f "$s" ] || fail "$name: no summary.json (exit $rc): $(tail -3 "$TMP/$name.err")"
   expect_eq "$(jq -c '[.faults[0] | .action, .ok]' "$s")" '["kill",true]' "$name: the kill"
-  [ "$("$ROOT/deploy/local/patroni.sh" leader "$PT_DIR")" != "$leader" ] || fail "$name: node $leader still leads"
+  now=$("$ROOT/deploy/local/patroni.sh" leader "$PT_DIR") || { why_no_failover; fail "$name: no leader after the run"; }
+  [ "$now" != "$leader" ] || fail "$name: node $leader still leads"
   txns=$(jq '.phases[0].anomalies.history.transactions' "$s")
-  [ "$txns" -gt 4000 ] || fail "$name: only $txns transactions checked"
+  [ "$txns" -gt 4000 ] || { why_no_failover; fail "$name: only $txns transactions checked"; }
   [ "$(jq '.phases[0].anomalies.history.final_keys' "$s")" -gt 0 ] || fail "$name: no final reads"
   "$STAMPEDE" check "$TMP/$name" >"$TMP/$name.check" 2>&1 || check_rc=$?
   grep -q "summary.json: the same" "$TMP/$name.check" || fail "$name: stampede check: $(cat "$TMP/$name.check")"
