@@ -136,15 +136,17 @@ bool AsyncRunner::AllFinished() const {
   return std::all_of(workers_.begin(), workers_.end(), [](const auto& w) { return w->finished; });
 }
 
-drivers::Task<Status> AsyncRunner::ConnectTo(Worker* w, int endpoint) {
-  return ConnectDriver(w->driver.get(), endpoint);
+drivers::Task<Status> AsyncRunner::ConnectTo(Worker* w, int endpoint, int64_t deadline) {
+  return ConnectDriver(w->driver.get(), endpoint, deadline);
 }
 
-drivers::Task<Status> AsyncRunner::ConnectDriver(drivers::AsyncDriver* driver, int endpoint) {
+drivers::Task<Status> AsyncRunner::ConnectDriver(drivers::AsyncDriver* driver, int endpoint, int64_t deadline) {
   drivers::ConnectOptions co = OptionsFor(endpoint);
-  // A connection attempt never outlasts the phase's hard stop.
-  if (hard_stop_mono_ns_ != INT64_MAX) {
-    const int64_t left_ms = (hard_stop_mono_ns_ - MonoNowNs()) / kNsPerMs;
+  // A connection attempt never outlasts the phase's hard stop, or the final
+  // read's end for the final read.
+  if (deadline == 0) deadline = hard_stop_mono_ns_;
+  if (deadline != INT64_MAX) {
+    const int64_t left_ms = (deadline - MonoNowNs()) / kNsPerMs;
     if (left_ms <= 0) co_return Status::Error("stopped");
     co.connect_timeout_ms = int(std::min<int64_t>(co.connect_timeout_ms, left_ms));
   }
@@ -252,7 +254,9 @@ drivers::Task<void> AsyncRunner::FinalRead(Worker* w) {
   std::string why = "no endpoint answered";
   while (MonoNowNs() < until) {
     Status connected = Status::Ok();
-    if (!w->driver->connected()) connected = co_await Reconnect(w);
+    // (After the hard stop: a failover that ended after the phase still
+    // gets its final read.)
+    if (!w->driver->connected()) connected = co_await Reconnect(w, until);
     if (!connected.ok()) why = connected.message();
     if (connected.ok()) {
       loops_[w->loop]->cut_at[w->slot] = until;
@@ -463,12 +467,12 @@ drivers::Task<drivers::OpResult> AsyncRunner::ExecuteStatement(Worker* w, const 
   co_return r;
 }
 
-drivers::Task<Status> AsyncRunner::Reconnect(Worker* w) {
+drivers::Task<Status> AsyncRunner::Reconnect(Worker* w, int64_t deadline) {
   const int n = options_.plan.target().endpoints_size();
   Status last;
   for (int i = 1; i <= n && !Halted(); ++i) {
     const int e = (w->endpoint + i) % n;
-    Status s = co_await ConnectTo(w, e);
+    Status s = co_await ConnectTo(w, e, deadline);
     if (s.ok()) {
       w->endpoint = e;
       w->stats->endpoint(size_t(e)).reconnects.fetch_add(1, std::memory_order_relaxed);

@@ -93,6 +93,7 @@ class AsyncRunner : public PhaseRunner {
   // The workload's final read (WorkerOps::FinalRead), by the agent's first
   // worker; its anomalies are recorded as the phase's last.
   Task<void> FinalRead(Worker* w);
+  bool OnlyFinalRead() const override { return ops_running_.load() == 0; }
   void FinalReadNote(const std::string& why) const;
   static constexpr int64_t kFinalReadNs = 10 * kNsPerSec;
   static constexpr int64_t kFinalReadPauseNs = 200 * kNsPerMs;  // between tries
@@ -121,9 +122,11 @@ class AsyncRunner : public PhaseRunner {
   static constexpr int kInteractive = workloads::WorkerOps::kInteractive;
   static constexpr int kSequence = -2;
   // Tries every endpoint once, starting after the current one.
-  Task<Status> Reconnect(Worker* w);
-  Task<Status> ConnectTo(Worker* w, int endpoint);
-  Task<Status> ConnectDriver(drivers::AsyncDriver* driver, int endpoint);
+  // A connection attempt ends by `deadline` (the phase's hard stop, or the
+  // final read's own end, which comes after it).
+  Task<Status> Reconnect(Worker* w, int64_t deadline = 0);
+  Task<Status> ConnectTo(Worker* w, int endpoint, int64_t deadline = 0);
+  Task<Status> ConnectDriver(drivers::AsyncDriver* driver, int endpoint, int64_t deadline = 0);
   // A worker away from its joining home endpoint (WorkerState::home), once
   // kHomeRetryNs has passed since the last try: a new connection to it,
   // which replaces the current one if it answers.

@@ -162,6 +162,9 @@ class PhaseRunner {
   void CollectUntil(int64_t start_coord_ns);
   // CPU the engine's event-loop threads have used so far (-1: not known).
   virtual int64_t LoopsCpuNs() const { return -1; }
+  // Whether the operations are all done and only the final read runs (which
+  // may go on past the hard stop, up to its own limit).
+  virtual bool OnlyFinalRead() const { return false; }
   // Every worker of the engine is done (cv_ is notified when one is).
   virtual bool AllFinished() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) = 0;
   bool Halted() const { return halt_.load(std::memory_order_relaxed) != kRunning; }

@@ -48,9 +48,10 @@ faults:
   - {at: append+2s, action: kill, node: pg1}
   - {at: append+3s, action: start, node: pg1}
 YAML
-run() {  # NAME
+run() {  # NAME [PLAN AGENT_CONFIG]
   rc=0
-  "$STAMPEDE" run "$TMP/plan.yaml" --agent-config "$TMP/agent.yaml" --results "$TMP/$1" >"$TMP/$1.out" 2>"$TMP/$1.err" || rc=$?
+  "$STAMPEDE" run "${2:-$TMP/plan.yaml}" --agent-config "${3:-$TMP/agent.yaml}" --results "$TMP/$1" \
+    >"$TMP/$1.out" 2>"$TMP/$1.err" || rc=$?
   s=$TMP/$1/summary.json
   [ -f "$s" ] || fail "$1: no summary.json (exit $rc): $(tail -3 "$TMP/$1.err")"
   expect_eq "$(jq -c '[.faults[] | [.action, .ok]]' "$s")" '[["kill",true],["start",true]]' "$1: faults"
@@ -78,4 +79,21 @@ run sync_commit
 expect_eq "$rc" 0 "synchronous_commit on: exit code"
 expect_eq "$lost" 0 "synchronous_commit on: lost appends (of $txns transactions)"
 expect_eq "$incompatible" 0 "synchronous_commit on: incompatible orders"
-pass "$result; synchronous_commit on: $txns transactions, $(jq -c '.phases[0].anomalies.by_kind' "$s")"
+result="$result; synchronous_commit on: $txns transactions, $(jq -c '.phases[0].anomalies.by_kind' "$s")"
+
+# The server back only after the phase's hard stop (its end + op_timeout),
+# as a failover slower than the phase: the final read reconnects and reads
+# within its own 10 s, not stopped by the phase's end.
+sed -e 's/append+2s/append+4s/; s/append+3s/append+5s/' "$TMP/plan.yaml" >"$TMP/late.yaml"
+cat >"$TMP/late-agent.yaml" <<YAML
+nodes:
+  pg1:
+    command:
+      kill: [$TMP/crash.sh, $PG_DIR]
+      start: [bash, -c, "(sleep 4; $ROOT/deploy/local/postgres.sh start-node $PG_DIR $PG_PORT) >/dev/null 2>&1 &"]
+YAML
+run late_start "$TMP/late.yaml" "$TMP/late-agent.yaml"
+keys=$(jq '.phases[0].anomalies.history.final_keys' "$s")
+[ "$keys" -gt 0 ] || fail "late start: no final read ($(grep 'final read' "$TMP/late_start.err" | tail -2))"
+expect_eq "$rc" 0 "late start: exit code"
+pass "$result; the server back after the phase: the final read of $keys keys"

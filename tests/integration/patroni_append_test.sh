@@ -24,8 +24,8 @@ why_no_failover() {
   echo "== etcd: $(cat "$PT_DIR"/etcd*/etcd.log | grep -c 'took too long') slow requests" >&2
 }
 
-run_append() {  # NAME: kills the current leader 3 s into a 16 s append phase
-  local name=$1 leader
+run_append() {  # NAME SECONDS: kills the current leader 3 s into an append phase
+  local name=$1 secs=$2 leader
   leader=$("$ROOT/deploy/local/patroni.sh" leader "$PT_DIR") || fail "$name: no leader"
   killed=$leader
   cat >"$TMP/$name-agent.yaml" <<YAML
@@ -47,7 +47,7 @@ target:
   op_timeout: 2s
   connect_timeout: 2s
 phases:
-  - {name: append, workload: append, workers: 8, rate: 1000, duration: 16s}
+  - {name: append, workload: append, workers: 8, rate: 1000, duration: ${secs}s}
 faults:
   - {at: append+3s, action: kill, node: primary}
 expect:
@@ -72,7 +72,7 @@ YAML
 }
 
 check_rc=0
-run_append sync
+run_append sync 16
 expect_eq "$rc" 0 "sync: exit code (lost == 0, incompatible_order == 0)"
 expect_eq "$(jq '.phases[0].anomalies.by_kind.lost // 0' "$s")" 0 "sync: lost appends"
 expect_eq "$(jq '.phases[0].anomalies.by_kind.incompatible_order // 0' "$s")" 0 "sync: incompatible orders"
@@ -84,5 +84,5 @@ sync_found=$found
 "$ROOT/deploy/local/patroni.sh" wait-members "$PT_DIR" 3 || fail "the killed node did not rejoin"
 "$ROOT/deploy/local/patroni.sh" replication "$PT_DIR" async || fail "synchronous_mode could not be turned off"
 check_rc=0
-run_append async
+run_append async 24
 pass "append through a primary kill: synchronous $sync_found (0 lost, 0 incompatible); asynchronous $found"
