@@ -179,6 +179,13 @@ const std::vector<ParamSpec>& TpccWorkload::ParamSpecs() {
   static const std::vector<ParamSpec> kSpecs = {
       {"warehouses", Type::kInt, "1", "W: 10 districts, 30,000 customers and 100,000 stock rows each", {}, 1, 10000},
       {"load", Type::kBool, "true", "create the tables if missing, empty them and load W warehouses first", {}, 0, 0},
+      {"loaders",
+       Type::kInt,
+       "32",
+       "at most this many of the phase's workers load (1,000 terminals loading at once only wait on each other)",
+       {},
+       1,
+       10000},
       {"run",
        Type::kBool,
        "true",
@@ -206,7 +213,8 @@ const std::vector<ParamSpec>& TpccWorkload::ParamSpecs() {
 std::vector<StepSpec> TpccWorkload::Steps(const Params& params, uint32_t workers) {
   const uint64_t parts = uint64_t(params.Int("warehouses")) * kPartsPerWarehouse;
   std::vector<StepSpec> steps;
-  if (params.Bool("load")) steps.push_back({"load", uint32_t(std::min<uint64_t>(workers, parts)), parts, false});
+  const uint64_t loaders = std::min<uint64_t>({workers, parts, uint64_t(params.Int("loaders"))});
+  if (params.Bool("load")) steps.push_back({"load", uint32_t(loaders), parts, false});
   steps.push_back({"check", 1, tpcc::kNumChecks, false});
   if (params.Bool("run")) {
     steps.push_back({"run", workers, 0, false});

@@ -8,12 +8,14 @@
 #   postgres.sh start-node DIR PORT       # start it again after a crash
 # Another host: PG_HOST=10.77.0.4 listens there (and accepts password logins
 # from anywhere), PG_NETNS=ns4 starts it inside that network namespace.
+# PG_MAX_CONNECTIONS=1100 for more than 300 clients (bench/tpcc's 1,000
+# terminals).
 set -euo pipefail
 cmd=${1:?start|stop|pid}; dir=${2:?DIR}
 bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 options() {  # PORT HOST
-  echo "-p $1 -k $dir -c listen_addresses=$2 -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  echo "-p $1 -k $dir -c listen_addresses=$2 -c max_connections=${PG_MAX_CONNECTIONS:-300} -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
 }
 case "$cmd" in
   start-node)
