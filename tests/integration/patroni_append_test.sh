@@ -3,8 +3,10 @@
 # kill, on real servers: the checker finds no anomaly where none can be,
 # and says what asynchronous replication lost.
 # - Synchronous replication (patroni.sh's default): 8 workers at 1,000
-#   transactions/s, the leader killed 3 s in, Patroni promotes the
-#   synchronous standby (ttl 10 s). 0 lost appends and 0 incompatible
+#   transactions/s for 24 s, the leader killed 3 s in, Patroni promotes the
+#   synchronous standby (ttl 10 s). 24 s, not 16: beside another test the
+#   promotion came 10.2 s after the kill and the workers' reconnects found
+#   the new primary after the 16 s phase had ended. 0 lost appends and 0 incompatible
 #   orders (the plan's expectations: exit 0), and `stampede check` reaches
 #   the same from history.jsonl alone; history.json is one JSON array.
 # - Then the killed node back, synchronous_mode off, and the same plan on
@@ -19,9 +21,10 @@ why_no_failover() {
   local f
   for f in "$PT_DIR"/node*/patroni.log; do
     echo "== $f (the election)" >&2
-    grep -E 'maximum replication lag|My timeline|is ahead|still alive|DCS|promoted|TTL lock|Member ' "$f" | tail -12 | cut -c1-220 >&2
+    { grep -E 'maximum replication lag|My timeline|is ahead|still alive|DCS|promoted|TTL lock|Member ' "$f" || true; } |
+      tail -12 | cut -c1-220 >&2
   done
-  echo "== etcd: $(cat "$PT_DIR"/etcd*/etcd.log | grep -c 'took too long') slow requests" >&2
+  echo "== etcd: $(cat "$PT_DIR"/etcd*/etcd.log | grep -c 'took too long' || true) slow requests" >&2
 }
 
 run_append() {  # NAME SECONDS: kills the current leader 3 s into an append phase
@@ -72,7 +75,7 @@ YAML
 }
 
 check_rc=0
-run_append sync 16
+run_append sync 24
 expect_eq "$rc" 0 "sync: exit code (lost == 0, incompatible_order == 0)"
 expect_eq "$(jq '.phases[0].anomalies.by_kind.lost // 0' "$s")" 0 "sync: lost appends"
 expect_eq "$(jq '.phases[0].anomalies.by_kind.incompatible_order // 0' "$s")" 0 "sync: incompatible orders"
