@@ -20,6 +20,20 @@ std::unique_ptr<Workload> Make(const std::string& step, uint32_t workers, driver
   return std::move(*w);
 }
 
+// 1,000 terminals do not all load: at most `loaders` of them (32 by
+// default), never more than the parts; the run step has them all.
+TEST(TpccTest, TheLoadTakesAtMostLoadersWorkers) {
+  const auto& specs = TpccWorkload::ParamSpecs();
+  auto steps = TpccWorkload::Steps(Params(specs, {{"warehouses", "100"}}), 1000);
+  EXPECT_EQ(steps[0].name, "load");
+  EXPECT_EQ(steps[0].workers, 32u);
+  EXPECT_EQ(steps[2].workers, 1000u);
+  steps = TpccWorkload::Steps(Params(specs, {{"warehouses", "100"}, {"loaders", "4"}}), 1000);
+  EXPECT_EQ(steps[0].workers, 4u);
+  steps = TpccWorkload::Steps(Params(specs, {{"warehouses", "1"}, {"loaders", "10000"}}), 1000);
+  EXPECT_EQ(steps[0].workers, uint32_t(steps[0].ops));
+}
+
 // Each district loads in three transactions; the warehouse's row comes
 // with its first district, the items once, with warehouse 1.
 TEST(TpccTest, EveryPartOfEveryDistrictIsLoadedOnce) {
