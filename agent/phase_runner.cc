@@ -64,7 +64,9 @@ PhaseRunner::PhaseRunner(PhaseRunnerOptions options)
       phase_(options_.plan.phases(options_.phase_index)),
       retry_(options_.plan),
       cockroach_(options_.plan.target().flavor() == "cockroachdb"),
-      per_endpoint_ok_(options_.plan.target().flavor() != "redis-cluster") {}
+      per_endpoint_ok_(options_.plan.target().flavor() != "redis-cluster"),
+      endpoint_names_({options_.plan.target().endpoints().begin(), options_.plan.target().endpoints().end()},
+                      per_endpoint_ok_ ? 0 : kMaxFoundEndpoints) {}
 
 bool PhaseRunner::Joining(int endpoint) const {
   const v1::Target& t = options_.plan.target();
@@ -72,15 +74,18 @@ bool PhaseRunner::Joining(int endpoint) const {
   return std::find(t.joining().begin(), t.joining().end(), t.endpoints(endpoint)) != t.joining().end();
 }
 
-drivers::ConnectOptions PhaseRunner::OptionsFor(int endpoint) const { return ConnectOptionsFor(options_, endpoint); }
+drivers::ConnectOptions PhaseRunner::OptionsFor(int endpoint) {
+  drivers::ConnectOptions o = ConnectOptionsFor(options_, endpoint);
+  o.endpoint_names = &endpoint_names_;
+  return o;
+}
 
 std::string PhaseRunner::TimeoutNote() const {
   return "timed out after " + std::to_string(op_timeout_ns_ / kNsPerMs) + " ms (op_timeout); ";
 }
 
 WorkerStats* PhaseRunner::NewStats() {
-  stats_.push_back(
-      std::make_unique<WorkerStats>(workload_->ops().size(), size_t(options_.plan.target().endpoints_size())));
+  stats_.push_back(std::make_unique<WorkerStats>(workload_->ops().size(), endpoint_names_.capacity()));
   return stats_.back().get();
 }
 
@@ -112,7 +117,7 @@ Status PhaseRunner::PrepareShare(const std::function<WorkerState*()>& make,
   logged_ = std::vector<std::array<std::atomic<bool>, kNumOutcomes>>(num_ops);
   acc_ops_.assign(num_ops, {});
   acc_latency_.assign(num_ops, Histogram());
-  acc_endpoints_.assign(num_endpoints, {});
+  acc_endpoints_.assign(endpoint_names_.capacity(), {});
 
   if (options_.lead) {
     // The lead alone, before any agent prepares: the previous phase's cleanup
@@ -337,11 +342,12 @@ void PhaseRunner::Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool f
     op->set_rollbacks(acc_ops_[i].rollbacks);
     HistogramToProto(acc_latency_[i], op->mutable_latency());
   }
-  for (size_t i = 0; i < acc_endpoints_.size(); ++i) {
+  const std::vector<std::string> names = endpoint_names_.Names();
+  for (size_t i = 0; i < acc_endpoints_.size() && i < names.size(); ++i) {
     const EndpointTotals& e = acc_endpoints_[i];
     if (!e.lost && !e.reconnects && !e.connect_failures && !e.ok) continue;
     v1::EndpointStats* s = snap.add_endpoints();
-    s->set_endpoint(options_.plan.target().endpoints(static_cast<int>(i)));
+    s->set_endpoint(names[i]);
     s->set_lost(e.lost);
     s->set_reconnects(e.reconnects);
     s->set_connect_failures(e.connect_failures);

@@ -40,6 +40,7 @@
 #include "common/status.h"
 #include "drivers/driver.h"
 #include "drivers/driver_registry.h"
+#include "drivers/endpoint_names.h"
 #include "proto/stampede.pb.h"
 #include "workloads/workload.h"
 
@@ -188,16 +189,20 @@ class PhaseRunner {
   // cluster that came back still refuses the workers.
   void ReportReconnectError(const std::string& message);
   static constexpr size_t kMaxReconnectCauses = 8;
-  drivers::ConnectOptions OptionsFor(int endpoint) const;
+  drivers::ConnectOptions OptionsFor(int endpoint);
   std::string TimeoutNote() const;
 
   PhaseRunnerOptions options_;
   const v1::Phase& phase_;
   const RetryPolicy retry_;
   const bool cockroach_;  // transactions: the SAVEPOINT cockroach_restart protocol
-  // Operations are counted per endpoint (not on Redis Cluster, whose
-  // workers route by slot: there the endpoint only seeds the slot map).
+  // Operations are counted per endpoint: the worker's own, or on Redis
+  // Cluster (whose workers route by slot, their endpoint only seeding the
+  // slot map) the master that answered (OpResult::endpoint), which may be
+  // one the plan does not name: endpoint_names_ gives each its index.
   const bool per_endpoint_ok_;
+  static constexpr size_t kMaxFoundEndpoints = 64;
+  drivers::EndpointNames endpoint_names_;
   static constexpr int64_t kHomeRetryNs = kNsPerSec;
   // Whether an endpoint is in target.joining: it need not answer at the
   // start (a node a `join` fault brings).

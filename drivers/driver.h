@@ -20,6 +20,8 @@
 
 namespace stampede::drivers {
 
+class EndpointNames;  // drivers/endpoint_names.h
+
 struct ConnectOptions {
   std::string host;
   int port = 0;
@@ -39,6 +41,9 @@ struct ConnectOptions {
   std::vector<std::string> sentinels;
   std::string sentinel_master;
   std::string sentinel_password;  // never logged
+  // Where a driver that finds nodes on its own (Redis Cluster) names the
+  // node each operation ran on (OpResult::endpoint); not owned, may be null.
+  EndpointNames* endpoint_names = nullptr;
 
   std::string Endpoint() const { return host + ":" + std::to_string(port); }
 };
@@ -99,6 +104,10 @@ struct OpResult {
   // An interactive transaction its workload ended with a rollback
   // (WorkerOps::Then::kRollback): done, nothing written.
   bool rolled_back = false;
+  // The node that answered, when the driver routes operations among nodes
+  // itself (Redis Cluster): its index in ConnectOptions::endpoint_names;
+  // -1: the worker's own endpoint (or not known).
+  int32_t endpoint = -1;
 };
 
 // A blocking connection for what is not measured: setup and cleanup

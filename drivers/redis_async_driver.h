@@ -60,6 +60,10 @@ class RedisAsyncDriver : public AsyncDriver {
   // ROLE's first word: master, slave or sentinel.
   Task<StatusOr<std::string>> Role();
   const std::string& endpoint() const { return endpoint_; }
+  // Its index in the phase's EndpointNames (set by the cluster driver,
+  // which tags each operation's result with the node that answered).
+  void set_endpoint_index(int index) { endpoint_index_ = index; }
+  int endpoint_index() const { return endpoint_index_; }
 
  private:
   // Opens a TCP connection to host:port for endpoint_ (the caller's timer
@@ -104,6 +108,7 @@ class RedisAsyncDriver : public AsyncDriver {
   bool send_failed_ = false;           // and the write failed (why: send_why_)
   std::string send_why_;
   std::array<char, 4096> in_;  // a read; hiredis's reader keeps the rest
+  int endpoint_index_ = -1;
 };
 
 }  // namespace stampede::drivers

@@ -1,6 +1,7 @@
 #include "drivers/redis_cluster_async_driver.h"
 
 #include "common/strings.h"
+#include "drivers/endpoint_names.h"
 
 namespace stampede::drivers {
 RedisClusterAsyncDriver::RedisClusterAsyncDriver(const boost::asio::any_io_executor& executor)
@@ -36,7 +37,10 @@ Task<Status> RedisClusterAsyncDriver::Prepare(const std::vector<StatementSpec>& 
 
 Task<RedisAsyncDriver*> RedisClusterAsyncDriver::NodeAt(const std::string& endpoint, std::string* error) {
   auto& node = pool_[endpoint];
-  if (!node) node = std::make_unique<RedisAsyncDriver>(executor_);
+  if (!node) {
+    node = std::make_unique<RedisAsyncDriver>(executor_);
+    if (base_.endpoint_names) node->set_endpoint_index(base_.endpoint_names->IndexOf(endpoint));
+  }
   if (!node->connected()) {
     ConnectOptions o = base_;
     if (!SplitHostPort(endpoint, &o.host, &o.port)) {
@@ -155,6 +159,7 @@ Task<OpResult> RedisClusterAsyncDriver::Route(int argc, bool write, std::string*
     }
     active_ = node;
     r = co_await node->Send(args_, argc, write, error);
+    r.endpoint = node->endpoint_index();
     active_ = nullptr;
     if (!node->connected()) {
       map_stale_ = true;

@@ -120,6 +120,7 @@ Task<void> RedisClusterAsyncDriver::ReadGroups(OpResult* results, int64_t* ended
     for (size_t j = 0; j < k; ++j) {
       const int i = group[j];
       results[i] = sub_results_[j];
+      results[i].endpoint = node->endpoint_index();
       ended_ns[i] = sub_ended_[j];
       if (results[i].outcome != Outcome::kOk) errors[i].swap(sub_errors_[j]);
     }
@@ -153,6 +154,7 @@ Task<void> RedisClusterAsyncDriver::Redirected(int i, OpResult* result, int64_t*
     }
     node->AppendEncoded(p.encoded, p.write);
     co_await node->ExecuteAppended(1, result, ended_ns, error);
+    result->endpoint = node->endpoint_index();
     active_ = nullptr;
     if (!node->connected()) map_stale_ = true;
     if (result->outcome == Outcome::kOk) co_return;

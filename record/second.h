@@ -64,7 +64,8 @@ inline constexpr size_t kMaxAnomalyExamples = 1000;
 struct EndpointSecond {
   uint64_t lost = 0, reconnects = 0, connect_failures = 0;
   // Operations that ended ok on it, and when the first and last of them did
-  // (s since the run started, -1: none). Redis Cluster: not measured.
+  // (s since the run started, -1: none). Redis Cluster: by the master that
+  // answered, named as its slot map names it.
   uint64_t ok = 0;
   double first_ok_t = -1, last_ok_t = -1;
 };

@@ -36,7 +36,8 @@ struct RebalanceNumbers {
   // The most any node's copy was behind the leader's, from the fault until
   // balanced (a PostgreSQL replica's WAL lag; -1: the database does not say).
   int64_t peak_lag_bytes = -1;
-  // From the workers' side (per-endpoint ok counts; not on Redis Cluster):
+  // From the workers' side (per-endpoint ok counts; on Redis Cluster by the
+  // master that answered):
   // after a join, how long until an endpoint that had served nothing in the
   // baseline before it served its first operation; after a leave, until an
   // endpoint that had been serving served its last (-1: not seen).

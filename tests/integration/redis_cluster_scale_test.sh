@@ -8,7 +8,8 @@
 # the slots and keys that moved, and the shares before and after (about
 # 5461 per master to about 4096, and back); no acknowledged write is lost
 # and nothing the schedule owed is missed while the slots move (at most
-# the backlog at the deadline). report.html, drawn by headless
+# the backlog at the deadline). Operations are counted by the master that
+# answered: the new one's first after the join and last after the leave. report.html, drawn by headless
 # Chromium, charts the slots per master, the new one among them.
 source "$(dirname "$0")/../lib.sh"
 start_redis_cluster
@@ -61,6 +62,12 @@ expect_eq "$(jq -c '[.faults[1].rebalance.nodes_before, .faults[1].rebalance.nod
 expect_eq "$(jq '[.faults[0].rebalance.shares_after[].share | select(. < 3686 or . > 4506)] | length' "$s")" 0 \
   "every master within 10% of 4096 slots after the join"
 expect_eq "$(jq '.phases[0].writes.lost' "$s")" 0 "acknowledged writes lost"
+# Operations are counted per master that answered, the new one included:
+# when it served its first after the join and its last after the leave.
+expect_eq "$(jq -r '.faults[0].rebalance.first_op_endpoint' "$s")" "127.0.0.1:$new" "the master that served first after the join"
+expect_eq "$(jq -r '.faults[1].rebalance.last_op_endpoint' "$s")" "127.0.0.1:$new" "the master that served last after the leave"
+first_op=$(jq '.faults[0].rebalance.first_op_s * 100 | round / 100' "$s")
+last_op=$(jq '.faults[1].rebalance.last_op_s * 100 | round / 100' "$s")
 # Nothing the schedule owed is missed while the slots move. An operation
 # due in the last milliseconds, while its worker still waits on the one
 # before, is the backlog at the deadline: missed by definition (the phase
@@ -96,4 +103,4 @@ grep -q "127.0.0.1:$new" "$TMP/report-dom.html" || fail "the share chart does no
 "${chrome[@]}" --screenshot="$ARTIFACTS/report-scale-out.png" --window-size=1600,2600 "file://$TMP/res/report.html" \
   >>"$TMP/chrome.log" 2>&1 || true
 sed -n '/## Faults and recovery/,/## Notes/p' "$TMP/res/report.md" | grep -E "^###|balanced|moved|where"
-pass "join: balanced after $(jq .faults[0].rebalance.time_to_balanced_s "$s") s, $(jq .faults[0].rebalance.moved "$s") slots and $(jq .faults[0].rebalance.moved_keys "$s") keys moved; leave: balanced after $(jq .faults[1].rebalance.time_to_balanced_s "$s") s, $(jq .faults[1].rebalance.moved "$s") slots and $(jq .faults[1].rebalance.moved_keys "$s") keys moved; $acked acknowledged inserts, none lost; $missed missed at the deadline"
+pass "join: its first operation $first_op s after, balanced after $(jq '.faults[0].rebalance.time_to_balanced_s * 100 | round / 100' "$s") s, $(jq .faults[0].rebalance.moved "$s") slots and $(jq .faults[0].rebalance.moved_keys "$s") keys moved; leave: its last operation $last_op s after, balanced after $(jq '.faults[1].rebalance.time_to_balanced_s * 100 | round / 100' "$s") s, $(jq .faults[1].rebalance.moved "$s") slots and $(jq .faults[1].rebalance.moved_keys "$s") keys moved; $acked acknowledged inserts, none lost; $missed missed at the deadline"
