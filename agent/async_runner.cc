@@ -262,7 +262,8 @@ drivers::Task<void> AsyncRunner::FinalRead(Worker* w) {
       loops_[w->loop]->cut_at[w->slot] = until;
       w->cut_fired = false;
       const drivers::OpResult r = co_await w->driver->Execute(req, &w->error);
-      if (Disarm(w)) w->error = TimeoutNote() + w->error;
+      if (Disarm(w))
+        w->error = "the final read's " + std::to_string(kFinalReadNs / kNsPerSec) + " s ran out; " + w->error;
       if (r.outcome == Outcome::kOk) {
         w->ops->Observe(op, r);
         if (w->ops->flagged()) w->stats->RecordAnomaly({w->ops->TakeFlag(), MonoNowNs(), w->endpoint, op, true});

@@ -81,6 +81,9 @@ drivers::ConnectOptions PhaseRunner::OptionsFor(int endpoint) {
 }
 
 std::string PhaseRunner::TimeoutNote() const {
+  // A cut at the hard stop may come sooner than op_timeout (an operation
+  // started near the deadline), or with no op_timeout at all.
+  if (op_timeout_ns_ == 0 || MonoNowNs() >= hard_stop_mono_ns_) return "cut at the phase's hard stop; ";
   return "timed out after " + std::to_string(op_timeout_ns_ / kNsPerMs) + " ms (op_timeout); ";
 }
 

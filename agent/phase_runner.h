@@ -190,6 +190,8 @@ class PhaseRunner {
   void ReportReconnectError(const std::string& message);
   static constexpr size_t kMaxReconnectCauses = 8;
   drivers::ConnectOptions OptionsFor(int endpoint);
+  // What an operation the watchdog cut is told (before its driver's
+  // message): op_timeout, or the phase's hard stop.
   std::string TimeoutNote() const;
 
   PhaseRunnerOptions options_;

@@ -1,5 +1,6 @@
 #include "drivers/driver_registry.h"
 
+#include <algorithm>
 #include <set>
 
 #include "drivers/mysql_async_driver.h"
@@ -13,8 +14,10 @@
 
 namespace stampede::drivers {
 
-const std::vector<DriverInfo>& Drivers() {
-  static const std::vector<DriverInfo> kDrivers = {
+namespace {
+
+std::vector<DriverInfo>& Registry() {
+  static std::vector<DriverInfo> kDrivers = {
       {"postgres",
        "PostgreSQL wire protocol (libpq; libpqxx for one-off statements)",
        Dialect::kPostgres,
@@ -48,6 +51,17 @@ const std::vector<DriverInfo>& Drivers() {
        {"redis", "redis-cluster"}},
   };
   return kDrivers;
+}
+
+}  // namespace
+
+const std::vector<DriverInfo>& Drivers() { return Registry(); }
+
+ScopedTestDriver::ScopedTestDriver(DriverInfo info) : name_(info.name) { Registry().push_back(std::move(info)); }
+
+ScopedTestDriver::~ScopedTestDriver() {
+  std::vector<DriverInfo>& r = Registry();
+  r.erase(std::remove_if(r.begin(), r.end(), [this](const DriverInfo& d) { return d.name == name_; }), r.end());
 }
 
 const DriverInfo* FindDriver(const std::string& name) {

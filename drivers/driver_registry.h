@@ -38,6 +38,20 @@ std::vector<std::string> DriverNames();
 // Fails if two entries share a name (called at start-up and in tests).
 Status CheckDriverRegistry();
 
+// Tests only: adds a driver (drivers/fake_async_driver.h's) for the life
+// of the object. Not thread-safe: construct and destroy it while no plan
+// is read and no runner runs.
+class ScopedTestDriver {
+ public:
+  explicit ScopedTestDriver(DriverInfo info);
+  ~ScopedTestDriver();
+  ScopedTestDriver(const ScopedTestDriver&) = delete;
+  ScopedTestDriver& operator=(const ScopedTestDriver&) = delete;
+
+ private:
+  std::string name_;
+};
+
 }  // namespace stampede::drivers
 
 #endif  // STAMPEDE_DRIVERS_DRIVER_REGISTRY_H_
