@@ -22,12 +22,12 @@ constexpr int64_t kStageTickNs = 20 * kNsPerMs;     // ramp granularity for wait
 constexpr int64_t kWatchdogTickNs = 10 * kNsPerMs;  // op_timeout's granularity
 constexpr int64_t kProbeNs = 10 * kNsPerMs;         // the lag probe's period: 100 samples a second a loop
 
-std::chrono::steady_clock::time_point AtMono(int64_t mono_ns) {
+}  // namespace
+
+std::chrono::steady_clock::time_point AsyncRunner::AtMono(int64_t mono_ns) {
   if (mono_ns == INT64_MAX) return std::chrono::steady_clock::time_point::max();
   return std::chrono::steady_clock::time_point(std::chrono::nanoseconds(SteadyNsOfMono(mono_ns)));
 }
-
-}  // namespace
 
 AsyncRunner::AsyncRunner(PhaseRunnerOptions options) : PhaseRunner(std::move(options)) {}
 
@@ -76,6 +76,8 @@ Status AsyncRunner::Prepare() {
     loops_.back()->watchdog = std::make_unique<boost::asio::steady_timer>(loops_.back()->context);
     loops_.back()->probe = std::make_unique<boost::asio::steady_timer>(loops_.back()->context);
     loops_.back()->stats = l < loop_stats.size() ? loop_stats[l] : nullptr;
+    loops_.back()->connecting.assign(size_t(options_.plan.target().endpoints_size()), 0);
+    loops_.back()->waiting.resize(size_t(options_.plan.target().endpoints_size()));
   }
   event_loops_ = int(n);
   for (size_t i = 0; i < workers_.size(); ++i) {
@@ -134,63 +136,6 @@ void AsyncRunner::Finished(Worker* w) {
 
 bool AsyncRunner::AllFinished() const {
   return std::all_of(workers_.begin(), workers_.end(), [](const auto& w) { return w->finished; });
-}
-
-drivers::Task<Status> AsyncRunner::ConnectTo(Worker* w, int endpoint, int64_t deadline) {
-  return ConnectDriver(w->driver.get(), endpoint, deadline);
-}
-
-drivers::Task<Status> AsyncRunner::ConnectDriver(drivers::AsyncDriver* driver, int endpoint, int64_t deadline) {
-  drivers::ConnectOptions co = OptionsFor(endpoint);
-  // A connection attempt never outlasts the phase's hard stop, or the final
-  // read's end for the final read.
-  if (deadline == 0) deadline = hard_stop_mono_ns_;
-  if (deadline != INT64_MAX) {
-    const int64_t left_ms = (deadline - MonoNowNs()) / kNsPerMs;
-    if (left_ms <= 0) co_return Status::Error("stopped");
-    co.connect_timeout_ms = int(std::min<int64_t>(co.connect_timeout_ms, left_ms));
-  }
-  Status s = co_await driver->Connect(co);
-  if (s.ok()) s = co_await driver->Prepare(workload_->statements());
-  if (!s.ok()) driver->Close();
-  co_return s;
-}
-
-drivers::Task<void> AsyncRunner::MaybeGoHome(Worker* w) {
-  const int64_t now = MonoNowNs();
-  if (w->home < 0 || w->endpoint == w->home || now < w->next_home_ns) co_return;
-  w->next_home_ns = now + kHomeRetryNs;
-  std::unique_ptr<drivers::AsyncDriver> home =
-      driver_info_->async_factory(options_.plan.target().flavor(), loops_[w->loop]->context.get_executor());
-  const Status s = co_await ConnectDriver(home.get(), w->home);
-  EndpointCounters& e = w->stats->endpoint(size_t(w->home));
-  if (!s.ok()) {
-    e.connect_failures.fetch_add(1, std::memory_order_relaxed);
-    co_return;
-  }
-  w->driver->Close();
-  w->driver = std::move(home);
-  w->endpoint = w->home;
-  e.reconnects.fetch_add(1, std::memory_order_relaxed);
-}
-
-drivers::Task<Status> AsyncRunner::ConnectFirst(Worker* w) {
-  Status s = co_await ConnectTo(w, w->endpoint);
-  if (s.ok()) co_return s;
-  w->stats->endpoint(size_t(w->endpoint)).connect_failures.fetch_add(1, std::memory_order_relaxed);
-  // The first phase insists on every endpoint answering (a typo in the plan
-  // shows before anything runs); later phases may start while a node is
-  // down after a fault, so a worker takes the next endpoint that answers. A
-  // read-write session expects the standbys to refuse.
-  // A joining node's endpoint need not answer yet: the worker goes there
-  // once it does (MaybeGoHome).
-  const v1::Target& t = options_.plan.target();
-  if (options_.phase_index > 0 || t.balance() == "first-alive" || !t.session().empty() || w->home >= 0) {
-    w->next_home_ns = MonoNowNs() + kHomeRetryNs;
-    Status again = co_await Reconnect(w);
-    if (again.ok()) co_return again;
-  }
-  co_return s;
 }
 
 drivers::Task<void> AsyncRunner::WorkerMain(Worker* w) {
@@ -414,21 +359,6 @@ void AsyncRunner::Settle(Worker* w, int op, const drivers::OpResult& r, int64_t 
   }
 }
 
-drivers::Task<void> AsyncRunner::AfterLoss(Worker* w) {
-  w->stats->endpoint(size_t(w->endpoint)).lost.fetch_add(1, std::memory_order_relaxed);
-  // A node that accepts connections but fails every operation (Galera
-  // outside the primary component) must not be hammered: back off from
-  // the second loss in a row.
-  if (++w->failures > 1) co_await SleepUntil(w, std::min(MonoNowNs() + NextBackoffNs(w), deadline_mono_ns_));
-  while (!Halted() && MonoNowNs() < deadline_mono_ns_) {
-    MissOverdue(w);
-    Status s = co_await Reconnect(w);
-    if (s.ok()) break;
-    ReportReconnectError(s.message());
-    co_await SleepUntil(w, std::min(MonoNowNs() + NextBackoffNs(w), deadline_mono_ns_));
-  }
-}
-
 int AsyncRunner::NextOp(Worker* w, int* statements) {
   // Multi-statement transactions: the workload fills txn_size requests;
   // per-op transactions (custom's txn: true) have up to kMaxTxnStatements.
@@ -469,23 +399,6 @@ drivers::Task<drivers::OpResult> AsyncRunner::ExecuteStatement(Worker* w, const 
     }
   }
   co_return r;
-}
-
-drivers::Task<Status> AsyncRunner::Reconnect(Worker* w, int64_t deadline) {
-  const int n = options_.plan.target().endpoints_size();
-  Status last;
-  for (int i = 1; i <= n && !Halted(); ++i) {
-    const int e = (w->endpoint + i) % n;
-    Status s = co_await ConnectTo(w, e, deadline);
-    if (s.ok()) {
-      w->endpoint = e;
-      w->stats->endpoint(size_t(e)).reconnects.fetch_add(1, std::memory_order_relaxed);
-      co_return s;
-    }
-    w->stats->endpoint(size_t(e)).connect_failures.fetch_add(1, std::memory_order_relaxed);
-    last = s;
-  }
-  co_return last.ok() ? Status::Error("stopped") : last;
 }
 
 void AsyncRunner::Run(int64_t start_coord_ns, int64_t join_coord_ns) {

@@ -13,6 +13,8 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <deque>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -44,6 +46,7 @@ class AsyncRunner : public PhaseRunner {
     std::unique_ptr<drivers::AsyncDriver> driver;
     std::unique_ptr<boost::asio::steady_timer> sleep;  // schedule, back-off, the start gate
     bool cut_fired = false;                            // the watchdog cut its operation
+    bool connect_turn = false;                         // handed a connection attempt's turn (EndConnectTurn)
     std::string error;
     // A transaction's statements, made the first time one runs.
     std::unique_ptr<std::array<drivers::OpRequest, kMaxTxnStatements>> calls;
@@ -73,6 +76,10 @@ class AsyncRunner : public PhaseRunner {
     // workers reads one array: no timer per operation.
     std::vector<int64_t> cut_at;
     std::atomic<int> running{0};  // workers not yet finished
+    // Per endpoint: connection attempts in flight from this loop, and the
+    // workers waiting for a turn, first come first served (TakeConnectTurn).
+    std::vector<int> connecting;
+    std::vector<std::deque<Worker*>> waiting;
   };
   // What one worker's read-back found (agent/writes_check.cc).
   struct WorkerCheck {
@@ -126,11 +133,23 @@ class AsyncRunner : public PhaseRunner {
   // final read's own end, which comes after it).
   Task<Status> Reconnect(Worker* w, int64_t deadline = 0);
   Task<Status> ConnectTo(Worker* w, int endpoint, int64_t deadline = 0);
-  Task<Status> ConnectDriver(drivers::AsyncDriver* driver, int endpoint, int64_t deadline = 0);
+  Task<Status> ConnectDriver(Worker* w, drivers::AsyncDriver* driver, int endpoint, int64_t deadline = 0);
+  // At most kMaxConnecting connection attempts to one endpoint are in
+  // flight per loop: a server authenticates them one by one, so hundreds
+  // made at once would wait in its queue past connect_timeout, whose clock
+  // starts with the attempt. (Per endpoint: a node that does not answer
+  // holds up only the attempts to it.) A worker waits here for its turn
+  // (or until `deadline`, or an abort: false), and hands the turn on when
+  // its attempt ends.
+  static constexpr int kMaxConnecting = 32;
+  Task<bool> TakeConnectTurn(Worker* w, int endpoint, int64_t deadline);
+  void EndConnectTurn(Worker* w, int endpoint);
   // A worker away from its joining home endpoint (WorkerState::home), once
   // kHomeRetryNs has passed since the last try: a new connection to it,
   // which replaces the current one if it answers.
   Task<void> MaybeGoHome(Worker* w);
+  // A monotonic time (common/clock.h) as the loops' timers take it.
+  static std::chrono::steady_clock::time_point AtMono(int64_t mono_ns);
   // Sleeps until mono_ns; false if the phase halted meanwhile.
   Task<bool> SleepUntil(Worker* w, int64_t mono_ns);
   // Arms the cut for one operation (or a transaction with its retries);

@@ -286,6 +286,33 @@ TEST_F(AsyncRunnerTest, CancelEndsTheRunAndCountsNothingMissed) {
   EXPECT_TRUE(t.final_seen);
 }
 
+// A server that answers connection attempts one at a time (as PostgreSQL
+// spends CPU on each one's authentication): 400 workers connecting at
+// once would wait in its queue past connect_timeout. The runner keeps a
+// few attempts in flight per loop, and an attempt's timeout starts when
+// it is made, so all of them connect.
+TEST_F(AsyncRunnerTest, ManyWorkersConnectingAtOnceDoNotTimeOutInTheServersQueue) {
+  phase().set_workers(400);
+  phase().set_ops(400);
+  phase().set_timeout_ms(30'000);
+  plan_.mutable_target()->set_connect_timeout_ms(300);
+  constexpr int64_t kEachNs = 2 * kNsPerMs;  // the whole queue: 800 ms
+  std::atomic<int64_t> busy_until{0};
+  cluster_.connect_delay = [&busy_until](int) {
+    const int64_t now = MonoNowNs();
+    int64_t prev = busy_until.load();
+    int64_t done;
+    do {
+      done = std::max(now, prev) + kEachNs;
+    } while (!busy_until.compare_exchange_weak(prev, done));
+    return done - now;
+  };
+  const Totals t = Run();
+  EXPECT_TRUE(prepared_.ok()) << prepared_.message();
+  EXPECT_EQ(cluster_.connect_timeouts.load(), 0u);
+  EXPECT_EQ(t.outcome(Outcome::kOk), 400u);
+}
+
 TEST_F(AsyncRunnerTest, PrepareNamesTheEndpointThatRefused) {
   phase().set_ops(1);
   cluster_.connect = [](int) { return Status::Error("password authentication failed"); };

@@ -13,6 +13,14 @@ Task<Status> FakeAsyncDriver::Connect(const ConnectOptions& options) {
   port_ = options.port;
   aborted_ = false;
   cluster_->connects.fetch_add(1);
+  const int64_t delay_ns = cluster_->connect_delay ? cluster_->connect_delay(port_) : 0;
+  const int64_t timeout_ns = int64_t(options.connect_timeout_ms) * kNsPerMs;
+  if (timeout_ns > 0 && delay_ns > timeout_ns) {
+    co_await Wait(timeout_ns);
+    cluster_->connect_timeouts.fetch_add(1);
+    co_return Status::Error(options.Endpoint() + ": timeout expired");
+  }
+  if (!co_await Wait(delay_ns)) co_return Status::Error(options.Endpoint() + ": connection cut");
   Status s = cluster_->connect ? cluster_->connect(port_) : Status::Ok();
   connected_ = s.ok();
   co_return s.ok() ? s : Status::Error(options.Endpoint() + ": " + s.message());

@@ -47,9 +47,13 @@ struct FakeCluster {
   std::function<FakeAnswer(const FakeCall&)> answer;
   // Whether a connection attempt to a port succeeds; unset: it does.
   std::function<Status(int port)> connect;
+  // How long the server takes to answer a connection attempt; unset: no
+  // time. One that takes longer than connect_timeout fails at it.
+  std::function<int64_t(int port)> connect_delay;
 
   std::atomic<uint64_t> calls{0};  // operations sent, retries included
   std::atomic<uint64_t> connects{0};
+  std::atomic<uint64_t> connect_timeouts{0};
   std::atomic<uint64_t> aborts{0};  // operations in flight that Abort() cut
   std::array<std::atomic<uint64_t>, kMaxPorts> calls_on{};
 };
@@ -79,7 +83,7 @@ class FakeAsyncDriver : public AsyncDriver {
 
   FakeCluster* cluster_;
   boost::asio::steady_timer timer_;
-  std::vector<bool> writes_;  // per prepared statement
+  std::vector<bool> writes_;   // per prepared statement
   std::vector<int> appended_;  // statements of the batch being built
   int port_ = 0;
   bool connected_ = false;
