@@ -11,6 +11,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/version.h"
+#include "proto/grpc_status.h"
 #include "proto/stampede.grpc.pb.h"
 
 namespace stampede::agent {
@@ -211,9 +212,10 @@ Status Agent::Run() {
     state_->run.OnCoordinatorLost();
     if (shutdown_.load()) break;
     std::string error = status.error_message();
-    if (status.error_code() == grpc::StatusCode::ALREADY_EXISTS ||
-        status.error_code() == grpc::StatusCode::INVALID_ARGUMENT ||
-        status.error_code() == grpc::StatusCode::PERMISSION_DENIED) {
+    // Refused (a name taken, a hello or a certificate not accepted): asking
+    // again would be refused again.
+    if (const StatusKind kind = FromGrpc(status).kind();
+        kind == StatusKind::kAlreadyExists || kind == StatusKind::kInvalidInput || kind == StatusKind::kPermission) {
       result = Status::Error("coordinator " + options_.coordinator + " refused agent " + options_.name + ": " + error);
       break;
     }

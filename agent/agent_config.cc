@@ -17,10 +17,10 @@ namespace {
 
 // A duration field, in ms, between 1 s and a day.
 Status Duration(const YAML::Node& n, const std::string& file, const std::string& field, int64_t* ms) {
-  auto d = n.IsScalar() ? ParseDurationNs(n.Scalar()) : Status::Error("expected a duration like 30s");
-  if (!d.ok()) return Status::Error(ConfigAt(file, n) + field + ": " + d.status().message());
+  auto d = n.IsScalar() ? ParseDurationNs(n.Scalar()) : Status::Invalid("expected a duration like 30s");
+  if (!d.ok()) return Status::Invalid(ConfigAt(file, n) + field + ": " + d.status().message());
   if (*d < 1000000000LL || *d > 86400LL * 1000000000LL) {
-    return Status::Error(ConfigAt(file, n) + field + ": expected between 1s and 24h, found '" + n.Scalar() + "'");
+    return Status::Invalid(ConfigAt(file, n) + field + ": expected between 1s and 24h, found '" + n.Scalar() + "'");
   }
   *ms = *d / 1000000;
   return Status::Ok();
@@ -30,7 +30,7 @@ Status Duration(const YAML::Node& n, const std::string& file, const std::string&
 
 StatusOr<AgentConfig> AgentConfig::Load(const std::string& path) {
   std::ifstream in(path);
-  if (!in) return Status::Error(path + ": " + std::strerror(errno));
+  if (!in) return Status::FromErrno(path, errno);
   std::stringstream ss;
   ss << in.rdbuf();
   return Parse(ss.str(), path);
@@ -39,18 +39,18 @@ StatusOr<AgentConfig> AgentConfig::Load(const std::string& path) {
 StatusOr<AgentConfig> AgentConfig::Parse(const std::string& text, const std::string& file) {
   // The same limits as a plan's: size, nesting, aliases.
   if (auto e = plan::CheckPlanTextLimits(text)) {
-    return Status::Error(file + ":" + std::to_string(e->line) + ":" + std::to_string(e->column) + ": " + e->message);
+    return Status::Invalid(file + ":" + std::to_string(e->line) + ":" + std::to_string(e->column) + ": " + e->message);
   }
   YAML::Node root;
   try {
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    return Status::Error(file + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
-                         ": not valid YAML: " + e.msg);
+    return Status::Invalid(file + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                           ": not valid YAML: " + e.msg);
   }
   AgentConfig c;
   if (root.IsNull()) return c;
-  if (!root.IsMap()) return Status::Error(file + ": expected a mapping (nodes:, fault_timeout:, ...)");
+  if (!root.IsMap()) return Status::Invalid(file + ": expected a mapping (nodes:, fault_timeout:, ...)");
   ConfigProblems problems(file);
   problems.CheckDuplicates(root);
   problems.CheckKeys(root, "", {"nodes", "fault_timeout", "coordinator_lost", "spool", "allow"});

@@ -45,7 +45,7 @@ struct EngineOptions {
 };
 inline Status CheckEngine(const EngineOptions& e) {
   if (e.threads < 0 || e.threads > 256) {
-    return Status::Error("--threads: expected 0 (one per core) to 256, found " + std::to_string(e.threads));
+    return Status::Invalid("--threads: expected 0 (one per core) to 256, found " + std::to_string(e.threads));
   }
   return Status::Ok();
 }

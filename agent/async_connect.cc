@@ -110,7 +110,6 @@ drivers::Task<Status> AsyncRunner::ConnectFirst(Worker* w) {
   co_return s;
 }
 
-
 drivers::Task<void> AsyncRunner::AfterLoss(Worker* w) {
   w->stats->endpoint(size_t(w->endpoint)).lost.fetch_add(1, std::memory_order_relaxed);
   // A node that accepts connections but fails every operation (Galera
@@ -125,7 +124,6 @@ drivers::Task<void> AsyncRunner::AfterLoss(Worker* w) {
     co_await SleepUntil(w, std::min(MonoNowNs() + NextBackoffNs(w), deadline_mono_ns_));
   }
 }
-
 
 drivers::Task<Status> AsyncRunner::Reconnect(Worker* w, int64_t deadline) {
   const int n = options_.plan.target().endpoints_size();

@@ -52,7 +52,7 @@ Status ConfigProblems::ToStatus() const {
   std::vector<std::string> sorted = list_;
   std::stable_sort(sorted.begin(), sorted.end(),
                    [&](const std::string& a, const std::string& b) { return position(a) < position(b); });
-  return Status::Error(Join(sorted, "\n"));
+  return Status::Invalid(Join(sorted, "\n"));
 }
 
 }  // namespace stampede::agent

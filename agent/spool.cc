@@ -57,7 +57,7 @@ Status Spool::Begin(const std::string& run_id) {
   std::filesystem::create_directories(dir_, ec);
   if (ec) return Status::Error("spool: cannot create " + dir_ + ": " + ec.message());
   file_ = std::fopen(path_.c_str(), "w");
-  if (!file_) return Status::Error("spool: " + path_ + ": " + std::strerror(errno));
+  if (!file_) return Status::FromErrno("spool: " + path_, errno);
   std::fprintf(file_, "%s %s %s\n", kMagic, run_id.c_str(), agent_.c_str());
   std::fflush(file_);
   last_sync_ns_ = MonoNowNs();
@@ -172,7 +172,7 @@ std::string Spool::Keep() {
 Status Spool::Read(const std::string& path, std::string* run_id, std::string* agent,
                    std::vector<SpoolRecord>* records) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::Error(path + ": " + std::strerror(errno));
+  if (!in) return Status::FromErrno(path, errno);
   std::string header;
   std::getline(in, header);
   std::istringstream h(header);

@@ -82,8 +82,7 @@ int CheckCommand(const Args& args) {
   for (size_t i = 0; i < phases->size(); ++i) {
     auto checked = report::CheckHistory(path, (*phases)[i], uint32_t(i));
     if (!checked.ok()) {
-      std::cerr << "stampede: " << checked.status().message() << "\n";
-      return kExitFailed;
+      return Fail(checked.status());
     }
     anomalies += Report(*checked, summary);
   }

@@ -1,11 +1,13 @@
 // The stampede subcommands. Each parses its own flags and returns the
 // process exit code: 0 ok, 1 the run or daemon failed, 2 bad input, 3 the run completed but
-// degraded (an agent was lost).
+// degraded (an agent was lost), 4 expectations not met.
 #ifndef STAMPEDE_CLI_COMMANDS_H_
 #define STAMPEDE_CLI_COMMANDS_H_
 
 #include <string>
 #include <vector>
+
+#include "common/status.h"
 
 namespace stampede::cli {
 
@@ -19,6 +21,13 @@ constexpr int kExitBadInput = 2;
 constexpr int kExitDegraded = 3;
 // The run completed and the plan's expect: block was not met (the verdict).
 constexpr int kExitExpectations = 4;
+
+// A failure's exit code, by its kind: the one place that decides it. The
+// user's to fix (a wrong plan, flag or file, one that is missing, a refusal,
+// a name taken): kExitBadInput; anything else: kExitFailed.
+int ExitCodeOf(const Status& s);
+// Prints "stampede: MESSAGE" on stderr and returns ExitCodeOf(s).
+int Fail(const Status& s);
 
 int ValidateCommand(const Args& args);
 int WorkloadsCommand(const Args& args);

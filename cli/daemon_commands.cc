@@ -49,15 +49,13 @@ int CoordinatorCommand(const Args& args) {
   if (token_file != "none") {
     auto token = LoadOrCreateToken(token_file);
     if (!token.ok()) {
-      std::cerr << "stampede: " << token.status().message() << "\n";
-      return kExitBadInput;
+      return Fail(token.status());
     }
     options.access.token = *token;
   }
   auto creds = tls.ServerCredentials(options.listen);
   if (!creds.ok()) {
-    std::cerr << "stampede: " << creds.status().message() << "\n";
-    return kExitBadInput;
+    return Fail(creds.status());
   }
   options.credentials = *creds;
   if (options.http == "off") options.http.clear();
@@ -68,8 +66,7 @@ int CoordinatorCommand(const Args& args) {
   coordinator::Coordinator coord(options);
   Status s = coord.Start();
   if (!s.ok()) {
-    std::cerr << "stampede: " << s.message() << "\n";
-    return kExitFailed;
+    return Fail(s);
   }
   SLOG(kInfo) << "listening on " << coord.address() << (tls.enabled() ? " (mutual TLS)" : "");
   SLOG(kInfo) << "runs may be submitted by "
@@ -111,7 +108,7 @@ Status DefaultAgentName(const TlsOptions& tls, std::string* name) {
   }
   char host[256] = {};
   if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') {
-    return Status::Error("no --name, and the host name cannot be read: give --name");
+    return Status::Invalid("no --name, and the host name cannot be read: give --name");
   }
   *name = host;
   return Status::Ok();
@@ -133,7 +130,7 @@ std::string DescribeAgent(const agent::AgentOptions& options) {
 Status ParseLabels(const std::vector<std::string>& labels, std::map<std::string, std::string>* out) {
   for (const std::string& l : labels) {
     auto eq = l.find('=');
-    if (eq == std::string::npos) return Status::Error("--label expects KEY=VALUE, found '" + l + "'");
+    if (eq == std::string::npos) return Status::Invalid("--label expects KEY=VALUE, found '" + l + "'");
     (*out)[l.substr(0, eq)] = l.substr(eq + 1);
   }
   return Status::Ok();
@@ -144,14 +141,14 @@ Status ParseLabels(const std::vector<std::string>& labels, std::map<std::string,
 // tests of agents whose clocks differ. Before any thread starts.
 Status ApplyTestClock(std::string skew, int64_t drift_ppm) {
   if (drift_ppm < -100000 || drift_ppm > 100000) {
-    return Status::Error("--test-clock-drift-ppm: expected -100000 .. 100000, found " + std::to_string(drift_ppm));
+    return Status::Invalid("--test-clock-drift-ppm: expected -100000 .. 100000, found " + std::to_string(drift_ppm));
   }
   int64_t offset = 0;
   if (!skew.empty()) {
     const bool negative = skew[0] == '-';
     auto d = ParseDurationNs(negative ? skew.substr(1) : skew);
     if (!d.ok() || *d > 3600 * kNsPerSec) {
-      return Status::Error("--test-clock-skew: expected a duration up to 1h like 3s or -3s, found '" + skew + "'");
+      return Status::Invalid("--test-clock-skew: expected a duration up to 1h like 3s or -3s, found '" + skew + "'");
     }
     offset = negative ? -*d : *d;
   }
@@ -194,31 +191,26 @@ int AgentCommand(const Args& args) {
   const std::string usage = "usage: stampede agent --coordinator HOST:PORT [--name NAME]";
   if (auto code = ParseFlags(usage, desc, {}, args, &vm)) return *code;
   if (Status n = DefaultAgentName(tls, &options.name); !n.ok()) {
-    std::cerr << "stampede: " << n.message() << "\n";
-    return kExitBadInput;
+    return Fail(n);
   }
   if (Status e = agent::CheckEngine(options.engine); !e.ok()) {
-    std::cerr << "stampede: " << e.message() << "\n";
-    return kExitBadInput;
+    return Fail(e);
   }
   for (Status s : {ParseLabels(labels, &options.labels), ApplyTestClock(skew, drift_ppm)}) {
     if (!s.ok()) {
-      std::cerr << "stampede: " << s.message() << "\n";
-      return kExitBadInput;
+      return Fail(s);
     }
   }
   options.unreachable_hint = TlsConnectHint(tls);
   auto creds = tls.ChannelCredentials(options.coordinator);
   if (!creds.ok()) {
-    std::cerr << "stampede: " << creds.status().message() << "\n";
-    return kExitBadInput;
+    return Fail(creds.status());
   }
   options.credentials = *creds;
   if (!config.empty()) {
     auto loaded = agent::AgentConfig::Load(config);
     if (!loaded.ok()) {
-      std::cerr << "stampede: " << loaded.status().message() << "\n";
-      return kExitBadInput;
+      return Fail(loaded.status());
     }
     options.config = std::move(*loaded);
   }
@@ -255,8 +247,7 @@ int AgentCommand(const Args& args) {
   });
   Status s = a.Run();
   if (!s.ok()) {
-    std::cerr << "stampede: " << s.message() << "\n";
-    return kExitFailed;
+    return Fail(s);
   }
   return kExitOk;
 }

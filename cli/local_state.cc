@@ -17,7 +17,7 @@ constexpr size_t kTokenBytes = 32;
 constexpr size_t kMaxTokenFile = 4096;
 
 Status Errno(const std::string& path, const std::string& what) {
-  return Status::Error("token file " + path + ": " + what + ": " + std::strerror(errno));
+  return Status::FromErrno("token file " + path + ": " + what, errno);
 }
 
 StatusOr<std::string> RandomToken() {
@@ -44,14 +44,14 @@ StatusOr<std::string> ReadTokenFile(const std::string& path, bool private_only) 
   struct stat st {};
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);
-    return Status::Error("token file " + path + ": not a regular file");
+    return Status::Invalid("token file " + path + ": not a regular file");
   }
   if (private_only && (st.st_uid != geteuid() || (st.st_mode & 077) != 0)) {
     close(fd);
     char mode[8];
     std::snprintf(mode, sizeof(mode), "%04o", unsigned(st.st_mode & 07777));
-    return Status::Error("token file " + path + " must belong to this user and be readable by no one else (mode " +
-                         mode + "): chmod 600 " + path);
+    return Status::Denied("token file " + path + " must belong to this user and be readable by no one else (mode " +
+                          mode + "): chmod 600 " + path);
   }
   std::string text(kMaxTokenFile, '\0');
   ssize_t n = read(fd, text.data(), text.size());
@@ -59,7 +59,7 @@ StatusOr<std::string> ReadTokenFile(const std::string& path, bool private_only) 
   if (n < 0) return Errno(path, "cannot read");
   text.resize(size_t(n));
   text = text.substr(0, text.find_first_of("\r\n"));
-  if (text.size() < 16) return Status::Error("token file " + path + ": holds no token (16 or more characters)");
+  if (text.size() < 16) return Status::Invalid("token file " + path + ": holds no token (16 or more characters)");
   return text;
 }
 
@@ -82,7 +82,7 @@ StatusOr<std::string> LoadOrCreateToken(const std::string& path) {
   if (!dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    if (ec) return Status::Error("token file " + path + ": cannot create " + dir.string() + ": " + ec.message());
+    if (ec) return Status::FromErrno("token file " + path + ": cannot create " + dir.string(), ec.value());
     if (chmod(dir.c_str(), 0700) != 0 && errno != EPERM) return Errno(dir.string(), "chmod");
   }
   auto token = RandomToken();

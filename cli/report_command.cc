@@ -37,26 +37,22 @@ int ReportCommand(const Args& args) {
     Status read =
         report::ScanRecords(dir + "/journal.jsonl", [&](record::Record&& r) { journal.push_back(std::move(r)); });
     if (!read.ok()) {
-      std::cerr << "stampede: " << read.message() << "\n";
-      return kExitFailed;
+      return Fail(read);
     }
     report::JournalWriter writer;
     Status opened = writer.Open(dir + "/journal.jsonl");
     if (!opened.ok()) {
-      std::cerr << "stampede: " << opened.message() << "\n";
-      return kExitFailed;
+      return Fail(opened);
     }
     for (const std::string& spool : spools) {
       auto added = MergeSpool(spool, &journal);
       if (!added.ok()) {
-        std::cerr << "stampede: " << added.status().message() << "\n";
-        return kExitFailed;
+        return Fail(added.status());
       }
       for (const record::Record& r : *added) {
         Status w = writer.Append(r);
         if (!w.ok()) {
-          std::cerr << "stampede: " << w.message() << "\n";
-          return kExitFailed;
+          return Fail(w);
         }
       }
       std::cerr << "stampede: " << spool << ": " << added->size() << " line(s) merged into the journal\n";
@@ -68,8 +64,7 @@ int ReportCommand(const Args& args) {
   Status s = report::WriteReports(dir, &summary, &warnings, hdr_log);
   for (const std::string& w : warnings) std::cerr << "stampede: warning: " << w << "\n";
   if (!s.ok()) {
-    std::cerr << "stampede: " << s.message() << "\n";
-    return kExitFailed;
+    return Fail(s);
   }
   std::cout << report::RenderReportMarkdown(summary);
   if (const report::Verdict verdict = report::Evaluate(summary); !verdict.passed()) {

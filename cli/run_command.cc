@@ -21,6 +21,7 @@
 #include "coordinator/result_files.h"
 #include "plan/plan_loader.h"
 #include "plan/plan_writer.h"
+#include "proto/grpc_status.h"
 #include "proto/stampede.grpc.pb.h"
 #include "report/text_format.h"
 
@@ -150,8 +151,7 @@ int RunRemote(const std::string& address, const TlsOptions& tls, const std::stri
               const std::string& yaml, int64_t follow_for_ms, const std::string& local_results) {
   auto creds = tls.ChannelCredentials(address);
   if (!creds.ok()) {
-    std::cerr << "stampede: " << creds.status().message() << "\n";
-    return kExitBadInput;
+    return Fail(creds.status());
   }
   auto stub = v1::Coordinator::NewStub(grpc::CreateChannel(address, *creds));
   std::mutex mu;
@@ -184,12 +184,11 @@ int RunRemote(const std::string& address, const TlsOptions& tls, const std::stri
   req.set_plan_yaml(yaml);
   auto [got, result, status, run_id] = call([&](grpc::ClientContext* ctx) { return stub->SubmitRun(ctx, req); });
   if (got) return ConcludeRemote(stub.get(), token, run_id, result, local_results);
-  if (status.error_code() == grpc::StatusCode::INVALID_ARGUMENT ||
-      status.error_code() == grpc::StatusCode::PERMISSION_DENIED) {
-    std::cerr << "stampede: coordinator " << address << ": " << status.error_message() << "\n";
-    return kExitBadInput;
+  const Status answer = FromGrpc(status);
+  if (answer.kind() == StatusKind::kInvalidInput || answer.kind() == StatusKind::kPermission) {
+    return Fail(answer.WithContext("coordinator " + address));
   }
-  if (!interrupted && run_id.empty() && status.error_code() == grpc::StatusCode::UNAVAILABLE) {
+  if (!interrupted && run_id.empty() && answer.kind() == StatusKind::kUnavailable) {
     std::cerr << "stampede: cannot reach coordinator " << address << ": " << status.error_message()
               << TlsConnectHint(tls) << "\n";
     return kExitFailed;
@@ -213,11 +212,11 @@ int RunRemote(const std::string& address, const TlsOptions& tls, const std::stri
     auto [again, r, st, id] = call([&](grpc::ClientContext* ctx) { return stub->Follow(ctx, follow); });
     (void)id;
     if (again) return ConcludeRemote(stub.get(), token, run_id, r, local_results);
-    if (st.error_code() == grpc::StatusCode::PERMISSION_DENIED) {
-      std::cerr << "stampede: coordinator " << address << " came back but " << st.error_message() << "\n";
-      return kExitBadInput;
+    const StatusKind kind = FromGrpc(st).kind();
+    if (kind == StatusKind::kPermission) {
+      return Fail(Status::Denied("coordinator " + address + " came back but " + st.error_message()));
     }
-    if (st.error_code() == grpc::StatusCode::NOT_FOUND) {
+    if (kind == StatusKind::kNotFound) {
       std::cerr << "stampede: coordinator " << address << " does not know run " << run_id
                 << " (any more): its results stay where it wrote them\n";
       return kExitFailed;
@@ -274,14 +273,10 @@ void AddRunFlags(RunFlags* f, po::options_description* desc) {
 // --coordinator: the plan goes to a coordinator daemon.
 int SubmitToCoordinator(const RunFlags& f, const v1::Plan& plan) {
   auto follow = ParseDurationNs(f.follow_for);
-  if (!follow.ok()) {
-    std::cerr << "stampede: --follow-for: " << follow.status().message() << "\n";
-    return kExitBadInput;
-  }
+  if (!follow.ok()) return Fail(follow.status().WithContext("--follow-for"));
   auto token = f.token_file == "none" ? StatusOr<std::string>(std::string()) : ReadToken(f.token_file);
   if (!token.ok()) {
-    std::cerr << "stampede: " << token.status().message() << "\n";
-    return kExitBadInput;
+    return Fail(token.status());
   }
   return RunRemote(f.coordinator_addr, f.tls, *token, plan, plan::PlanToYaml(plan), *follow / kNsPerMs, f.results_dir);
 }
@@ -309,24 +304,20 @@ int RunEmbedded(const RunFlags& f, v1::Plan plan) {
   co.pushgateway = f.pushgateway;
   auto server_creds = f.tls.ServerCredentials(f.listen);
   auto first_config = FirstAgentConfig(f);
-  if (!server_creds.ok() || !first_config.ok()) {
-    std::cerr << "stampede: " << (!server_creds.ok() ? server_creds.status() : first_config.status()).message() << "\n";
-    return kExitBadInput;
-  }
+  if (!server_creds.ok()) return Fail(server_creds.status());
+  if (!first_config.ok()) return Fail(first_config.status());
   co.credentials = *server_creds;
   coordinator::Coordinator coord(co);
   Status s = coord.Start();
   if (!s.ok()) {
-    std::cerr << "stampede: " << s.message() << "\n";
-    return kExitFailed;
+    return Fail(s);
   }
   if (coord.http_port()) {
     std::fprintf(stderr, "dashboard: http://%s:%d/\n", f.http.substr(0, f.http.rfind(':')).c_str(), coord.http_port());
   }
   auto channel_creds = f.tls.ChannelCredentials(coord.address());
   if (!channel_creds.ok()) {
-    std::cerr << "stampede: " << channel_creds.status().message() << "\n";
-    return kExitBadInput;
+    return Fail(channel_creds.status());
   }
   std::vector<std::unique_ptr<agent::Agent>> agents;
   std::vector<std::thread> threads;
@@ -371,8 +362,7 @@ int RunCommand(const Args& args) {
     return kExitBadInput;
   }
   if (Status e = agent::CheckEngine(f.engine); !e.ok()) {
-    std::cerr << "stampede: " << e.message() << "\n";
-    return kExitBadInput;
+    return Fail(e);
   }
   // It travels with the plan, so a coordinator daemon writes it too.
   if (f.hdr_log) loaded.plan.mutable_report()->set_hdr_log(true);

@@ -19,12 +19,12 @@ namespace stampede::cli {
 
 StatusOr<std::string> CertificateCommonName(const std::string& path) {
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "r"), &std::fclose);
-  if (!f) return Status::Error("cannot read the certificate " + path + ": " + std::strerror(errno));
+  if (!f) return Status::FromErrno("cannot read the certificate " + path, errno);
   std::unique_ptr<X509, void (*)(X509*)> cert(PEM_read_X509(f.get(), nullptr, nullptr, nullptr), &X509_free);
-  if (!cert) return Status::Error(path + " is not a PEM certificate");
+  if (!cert) return Status::Invalid(path + " is not a PEM certificate");
   char cn[256];
   const int n = X509_NAME_get_text_by_NID(X509_get_subject_name(cert.get()), NID_commonName, cn, sizeof cn);
-  if (n <= 0) return Status::Error("the certificate " + path + " has no common name; give --name");
+  if (n <= 0) return Status::Invalid("the certificate " + path + " has no common name; give --name");
   return std::string(cn, static_cast<size_t>(n));
 }
 
@@ -33,18 +33,18 @@ namespace {
 
 StatusOr<std::string> ReadPem(const std::string& flag, const std::string& path) {
   std::ifstream in(path);
-  if (!in) return Status::Error("--" + flag + " " + path + ": " + std::strerror(errno));
+  if (!in) return Status::FromErrno("--" + flag + " " + path, errno);
   std::stringstream ss;
   ss << in.rdbuf();
   if (ss.str().find("-----BEGIN") == std::string::npos) {
-    return Status::Error("--" + flag + " " + path + ": not a PEM file");
+    return Status::Invalid("--" + flag + " " + path + ": not a PEM file");
   }
   return ss.str();
 }
 
 Status CheckComplete(const TlsOptions& o) {
   if (o.cert.empty() || o.key.empty() || o.ca.empty()) {
-    return Status::Error("mutual TLS needs all of --tls-cert, --tls-key and --tls-ca");
+    return Status::Invalid("mutual TLS needs all of --tls-cert, --tls-key and --tls-ca");
   }
   return Status::Ok();
 }
@@ -71,9 +71,9 @@ Status Plaintext(const TlsOptions& o, const std::string& address) {
                 << ": anyone on the network can read plans and the submit token in transit, and pose as an agent";
     return Status::Ok();
   }
-  return Status::Error(address +
-                       " is not a loopback address: use mutual TLS (--tls-cert, "
-                       "--tls-key, --tls-ca) or pass --insecure");
+  return Status::Invalid(address +
+                         " is not a loopback address: use mutual TLS (--tls-cert, "
+                         "--tls-key, --tls-ca) or pass --insecure");
 }
 
 }  // namespace

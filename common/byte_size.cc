@@ -6,7 +6,7 @@
 namespace stampede {
 
 StatusOr<uint64_t> ParseByteSize(std::string_view text) {
-  const Status bad = Status::Error("expected a size like 256MB, 64KiB or 1G, found '" + std::string(text) + "'");
+  const Status bad = Status::Invalid("expected a size like 256MB, 64KiB or 1G, found '" + std::string(text) + "'");
   uint64_t value = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || ptr == text.data()) return bad;
@@ -17,7 +17,7 @@ StatusOr<uint64_t> ParseByteSize(std::string_view text) {
   if (unit == "M" || unit == "MB" || unit == "MiB") shift = 20;
   if (unit == "G" || unit == "GB" || unit == "GiB") shift = 30;
   if (shift < 0) return bad;
-  if (shift > 0 && value > (UINT64_MAX >> shift)) return Status::Error("'" + std::string(text) + "' is too large");
+  if (shift > 0 && value > (UINT64_MAX >> shift)) return Status::Invalid("'" + std::string(text) + "' is too large");
   return value << shift;
 }
 

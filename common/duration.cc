@@ -18,7 +18,7 @@ constexpr Unit kUnits[] = {{"ns", 1}, {"us", 1e3}, {"µs", 1e3}, {"ms", 1e6}, {"
 StatusOr<int64_t> ParseDurationNs(std::string_view text) {
   const std::string expected = "expected a duration like 10s, 1m30s, 250ms or 2h, found '" +
                                std::string(text.substr(0, 60)) + (text.size() > 60 ? "...'" : "'");
-  if (text.empty()) return Status::Error(expected);
+  if (text.empty()) return Status::Invalid(expected);
   double total = 0;
   size_t i = 0;
   while (i < text.size()) {
@@ -26,10 +26,10 @@ StatusOr<int64_t> ParseDurationNs(std::string_view text) {
     while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) {
       ++i;
     }
-    if (i == start) return Status::Error(expected);
+    if (i == start) return Status::Invalid(expected);
     double value = 0;
     auto [ptr, ec] = std::from_chars(text.data() + start, text.data() + i, value);
-    if (ec != std::errc() || ptr != text.data() + i) return Status::Error(expected);
+    if (ec != std::errc() || ptr != text.data() + i) return Status::Invalid(expected);
     size_t unit_start = i;
     while (i < text.size() && !std::isdigit(static_cast<unsigned char>(text[i])) && text[i] != '.') {
       ++i;
@@ -39,10 +39,10 @@ StatusOr<int64_t> ParseDurationNs(std::string_view text) {
     for (const Unit& u : kUnits) {
       if (u.name == unit) found = &u;
     }
-    if (!found) return Status::Error(expected);
+    if (!found) return Status::Invalid(expected);
     total += value * found->ns;
   }
-  if (total > 9e18) return Status::Error(expected + " (too long)");
+  if (total > 9e18) return Status::Invalid(expected + " (too long)");
   return static_cast<int64_t>(std::llround(total));
 }
 

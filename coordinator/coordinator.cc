@@ -20,6 +20,7 @@
 #include "metrics/pusher.h"
 #include "plan/plan_validator.h"
 #include "plan/plan_writer.h"
+#include "proto/grpc_status.h"
 #include "proto/stampede.grpc.pb.h"
 #include "record/record_codec.h"
 #include "web/http_server.h"
@@ -65,28 +66,26 @@ class Coordinator::Service final : public v1::Coordinator::Service {
     v1::AgentMessage first;
     if (!stream->Read(&first)) return grpc::Status::OK;
     if (!first.has_hello() || first.hello().name().empty()) {
-      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "first message must be a hello with a name");
+      return ToGrpc(Status::Invalid("first message must be a hello with a name"));
     }
     if (std::string why = AgentNameProblem(first.hello().name()); !why.empty()) {
       SLOG(kWarn) << "refused an agent from " << context->peer() << ": " << why;
-      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "refused: " + why);
+      return ToGrpc(Status::Invalid("refused: " + why));
     }
     if (std::string why =
             AgentIdentityProblem(owner_->options_.access, CertificateNames(*context), first.hello().name());
         !why.empty()) {
       SLOG(kWarn) << "refused an agent from " << context->peer() << ": " << why;
-      return grpc::Status(grpc::StatusCode::PERMISSION_DENIED, "refused: " + why);
+      return ToGrpc(Status::Denied("refused: " + why));
     }
     if (owner_->registry_.size() >= kMaxAgents) {
       SLOG(kWarn) << "refused agent " << first.hello().name() << ": " << kMaxAgents << " agents are connected";
-      return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                          "the coordinator has " + std::to_string(kMaxAgents) + " agents, its limit");
+      return ToGrpc(Status::Exhausted("the coordinator has " + std::to_string(kMaxAgents) + " agents, its limit"));
     }
     auto session = std::make_shared<AgentSession>(first.hello(), stream, context);
     if (!owner_->registry_.Add(session)) {
       SLOG(kWarn) << "refused a second agent named " << session->name();
-      return grpc::Status(grpc::StatusCode::ALREADY_EXISTS,
-                          "an agent named " + session->name() + " is already connected");
+      return ToGrpc(Status::Exists("an agent named " + session->name() + " is already connected"));
     }
     SLOG(kInfo) << "agent " << session->name() << " connected (" << context->peer() << ")"
                 << (first.hello().has_run() ? " in run " + first.hello().run().run_id() : "");
@@ -149,7 +148,7 @@ class Coordinator::Service final : public v1::Coordinator::Service {
     // The plan as it will run is validated again here: a coordinator trusts
     // no client.
     if (auto problems = plan::ValidatePlan(request->plan()); !problems.empty()) {
-      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "submitted plan: " + plan::FormatProblems(problems));
+      return ToGrpc(Status::Invalid("submitted plan: " + plan::FormatProblems(problems)));
     }
     auto feed = owner_->SubmitPlan(request->plan(), request->plan_yaml());
     if (!feed) {
@@ -169,8 +168,8 @@ class Coordinator::Service final : public v1::Coordinator::Service {
     }
     auto feed = owner_->Feed(request->run_id());
     if (!feed) {
-      return grpc::Status(grpc::StatusCode::NOT_FOUND,
-                          request->run_id().empty() ? "no run here" : "run " + request->run_id() + " is not here");
+      return ToGrpc(
+          Status::NotFound(request->run_id().empty() ? "no run here" : "run " + request->run_id() + " is not here"));
     }
     FollowFeed(context, writer, feed, request->abort_on_cancel(), false);
     return grpc::Status::OK;
@@ -179,17 +178,13 @@ class Coordinator::Service final : public v1::Coordinator::Service {
   // Reading, like Follow without abort: the files hold no secrets.
   grpc::Status FetchResults(grpc::ServerContext* context, const v1::FetchResultsRequest* request,
                             grpc::ServerWriter<v1::ResultChunk>* writer) override {
-    if (!IsRunId(request->run_id())) {
-      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "not a run id: '" + request->run_id() + "'");
-    }
     auto feed = owner_->Feed(request->run_id());
     if (feed && !feed->ended()) {
-      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, "run " + request->run_id() + " is still going");
+      return ToGrpc(Status::Invalid("run " + request->run_id() + " is still going"));
     }
     Status s = SendResultFiles(owner_->options_.results_root, request->run_id(),
                                [&](const v1::ResultChunk& c) { return !context->IsCancelled() && writer->Write(c); });
-    if (!s.ok()) return grpc::Status(grpc::StatusCode::NOT_FOUND, s.message());
-    return grpc::Status::OK;
+    return ToGrpc(s);
   }
 
  private:
@@ -197,7 +192,7 @@ class Coordinator::Service final : public v1::Coordinator::Service {
     std::string why = SubmitProblem(owner_->options_.access, CertificateNames(context), PresentedToken(context));
     if (why.empty()) return grpc::Status::OK;
     SLOG(kWarn) << "refused " << what << " from " << context.peer() << ": " << why;
-    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED, "refused: " + why);
+    return ToGrpc(Status::Denied("refused: " + why));
   }
 
   // Until the run's result is written. A caller who may abort (the

@@ -24,8 +24,8 @@ StatusOr<std::string> MakeRunDir(const std::string& results_root, const std::str
     for (int n = 2; fs::exists(dir, ec); ++n) dir = results_root + "/" + run_id + "-" + std::to_string(n);
   } else if (fs::file_size(dir + "/journal.jsonl", ec) > 0 && !ec) {
     // Another run's journal: appending to it would mix two runs' numbers.
-    return Status::Error("results: " + dir +
-                         " already holds a run (journal.jsonl); name a new or empty directory with --results");
+    return Status::Exists("results: " + dir +
+                          " already holds a run (journal.jsonl); name a new or empty directory with --results");
   }
   fs::create_directories(dir, ec);
   if (ec) return Status::Error("results: cannot create " + dir + ": " + ec.message());
@@ -63,10 +63,10 @@ Status SendFile(const fs::path& path, const std::function<bool(const v1::ResultC
 
 Status SendResultFiles(const std::string& results_root, const std::string& run_id,
                        const std::function<bool(const v1::ResultChunk&)>& send) {
-  if (!IsRunId(run_id)) return Status::Error("not a run id: '" + run_id + "'");
+  if (!IsRunId(run_id)) return Status::Invalid("not a run id: '" + run_id + "'");
   const fs::path dir = fs::path(results_root) / run_id;
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return Status::Error("no results for run " + run_id);
+  if (!fs::is_directory(dir, ec)) return Status::NotFound("no results for run " + run_id);
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     if (e.is_regular_file() && !e.is_symlink() && IsFileName(e.path().filename().string())) files.push_back(e.path());

@@ -17,7 +17,7 @@ Status JournalWriter::Open(const std::string& path) {
   MutexLock lock(mu_);
   path_ = path;
   file_ = std::fopen(path.c_str(), "a");
-  if (!file_) return Status::Error(path + ": " + std::strerror(errno));
+  if (!file_) return Status::FromErrno(path, errno);
   last_sync_ns_ = MonoNowNs();
   return Status::Ok();
 }
@@ -64,7 +64,7 @@ void JournalWriter::Close() {
 
 Status ScanJournal(const std::string& path, const std::function<void(Json&&)>& fn, std::vector<std::string>* warnings) {
   std::ifstream in(path);
-  if (!in) return Status::Error(path + ": " + std::strerror(errno));
+  if (!in) return Status::FromErrno(path, errno);
   std::string text;
   int n = 0;
   while (std::getline(in, text)) {
