@@ -43,6 +43,7 @@ drivers::Task<Status> AsyncRunner::ConnectDriver(Worker* w, drivers::AsyncDriver
 drivers::Task<bool> AsyncRunner::TakeConnectTurn(Worker* w, int endpoint, int64_t deadline) {
   Loop& loop = *loops_[w->loop];
   std::deque<Worker*>& waiting = loop.waiting[size_t(endpoint)];
+  if (give_up_connecting_.load()) co_return false;
   if (loop.connecting[size_t(endpoint)] < kMaxConnecting && waiting.empty()) {
     ++loop.connecting[size_t(endpoint)];
     co_return true;
@@ -50,12 +51,16 @@ drivers::Task<bool> AsyncRunner::TakeConnectTurn(Worker* w, int endpoint, int64_
   w->connect_turn = false;
   waiting.push_back(w);
   // Woken by EndConnectTurn, the deadline, Cancel() or Run()'s start gate.
-  while (!w->connect_turn && !Aborted() && MonoNowNs() < deadline) {
+  while (!w->connect_turn && !Aborted() && !give_up_connecting_.load() && MonoNowNs() < deadline) {
     w->sleep->expires_at(AtMono(deadline));
     boost::system::error_code ec;
     co_await w->sleep->async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, ec));
   }
-  if (w->connect_turn) co_return true;  // counted in connecting by whoever handed it on
+  if (w->connect_turn) {  // counted in connecting by whoever handed it on
+    if (!give_up_connecting_.load()) co_return true;
+    EndConnectTurn(w, endpoint);  // handed on, to the next that gives up
+    co_return false;
+  }
   waiting.erase(std::find(waiting.begin(), waiting.end(), w));
   co_return false;
 }

@@ -140,13 +140,25 @@ bool AsyncRunner::AllFinished() const {
 
 drivers::Task<void> AsyncRunner::WorkerMain(Worker* w) {
   Status s = co_await ConnectFirst(w);
+  bool first_error = false;
   {
     MutexLock lock(mu_);
     w->prepared = true;
     ++prepared_;
-    if (!s.ok() && prepare_error_.ok()) prepare_error_ = s;
+    if (!s.ok() && prepare_error_.ok()) {
+      prepare_error_ = s;
+      first_error = true;
+    }
   }
   cv_.notify_all();
+  if (first_error) {
+    // Prepare fails with this error whatever the others find: the workers
+    // still waiting for a connection turn give up now (TakeConnectTurn),
+    // so an endpoint that never answers fails the phase in one
+    // connect_timeout, not one per round of kMaxConnecting.
+    give_up_connecting_.store(true);
+    OnEachLoop([](Worker* x) { x->sleep->cancel(); });
+  }
   if (!s.ok()) co_return;
   w->ops = workload_->MakeWorker(w->global);
   if (w->history) w->ops->SetHistory(w->history.get(), &w->endpoint);

@@ -142,6 +142,7 @@ class AsyncRunner : public PhaseRunner {
   // (or until `deadline`, or an abort: false), and hands the turn on when
   // its attempt ends.
   static constexpr int kMaxConnecting = 32;
+  std::atomic<bool> give_up_connecting_{false};  // Prepare has failed: no more turns
   Task<bool> TakeConnectTurn(Worker* w, int endpoint, int64_t deadline);
   void EndConnectTurn(Worker* w, int endpoint);
   // A worker away from its joining home endpoint (WorkerState::home), once

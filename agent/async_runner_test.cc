@@ -313,6 +313,21 @@ TEST_F(AsyncRunnerTest, ManyWorkersConnectingAtOnceDoNotTimeOutInTheServersQueue
   EXPECT_EQ(t.outcome(Outcome::kOk), 400u);
 }
 
+// An endpoint that never answers: the first attempt to time out fails the
+// phase's Prepare, and the workers still waiting for their turn give up
+// instead of each waiting out its own connect_timeout.
+TEST_F(AsyncRunnerTest, AnEndpointThatNeverAnswersFailsPrepareInOneRound) {
+  phase().set_workers(640);
+  phase().set_ops(640);
+  plan_.mutable_target()->set_connect_timeout_ms(200);
+  cluster_.connect_delay = [](int) { return 60 * kNsPerSec; };
+  Run();
+  ASSERT_FALSE(prepared_.ok());
+  EXPECT_EQ(prepared_.message(), "127.0.0.1:1: timeout expired");
+  // Two loops' first turns, not 640 attempts.
+  EXPECT_LE(cluster_.connects.load(), uint64_t(2 * 32));
+}
+
 TEST_F(AsyncRunnerTest, PrepareNamesTheEndpointThatRefused) {
   phase().set_ops(1);
   cluster_.connect = [](int) { return Status::Error("password authentication failed"); };
