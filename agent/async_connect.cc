@@ -106,11 +106,20 @@ drivers::Task<Status> AsyncRunner::ConnectFirst(Worker* w) {
   // read-write session expects the standbys to refuse.
   // A joining node's endpoint need not answer yet: the worker goes there
   // once it does (MaybeGoHome).
+  // Between phases a cluster may be in the middle of a failover, or slow
+  // to take a burst of logins (a standby refuses a read-write session at
+  // once; the leader's logins queue): rounds over every endpoint, with
+  // back-off, for up to kConnectRoundsNs before the phase fails.
   const v1::Target& t = options_.plan.target();
   if (options_.phase_index > 0 || t.balance() == "first-alive" || !t.session().empty() || w->home >= 0) {
     w->next_home_ns = MonoNowNs() + kHomeRetryNs;
-    Status again = co_await Reconnect(w);
-    if (again.ok()) co_return again;
+    const int64_t until = MonoNowNs() + kConnectRoundsNs;
+    for (;;) {
+      Status again = co_await Reconnect(w);
+      if (again.ok()) co_return again;
+      if (give_up_connecting_.load() || Aborted() || MonoNowNs() >= until) break;
+      co_await SleepUntil(w, std::min(MonoNowNs() + NextBackoffNs(w), until));
+    }
   }
   co_return s;
 }

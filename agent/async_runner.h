@@ -142,6 +142,9 @@ class AsyncRunner : public PhaseRunner {
   // (or until `deadline`, or an abort: false), and hands the turn on when
   // its attempt ends.
   static constexpr int kMaxConnecting = 32;
+  // How long a worker that may start elsewhere (ConnectFirst) keeps trying
+  // every endpoint before the phase fails.
+  static constexpr int64_t kConnectRoundsNs = 10 * kNsPerSec;
   std::atomic<bool> give_up_connecting_{false};  // Prepare has failed: no more turns
   Task<bool> TakeConnectTurn(Worker* w, int endpoint, int64_t deadline);
   void EndConnectTurn(Worker* w, int endpoint);

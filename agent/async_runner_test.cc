@@ -56,6 +56,7 @@ class AsyncRunnerTest : public ::testing::Test {
     o.agent_name = "a";
     o.threads = 2;
     o.agent_index = agent_index_;
+    o.phase_index = phase_index_;
     o.agent_count = agent_count_;
     o.on_snapshot = [this](const v1::Snapshot& s) { Add(s); };
     {
@@ -74,7 +75,7 @@ class AsyncRunnerTest : public ::testing::Test {
   drivers::FakeCluster cluster_;
   drivers::ScopedTestDriver fake_{drivers::FakeDriverInfo(&cluster_)};
   v1::Plan plan_;
-  uint32_t agent_index_ = 0, agent_count_ = 1;
+  uint32_t agent_index_ = 0, agent_count_ = 1, phase_index_ = 0;
   std::unique_ptr<PhaseRunner> runner_;
   Status prepared_;
 
@@ -326,6 +327,28 @@ TEST_F(AsyncRunnerTest, AnEndpointThatNeverAnswersFailsPrepareInOneRound) {
   EXPECT_EQ(prepared_.message(), "127.0.0.1:1: timeout expired");
   // Two loops' first turns, not 640 attempts.
   EXPECT_LE(cluster_.connects.load(), uint64_t(2 * 32));
+}
+
+// A later phase that starts while no endpoint takes a read-write session
+// (a failover between phases): the workers keep trying every endpoint, and
+// the phase runs once one does.
+TEST_F(AsyncRunnerTest, ALaterPhaseWaitsOutAShortFailoverBeforeItStarts) {
+  *plan_.add_phases() = phase();
+  phase_index_ = 1;
+  v1::Phase& later = *plan_.mutable_phases(1);
+  later.set_workers(4);
+  later.set_ops(40);
+  later.set_timeout_ms(10'000);
+  plan_.mutable_target()->add_endpoints("127.0.0.1:2");
+  plan_.mutable_target()->set_session("read-write");
+  const int64_t leader_at = MonoNowNs() + 500 * kNsPerMs;
+  cluster_.connect = [leader_at](int port) {
+    return port == 2 && MonoNowNs() >= leader_at ? Status::Ok() : Status::Error("session is read-only");
+  };
+  const Totals t = Run();
+  ASSERT_TRUE(prepared_.ok()) << prepared_.message();
+  EXPECT_EQ(t.outcome(Outcome::kOk), 40u);
+  EXPECT_EQ(cluster_.calls_on[2].load(), 40u);
 }
 
 TEST_F(AsyncRunnerTest, PrepareNamesTheEndpointThatRefused) {
