@@ -8,37 +8,39 @@
 
 namespace stampede::coordinator {
 
-AgentSession::AgentSession(v1::Hello hello, AgentStream* stream, grpc::ServerContext* context)
-    : hello_(std::move(hello)), context_(context), last_heard_ns_(MonoNowNs()), stream_(stream) {}
+AgentSession::AgentSession(v1::Hello hello, AgentLink* link)
+    : hello_(std::move(hello)), last_heard_ns_(MonoNowNs()), link_(link), cancel_link_(link) {}
 
 void AgentSession::Touch() { last_heard_ns_.store(MonoNowNs()); }
 
 void AgentSession::Cancel(const std::string& reason) {
-  {
-    MutexLock lock(mu_);
-    if (cancel_reason_.empty()) cancel_reason_ = reason;
-  }
-  if (context_) context_->TryCancel();
+  MutexLock lock(cancel_mu_);
+  if (cancel_reason_.empty()) cancel_reason_ = reason;
+  if (cancel_link_) cancel_link_->Cancel();
 }
 
 std::string AgentSession::cancel_reason() const {
-  MutexLock lock(mu_);
+  MutexLock lock(cancel_mu_);
   return cancel_reason_;
 }
 
 bool AgentSession::Send(const v1::CoordinatorMessage& message) {
   MutexLock lock(mu_);
-  if (!stream_) return false;
-  if (!stream_->Write(message)) {
-    stream_ = nullptr;
+  if (!link_) return false;
+  if (!link_->Write(message)) {
+    link_ = nullptr;
     return false;
   }
   return true;
 }
 
 void AgentSession::Close() {
+  {
+    MutexLock lock(cancel_mu_);
+    cancel_link_ = nullptr;
+  }
   MutexLock lock(mu_);
-  stream_ = nullptr;
+  link_ = nullptr;
 }
 
 bool AgentRegistry::Add(std::shared_ptr<AgentSession> session) {

@@ -6,9 +6,6 @@
 #ifndef STAMPEDE_COORDINATOR_AGENT_REGISTRY_H_
 #define STAMPEDE_COORDINATOR_AGENT_REGISTRY_H_
 
-#include <grpcpp/grpcpp.h>
-#include <grpcpp/support/sync_stream.h>
-
 #include <atomic>
 #include <condition_variable>
 #include <functional>
@@ -18,16 +15,16 @@
 #include <vector>
 
 #include "common/mutex.h"
+#include "coordinator/agent_link.h"
 #include "proto/stampede.pb.h"
 
 namespace stampede::coordinator {
 
-using AgentStream = grpc::ServerReaderWriter<v1::CoordinatorMessage, v1::AgentMessage>;
-
 // One connected agent. Send() may be called from any thread.
 class AgentSession {
  public:
-  AgentSession(v1::Hello hello, AgentStream* stream, grpc::ServerContext* context);
+  // The link outlives the session's use of it: Close() before it goes.
+  AgentSession(v1::Hello hello, AgentLink* link);
 
   const std::string& name() const { return hello_.name(); }
   const v1::Hello& hello() const { return hello_; }
@@ -50,12 +47,15 @@ class AgentSession {
 
  private:
   const v1::Hello hello_;
-  grpc::ServerContext* const context_;
   std::atomic<int64_t> last_heard_ns_;
   std::atomic<bool> welcomed_{false};
   mutable Mutex mu_;
-  AgentStream* stream_ ABSL_GUARDED_BY(mu_);  // null once closed
-  std::string cancel_reason_ ABSL_GUARDED_BY(mu_);
+  AgentLink* link_ ABSL_GUARDED_BY(mu_);  // null once closed
+  // Cancel() must not wait for a Write() blocked on a stuck agent: its own
+  // lock, never held across a write.
+  mutable Mutex cancel_mu_;
+  AgentLink* cancel_link_ ABSL_GUARDED_BY(cancel_mu_);  // null once closed
+  std::string cancel_reason_ ABSL_GUARDED_BY(cancel_mu_);
 };
 
 class SessionListener {

@@ -14,6 +14,7 @@
 #include "common/log.h"
 #include "common/strings.h"
 #include "common/version.h"
+#include "coordinator/agent_link.h"
 #include "coordinator/live_runs.h"
 #include "coordinator/result_files.h"
 #include "coordinator/session_limits.h"
@@ -27,6 +28,21 @@
 
 namespace stampede::coordinator {
 namespace {
+
+using AgentStream = grpc::ServerReaderWriter<v1::CoordinatorMessage, v1::AgentMessage>;
+
+// An agent's gRPC stream as its link (coordinator/agent_link.h).
+class GrpcAgentLink final : public AgentLink {
+ public:
+  GrpcAgentLink(AgentStream* stream, grpc::ServerContext* context) : stream_(stream), context_(context) {}
+  bool Read(v1::AgentMessage* message) override { return stream_->Read(message); }
+  bool Write(const v1::CoordinatorMessage& message) override { return stream_->Write(message); }
+  void Cancel() override { context_->TryCancel(); }
+
+ private:
+  AgentStream* const stream_;
+  grpc::ServerContext* const context_;
+};
 
 // gRPC reports a failed bind without the reason; binding a probe socket
 // first gives the user "Address already in use" and the like.
@@ -82,64 +98,8 @@ class Coordinator::Service final : public v1::Coordinator::Service {
       SLOG(kWarn) << "refused agent " << first.hello().name() << ": " << kMaxAgents << " agents are connected";
       return ToGrpc(Status::Exhausted("the coordinator has " + std::to_string(kMaxAgents) + " agents, its limit"));
     }
-    auto session = std::make_shared<AgentSession>(first.hello(), stream, context);
-    if (!owner_->registry_.Add(session)) {
-      SLOG(kWarn) << "refused a second agent named " << session->name();
-      return ToGrpc(Status::Exists("an agent named " + session->name() + " is already connected"));
-    }
-    SLOG(kInfo) << "agent " << session->name() << " connected (" << context->peer() << ")"
-                << (first.hello().has_run() ? " in run " + first.hello().run().run_id() : "");
-    v1::CoordinatorMessage welcome;
-    welcome.mutable_welcome()->set_coordinator_version(kVersion);
-    welcome.mutable_welcome()->set_coord_time_ns(MonoNowNs());
-    if (auto l = owner_->registry_.listener()) l->OnAgentJoined(session, welcome.mutable_welcome());
-    session->Send(welcome);
-    owner_->registry_.Welcomed(session);
-    v1::AgentMessage m;
-    bool refused = false;
-    while (!refused && stream->Read(&m)) {
-      session->Touch();
-      switch (m.msg_case()) {
-        case v1::AgentMessage::kHeartbeat: {
-          v1::CoordinatorMessage ack;
-          ack.mutable_heartbeat_ack()->set_echo_agent_ns(m.heartbeat().agent_send_ns());
-          ack.mutable_heartbeat_ack()->set_coord_time_ns(MonoNowNs());
-          session->Send(ack);
-          break;
-        }
-        case v1::AgentMessage::kSnapshot:
-          if (std::string why = SnapshotProblem(m.snapshot(), session->name()); !why.empty()) {
-            // Nothing it sends can be trusted any more: it is a lost agent.
-            SLOG(kWarn) << "agent " << session->name() << " sent " << why << "; disconnecting it";
-            session->Cancel("sent " + why);
-            refused = true;
-            break;
-          }
-          if (auto l = owner_->registry_.listener()) l->OnSnapshot(session->name(), m.snapshot());
-          break;
-        case v1::AgentMessage::kEvent:
-          if (auto l = owner_->registry_.listener()) l->OnEvent(session->name(), m.event());
-          break;
-        case v1::AgentMessage::kNodeStats:
-          // Only a node it declared, with numbers that can be (a bad one is
-          // dropped: it is a gauge, not a count).
-          if (auto l = owner_->registry_.listener(); l && NodeStatsSane(session->hello(), m.node_stats())) {
-            l->OnNodeStats(session->name(), m.node_stats());
-          }
-          break;
-        default:
-          break;
-      }
-    }
-    session->Close();
-    const bool current = owner_->registry_.Remove(session);
-    std::string reason = session->cancel_reason();
-    if (reason.empty()) reason = "its connection closed";
-    SLOG(kInfo) << "agent " << session->name() << " disconnected (" << reason << ")";
-    if (current) {
-      if (auto l = owner_->registry_.listener()) l->OnAgentLost(session->name(), reason);
-    }
-    return grpc::Status::OK;
+    GrpcAgentLink link(stream, context);
+    return ToGrpc(ServeAgent(&owner_->registry_, &link, first.hello(), context->peer()));
   }
 
   grpc::Status SubmitRun(grpc::ServerContext* context, const v1::SubmitRunRequest* request,
