@@ -101,6 +101,9 @@ class RunController : public SessionListener {
     bool joining = false;                   // preparing to join the phase in progress
   };
   using Mark = PhaseBarrier::Mark;
+  // How long a second waits for a late agent's snapshot before its line is
+  // journalled without it (PhaseMerger), in a phase begun or taken back.
+  static constexpr int64_t kMergeGraceNs = 2'000'000'000;
   enum class Wait { kDone, kError, kCancelled, kTimedOut };
 
   Status Begin();

@@ -11,7 +11,6 @@ namespace stampede::coordinator {
 namespace {
 
 constexpr int64_t kStartLeadNs = 500 * kNsPerMs;
-constexpr int64_t kGraceNs = 2 * kNsPerSec;
 constexpr int64_t kStopWaitNs = 10 * kNsPerSec;
 // Agents bound their read-back (agent::PhaseRunner::kWritesCheckBudgetNs,
 // 60 s); this bounds the wait for their answers.
@@ -145,7 +144,8 @@ void RunController::StartPhase(int p) {
     active.insert(awaited.begin(), awaited.end());
     phase_agents_ = active;
     owed = barrier_.Owed(index, awaited);
-    mergers_[size_t(p)] = std::make_unique<PhaseMerger>(phase.name(), index, start_ns, run_start_ns_, active, kGraceNs);
+    mergers_[size_t(p)] =
+        std::make_unique<PhaseMerger>(phase.name(), index, start_ns, run_start_ns_, active, kMergeGraceNs);
     mergers_[size_t(p)]->SetSchedule(plan::ScheduledOpsBy(phase));
     phase_start_ns_ = start_ns;
     phase_owed_ = owed;

@@ -17,8 +17,6 @@
 namespace stampede::coordinator {
 namespace {
 
-constexpr int64_t kGraceNs = 2 * kNsPerSec;
-
 // What the journal says about one phase.
 struct JournalPhase {
   bool started = false, ended = false;
@@ -188,7 +186,7 @@ void RunController::ReplayLocked(const std::vector<record::Record>& journal, Rep
     if (!p.started || index >= uint32_t(options_.plan.phases_size())) continue;
     if (mergers_.size() <= index) mergers_.resize(index + 1);
     auto m = std::make_unique<PhaseMerger>(options_.plan.phases(int(index)).name(), index, p.start_ns, run_start_ns_,
-                                           p.agents, kGraceNs);
+                                           p.agents, kMergeGraceNs);
     m->SetSchedule(plan::ScheduledOpsBy(options_.plan.phases(int(index))));
     for (const auto& [agent, seq] : p.journalled) m->MarkJournalled(agent, seq);
     // An ended phase takes whatever comes now as late lines.

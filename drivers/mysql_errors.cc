@@ -3,14 +3,14 @@
 namespace stampede::drivers {
 namespace {
 
-struct Rule {
+struct MyRule {
   int code;
   Outcome outcome;
 };
 
 // Sources: MySQL/MariaDB server and client error references, Galera docs,
 // TiDB error codes reference.
-constexpr Rule kRules[] = {
+constexpr MyRule kMyRules[] = {
     {1213, Outcome::kRetryable},    // ER_LOCK_DEADLOCK (Galera cert failure too)
     {1205, Outcome::kRetryable},    // ER_LOCK_WAIT_TIMEOUT
     {1047, Outcome::kUnavailable},  // WSREP has not yet prepared node
@@ -52,7 +52,7 @@ Outcome ClassifyMysqlError(int code, bool write) {
   // committed. 2006: the connection was already gone, nothing was sent.
   if (code == 2013 || code == 2055) return LostInFlight(write);
   if (code == 2006 || code == 2002 || code == 2003) return Outcome::kUnavailable;
-  for (const Rule& r : kRules) {
+  for (const MyRule& r : kMyRules) {
     if (r.code == code) return r.outcome;
   }
   return Outcome::kFatal;

@@ -3,14 +3,14 @@
 namespace stampede::drivers {
 namespace {
 
-struct Rule {
+struct PgRule {
   std::string_view sqlstate;  // exact code, or a 2-character class
   Outcome outcome;
 };
 
 // Exact codes first, then classes. Sources: PostgreSQL Appendix A,
 // CockroachDB "transaction retry error reference", YugabyteDB error docs.
-constexpr Rule kRules[] = {
+constexpr PgRule kPgRules[] = {
     {"40001", Outcome::kRetryable},    // serialization_failure (CRDB restart)
     {"40P01", Outcome::kRetryable},    // deadlock_detected
     {"40003", Outcome::kAmbiguous},    // statement_completion_unknown
@@ -48,10 +48,10 @@ Outcome ClassifyPostgresError(std::string_view sqlstate, std::string_view messag
       if (has(m)) return Outcome::kUnavailable;
     }
   }
-  for (const Rule& r : kRules) {
+  for (const PgRule& r : kPgRules) {
     if (r.sqlstate.size() == 5 && r.sqlstate == sqlstate) return r.outcome;
   }
-  for (const Rule& r : kRules) {
+  for (const PgRule& r : kPgRules) {
     if (r.sqlstate.size() == 2 && sqlstate.substr(0, 2) == r.sqlstate) return r.outcome;
   }
   return Outcome::kFatal;

@@ -3,12 +3,12 @@
 namespace stampede::drivers {
 namespace {
 
-struct Rule {
+struct RedisRule {
   std::string_view prefix;
   Outcome outcome;
 };
 
-constexpr Rule kRules[] = {
+constexpr RedisRule kRedisRules[] = {
     {"MOVED", Outcome::kRetryable},
     {"ASK", Outcome::kRetryable},
     {"TRYAGAIN", Outcome::kRetryable},
@@ -27,7 +27,7 @@ constexpr Rule kRules[] = {
 
 Outcome ClassifyRedisError(std::string_view reply) {
   std::string_view word = reply.substr(0, reply.find(' '));
-  for (const Rule& r : kRules) {
+  for (const RedisRule& r : kRedisRules) {
     if (word == r.prefix) return r.outcome;
   }
   return Outcome::kFatal;

@@ -8,7 +8,7 @@
 namespace stampede::health {
 namespace {
 
-std::string Fixture(const std::string& name) {
+std::string ShareFixture(const std::string& name) {
   std::ifstream in(std::string(STAMPEDE_FIXTURES) + "/" + name);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -24,7 +24,7 @@ const record::NodeShare* Node(const Shares& s, const std::string& name) {
 
 TEST(ShareParsersTest, RedisClusterNodesCountsSlotsOfLiveMasters) {
   // A failed master (0-5461) is not serving; the two live masters are.
-  auto s = ParseRedisClusterNodes(Fixture("redis_cluster_nodes_failed_master_and_replica.txt"));
+  auto s = ParseRedisClusterNodes(ShareFixture("redis_cluster_nodes_failed_master_and_replica.txt"));
   ASSERT_TRUE(s.ok()) << s.status().message();
   EXPECT_EQ(s->unit, "slots");
   ASSERT_EQ(s->nodes.size(), 2u);
@@ -32,7 +32,7 @@ TEST(ShareParsersTest, RedisClusterNodesCountsSlotsOfLiveMasters) {
   EXPECT_EQ(Node(*s, "127.0.0.1:16382")->share, 5461);
   // The 2014 format (no @cport): a live master without slots is listed
   // with 0, the failed one not at all.
-  auto old = ParseRedisClusterNodes(Fixture("redis_cluster_nodes_failed_master.txt"));
+  auto old = ParseRedisClusterNodes(ShareFixture("redis_cluster_nodes_failed_master.txt"));
   ASSERT_TRUE(old.ok());
   EXPECT_EQ(old->nodes.size(), 3u);
   ASSERT_NE(Node(*old, "192.168.56.51:7003"), nullptr);
@@ -44,7 +44,7 @@ TEST(ShareParsersTest, RedisClusterNodesCountsSlotsOfLiveMasters) {
 // rebalance --cluster-use-empty-masters` onto a fourth master (see the
 // fixture's README entry).
 TEST(ShareParsersTest, RedisClusterNodesMidRebalance) {
-  auto s = ParseRedisClusterNodes(Fixture("redis_cluster_nodes_rebalancing.txt"));
+  auto s = ParseRedisClusterNodes(ShareFixture("redis_cluster_nodes_rebalancing.txt"));
   ASSERT_TRUE(s.ok()) << s.status().message();
   ASSERT_EQ(s->nodes.size(), 4u);
   double total = 0;
@@ -58,7 +58,7 @@ TEST(ShareParsersTest, RedisClusterNodesMidRebalance) {
 }
 
 TEST(ShareParsersTest, PdStoresWithAStoreDraining) {
-  auto s = ParsePdStoreShares(Fixture("pd_stores_with_offline.json"));
+  auto s = ParsePdStoreShares(ShareFixture("pd_stores_with_offline.json"));
   ASSERT_TRUE(s.ok()) << s.status().message();
   EXPECT_EQ(s->unit, "regions");
   ASSERT_EQ(s->nodes.size(), 4u);
@@ -73,7 +73,7 @@ TEST(ShareParsersTest, PdStoresWithAStoreDraining) {
 }
 
 TEST(ShareParsersTest, YbTabletServers) {
-  auto s = ParseYbTabletServerShares(Fixture("yb_tablet_servers.json"));
+  auto s = ParseYbTabletServerShares(ShareFixture("yb_tablet_servers.json"));
   ASSERT_TRUE(s.ok()) << s.status().message();
   ASSERT_EQ(s->nodes.size(), 1u);
   EXPECT_EQ(s->nodes[0].node, "yb-2.local:9000");
@@ -84,7 +84,7 @@ TEST(ShareParsersTest, YbTabletServers) {
 }
 
 TEST(ShareParsersTest, CockroachStoreFromStatusVars) {
-  auto s = ParseCockroachStoreShares(Fixture("cockroachdb_status_vars.prom"));
+  auto s = ParseCockroachStoreShares(ShareFixture("cockroachdb_status_vars.prom"));
   ASSERT_TRUE(s.ok()) << s.status().message();
   ASSERT_EQ(s->nodes.size(), 1u);
   EXPECT_EQ(s->nodes[0].node, "store 1");
@@ -95,7 +95,7 @@ TEST(ShareParsersTest, CockroachStoreFromStatusVars) {
 
 TEST(ShareParsersTest, PatroniMembersWithACurrentCopy) {
   // Leader, sync standby and replica all running with lag 0: three shares.
-  auto s = ParsePatroniShares(Fixture("patroni_3.0.2_cluster_healthy.json"));
+  auto s = ParsePatroniShares(ShareFixture("patroni_3.0.2_cluster_healthy.json"));
   ASSERT_TRUE(s.ok()) << s.status().message();
   EXPECT_EQ(s->unit, "members");
   ASSERT_EQ(s->nodes.size(), 3u);
@@ -105,7 +105,7 @@ TEST(ShareParsersTest, PatroniMembersWithACurrentCopy) {
   EXPECT_EQ(Node(*s, "node3")->share, 1);
   EXPECT_EQ(Node(*s, "node3")->lag_bytes, 0);
   // A member starting again (lag "unknown") holds no current copy yet.
-  auto starting = ParsePatroniShares(Fixture("patroni_3.0.2_cluster_member_starting.json"));
+  auto starting = ParsePatroniShares(ShareFixture("patroni_3.0.2_cluster_member_starting.json"));
   ASSERT_TRUE(starting.ok());
   EXPECT_EQ(Node(*starting, "node1")->share, 0);
   EXPECT_TRUE(Node(*starting, "node1")->migrating);

@@ -14,7 +14,7 @@
 namespace stampede::plan {
 namespace {
 
-constexpr char kPlan[] = R"(name: v
+constexpr char kValidPlan[] = R"(name: v
 target: {driver: postgres, endpoints: ["127.0.0.1:5432"]}
 phases:
   - {name: load, workload: crud, workers: 4, ops: 1000}
@@ -23,7 +23,7 @@ faults: [{at: run+5s, action: kill, node: db1}]
 )";
 
 v1::Plan Good() {
-  auto r = LoadPlanText(kPlan, "v.yaml");
+  auto r = LoadPlanText(kValidPlan, "v.yaml");
   EXPECT_TRUE(r.ok()) << r.errors[0];
   return r.plan;
 }
@@ -123,7 +123,7 @@ TEST(PlanValidator, TheSubmittedPlanSeedsAreValid) {
 // The loader places each of the validator's problems where it was written,
 // a repeat's copies at the fault that made them.
 TEST(PlanValidator, LoaderPlacesProblemsWhereTheyWereWritten) {
-  auto r = LoadPlanText(std::string(kPlan).substr(0, std::string(kPlan).find("faults:")) +
+  auto r = LoadPlanText(std::string(kValidPlan).substr(0, std::string(kValidPlan).find("faults:")) +
                             "faults:\n  - {at: run+15s, action: kill, node: db1, repeat: 3, every: 10s}\n"
                             "expect:\n  faults: {kill: [\"unavailability < 1s\", \"recovery <\"]}\n",
                         "v.yaml");

@@ -11,7 +11,7 @@ using drivers::Param;
 using Type = ParamSpec::Type;
 using O = OrmWorkload;
 
-constexpr const char* kStepNames[] = {"Insert", "MultiInsert", "Update", "Read", "MultiRead"};
+constexpr const char* kOrmSteps[] = {"Insert", "MultiInsert", "Update", "Read", "MultiRead"};
 // The origin's counts at scale 1.
 constexpr uint64_t kCounts[] = {10'000, 2'500, 10'000, 20'000, 10'000};
 
@@ -129,7 +129,7 @@ std::vector<StepSpec> OrmWorkload::Steps(const Params& params, uint32_t workers)
   const Counts c = CountsOf(params);
   std::vector<StepSpec> steps;
   for (int i = 0; i < kNumOps; ++i) {
-    steps.push_back({kStepNames[i], uint32_t(std::min<uint64_t>(workers, c.steps[i])), c.steps[i], i == kInsert});
+    steps.push_back({kOrmSteps[i], uint32_t(std::min<uint64_t>(workers, c.steps[i])), c.steps[i], i == kInsert});
   }
   return steps;
 }
@@ -139,7 +139,7 @@ StatusOr<std::unique_ptr<Workload>> OrmWorkload::Create(const WorkloadContext& c
   std::unique_ptr<OrmWorkload> w(new OrmWorkload());
   w->ctx_ = ctx;
   w->counts_ = CountsOf(params);
-  w->ops_.assign(std::begin(kStepNames), std::end(kStepNames));
+  w->ops_.assign(std::begin(kOrmSteps), std::end(kOrmSteps));
   auto step = StepIndex("orm2019", w->ops_, ctx.step);
   if (!step.ok()) return step.status();
   w->op_ = static_cast<Op>(*step);

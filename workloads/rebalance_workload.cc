@@ -11,7 +11,7 @@ using drivers::Dialect;
 using drivers::Param;
 using Type = ParamSpec::Type;
 
-constexpr const char* kStepNames[] = {"InsertOne", "Count", "UpdateOne", "SelectOne"};
+constexpr const char* kRebalanceSteps[] = {"InsertOne", "Count", "UpdateOne", "SelectOne"};
 
 void WriteId(uint64_t id, char* out) {
   static constexpr char kDigits[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -104,7 +104,7 @@ std::vector<StepSpec> RebalanceWorkload::Steps(const Params& params, uint32_t wo
 StatusOr<std::unique_ptr<Workload>> RebalanceWorkload::Create(const WorkloadContext& ctx, const Params& params) {
   std::unique_ptr<RebalanceWorkload> w(new RebalanceWorkload());
   w->ctx_ = ctx;
-  w->ops_.assign(std::begin(kStepNames), std::end(kStepNames));
+  w->ops_.assign(std::begin(kRebalanceSteps), std::end(kRebalanceSteps));
   w->records_ = static_cast<uint64_t>(params.Int("records_per_worker"));
   w->value_size_ = static_cast<int>(params.Int("value_size"));
   const uint32_t group_workers = ctx.group_workers ? ctx.group_workers : ctx.total_workers;

@@ -14,7 +14,7 @@ namespace {
 using drivers::Param;
 using Type = ParamSpec::Type;
 
-constexpr const char* kStepNames[] = {"load", "check", "run"};
+constexpr const char* kTpccSteps[] = {"load", "check", "run"};
 constexpr int kPartsPerWarehouse = tpcc::kDistricts * tpcc::kLoadParts;
 
 // Worker g of T loads the parts g, g + T, g + 2T, ... of all warehouses'
@@ -228,7 +228,7 @@ StatusOr<std::unique_ptr<Workload>> TpccWorkload::Create(const WorkloadContext& 
   std::unique_ptr<TpccWorkload> w(new TpccWorkload());
   w->ctx_ = ctx;
   w->warehouses_ = int(params.Int("warehouses"));
-  auto step = StepIndex("tpcc", {std::begin(kStepNames), std::end(kStepNames)}, ctx.step);
+  auto step = StepIndex("tpcc", {std::begin(kTpccSteps), std::end(kTpccSteps)}, ctx.step);
   if (!step.ok()) return step.status();
   w->op_ = static_cast<Op>(*step);
   w->ops_ = {"load", "check"};
