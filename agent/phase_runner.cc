@@ -6,9 +6,9 @@
 #include <charconv>
 #include <chrono>
 
-#include "agent/async_runner.h"
 #include "agent/cpu_budget.h"
 #include "agent/one_off_statements.h"
+#include "agent/phase_runner.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "plan/phase_shape.h"
@@ -56,7 +56,7 @@ WorkerShare ShareOf(uint32_t total, uint32_t agent_index, uint32_t agent_count, 
 }
 
 std::unique_ptr<PhaseRunner> PhaseRunner::Create(PhaseRunnerOptions options) {
-  return std::make_unique<AsyncRunner>(std::move(options));
+  return std::make_unique<PhaseRunner>(std::move(options));
 }
 
 PhaseRunner::PhaseRunner(PhaseRunnerOptions options)

@@ -1,9 +1,20 @@
 // Runs this agent's share of one phase: closed or open loop, deadline and
 // op-count stop, cancellation, and a per-second snapshot of what was
-// measured. agent/async_runner implements it: a few event loops
-// (Boost.Asio, one per core by default), each worker a coroutine on one of
-// them, its connection driven by socket readiness (drivers/async_driver.h).
-// (A thread-per-worker engine ran beside it until 2026-12; see
+// measured.
+//
+// The engine: a few event loops (Boost.Asio io_contexts, one thread each;
+// one per core by default), every worker a coroutine on one of them with
+// its own connection (drivers/async_driver.h), driven by socket readiness,
+// sleeping on timers, its operations cut by a per-operation timer at
+// op_timeout (and at the phase's hard stop), and retried by
+// agent/retry_policy.h. Nothing on the per-operation path takes a lock;
+// memory for timers and coroutine frames is recycled by Asio.
+//
+// Its parts: phase_runner.cc (the share, the schedule, the per-second
+// snapshots), phase_runner_loops.cc (the loops and a worker's life),
+// phase_runner_connect.cc, phase_runner_pipeline.cc,
+// phase_runner_transaction.cc and writes_check.cc. (A thread-per-worker
+// engine ran beside it until 2026-12, as a second subclass; see
 // docs/design-notes.md.)
 //
 // The runner owns looping, rate, deadlines, retries, reconnects and counting; the
@@ -21,14 +32,25 @@
 #ifndef STAMPEDE_AGENT_PHASE_RUNNER_H_
 #define STAMPEDE_AGENT_PHASE_RUNNER_H_
 
+// Boost 1.74's awaitable.hpp needs <utility> before it (drivers/async_driver.h).
+// clang-format off
+#include <utility>
+// clang-format on
+
 #include <array>
 #include <atomic>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "agent/retry_policy.h"
@@ -38,6 +60,7 @@
 #include "common/mutex.h"
 #include "common/rng.h"
 #include "common/status.h"
+#include "drivers/async_driver.h"
 #include "drivers/driver.h"
 #include "drivers/driver_registry.h"
 #include "drivers/endpoint_names.h"
@@ -83,7 +106,7 @@ struct WorkerShare {
 WorkerShare ShareOf(uint32_t total, uint32_t agent_index, uint32_t agent_count,
                     const std::vector<uint32_t>& weights = {});
 
-// What every worker has (agent/async_runner's Worker adds its event loop's
+// What every worker has (PhaseRunner's Worker adds its event loop's
 // parts). Its fields belong to the loop's thread; stats are drained by the
 // collector.
 struct WorkerState {
@@ -114,22 +137,23 @@ class PhaseRunner {
  public:
   // The runner for this phase.
   static std::unique_ptr<PhaseRunner> Create(PhaseRunnerOptions options);
-  virtual ~PhaseRunner() = default;
+  explicit PhaseRunner(PhaseRunnerOptions options);
+  ~PhaseRunner();
 
   // Builds the workload, runs setup (the lead), and connects every worker.
   // Returns the first connection error ("127.0.0.1:5432: ..."), if any.
-  virtual Status Prepare() = 0;
+  Status Prepare();
   // Starts at start_coord_ns (coordinator clock) and blocks until the phase
   // ends or is cancelled. Emits the final snapshot before returning. With
   // join_coord_ns (a share taken up mid-phase), operations due before it
   // are skipped: they belonged to an earlier holder of the share.
-  virtual void Run(int64_t start_coord_ns, int64_t join_coord_ns = 0) = 0;
+  void Run(int64_t start_coord_ns, int64_t join_coord_ns = 0);
   // Aborts: nothing more is started or counted. Any thread, any time.
-  virtual void Cancel() = 0;
+  void Cancel();
   // After Run() (check_writes): reads back every insert the workers'
   // operations acknowledged or left ambiguous, within budget_ns
   // (agent/writes_check.cc). Cancel() ends it early.
-  virtual v1::WritesCheck CheckWrites(int64_t budget_ns) = 0;
+  v1::WritesCheck CheckWrites(int64_t budget_ns);
   // Adds one read-back's numbers to another's (a share taken over, read
   // back by the agent that took it); ids up to the first 20 of each kind.
   static void AddWritesCheck(const v1::WritesCheck& from, v1::WritesCheck* into);
@@ -149,9 +173,7 @@ class PhaseRunner {
   // This agent's workers in the phase (after Prepare).
   uint32_t workers() const { return share_.count; }
 
- protected:
-  explicit PhaseRunner(PhaseRunnerOptions options);
-
+ private:
   // The engine-independent part of Prepare(): the workload, the lead's
   // setup, and the share's workers (from make()) with their schedules and
   // first endpoints; stats_for(i) says where worker i records (NewStats()).
@@ -162,12 +184,9 @@ class PhaseRunner {
   // Snapshots once a second until AllFinished() holds, then the final one.
   void CollectUntil(int64_t start_coord_ns);
   // CPU the engine's event-loop threads have used so far (-1: not known).
-  virtual int64_t LoopsCpuNs() const { return -1; }
-  // Whether the operations are all done and only the final read runs (which
-  // may go on past the hard stop, up to its own limit).
-  virtual bool OnlyFinalRead() const { return false; }
+  int64_t LoopsCpuNs() const;
   // Every worker of the engine is done (cv_ is notified when one is).
-  virtual bool AllFinished() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) = 0;
+  bool AllFinished() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   bool Halted() const { return halt_.load(std::memory_order_relaxed) != kRunning; }
   bool Aborted() const { return halt_.load(std::memory_order_relaxed) == kAborted; }
   // Draws the next operation without running it (the workload's state
@@ -234,7 +253,6 @@ class PhaseRunner {
   Mutex mu_;
   std::condition_variable cv_;
 
- private:
   void Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool final);
   // The interval's anomalies into its snapshot (coord: monotonic ns to the
   // coordinator's clock).
@@ -259,6 +277,156 @@ class PhaseRunner {
   std::vector<AnomalySeen> acc_examples_;
   double cpu_cores_ = 1;        // min(event loops, what the process may use), from CollectUntil
   int64_t ended_coord_ns_ = 0;  // written by CollectUntil, read after Run on its thread
+
+  // The engine (phase_runner_loops.cc and the files beside it).
+  template <typename T>
+  using Task = drivers::Task<T>;
+  static constexpr int kMaxTxnStatements = 16;
+  struct Worker : WorkerState {
+    size_t loop = 0;
+    size_t slot = 0;  // its place in its loop's cut_at
+    std::unique_ptr<drivers::AsyncDriver> driver;
+    std::unique_ptr<boost::asio::steady_timer> sleep;  // schedule, back-off, the start gate
+    bool cut_fired = false;                            // the watchdog cut its operation
+    bool connect_turn = false;                         // handed a connection attempt's turn (EndConnectTurn)
+    std::string error;
+    // A transaction's statements, made the first time one runs.
+    std::unique_ptr<std::array<drivers::OpRequest, kMaxTxnStatements>> calls;
+    drivers::OpRequest next;  // an interactive operation's next statement (WorkerOps::Continue)
+    // Pipelined (Phase.pipeline): a batch's ops and what came back, made
+    // once, before the first batch.
+    std::vector<int> batch_ops;
+    std::vector<drivers::OpResult> batch_results;
+    std::vector<int64_t> batch_ended_ns;
+    std::vector<std::string> batch_errors;
+    bool prepared = false;  // guarded by mu_: connected (or failed to)
+    bool finished = false;  // guarded by mu_
+  };
+  // One event loop: its thread, and a watchdog timer that cuts its
+  // workers' overdue operations.
+  struct Loop {
+    boost::asio::io_context context{1};
+    std::unique_ptr<boost::asio::steady_timer> watchdog;
+    // The lag probe: a timer every kProbeNs, recording how late it ran
+    // into stats (the loop's, shared with its workers).
+    std::unique_ptr<boost::asio::steady_timer> probe;
+    int64_t probe_due = 0;
+    WorkerStats* stats = nullptr;
+    std::vector<Worker*> workers;
+    // When each worker's operation in flight is cut (op_timeout, the hard
+    // stop); 0: none. Kept together so the watchdog's scan of thousands of
+    // workers reads one array: no timer per operation.
+    std::vector<int64_t> cut_at;
+    std::atomic<int> running{0};  // workers not yet finished
+    // Per endpoint: connection attempts in flight from this loop, and the
+    // workers waiting for a turn, first come first served (TakeConnectTurn).
+    std::vector<int> connecting;
+    std::vector<std::deque<Worker*>> waiting;
+  };
+  // What one worker's read-back found (agent/writes_check.cc).
+  struct WorkerCheck {
+    uint64_t acked = 0, lost = 0, ambiguous = 0, ambiguous_found = 0, unchecked = 0;
+    uint64_t failed = 0, failed_found = 0;
+    std::vector<int64_t> lost_ids, failed_found_ids;
+    std::string why_unchecked;  // the first read that could not be done
+    int unread_in_a_row = 0;    // reads that could not be done, in a row
+  };
+  enum class Found { kYes, kNo, kUnknown };
+  Task<void> CheckWorker(Worker* w, WorkerCheck* check);
+  Task<Found> ReadBack(Worker* w, int64_t id);
+  Task<Found> ReadOrGiveUp(Worker* w, int64_t id, WorkerCheck* c);
+  Task<void> RecheckWorker(Worker* w, const std::vector<uint64_t>& absent, WorkerCheck* c);
+  Task<void> WorkerMain(Worker* w);
+  Task<Status> ConnectFirst(Worker* w);
+  Task<void> RunOps(Worker* w);
+  // The workload's final read (WorkerOps::FinalRead), by the agent's first
+  // worker; its anomalies are recorded as the phase's last.
+  Task<void> FinalRead(Worker* w);
+  // Whether the operations are all done and only the final read runs (which
+  // may go on past the hard stop, up to its own limit).
+  bool OnlyFinalRead() const { return ops_running_.load() == 0; }
+  void FinalReadNote(const std::string& why) const;
+  static constexpr int64_t kFinalReadNs = 10 * kNsPerSec;
+  static constexpr int64_t kFinalReadPauseNs = 200 * kNsPerMs;  // between tries
+  std::atomic<int> ops_running_{0};                             // workers not yet past their operations
+  // Closed loop, Phase.pipeline operations at a time (phase_runner_pipeline.cc).
+  Task<void> RunPipelined(Worker* w);
+  // Counts an operation's outcome and tells the workload.
+  void Settle(Worker* w, int op, const drivers::OpResult& r, int64_t intended, uint32_t retries, int64_t ended,
+              const std::string& error);
+  // After the connection was lost: backs off (from the second loss in a
+  // row) and reconnects, until it does or the phase ends.
+  Task<void> AfterLoss(Worker* w);
+  // Draws the next operation into w->req, or a transaction's statements
+  // into w->calls (*statements > 0); an interactive one leaves
+  // *statements kInteractive (kSequence on Redis). Returns its op index.
+  int NextOp(Worker* w, int* statements);
+  Task<drivers::OpResult> ExecuteStatement(Worker* w, const drivers::OpRequest& req, uint32_t* retries);
+  // n statements from calls, or an interactive one (n == kInteractive:
+  // calls is its first statement) as one transaction
+  // (phase_runner_transaction.cc).
+  Task<drivers::OpResult> ExecuteTransaction(Worker* w, const drivers::OpRequest* calls, int n, uint32_t* retries);
+  Task<drivers::OpResult> TransactionBody(Worker* w, const drivers::OpRequest* calls, int n, int64_t* rows,
+                                          bool* rollback);
+  // An interactive operation where there are no transactions (Redis).
+  Task<drivers::OpResult> ExecuteSequence(Worker* w, uint32_t* retries);
+  static constexpr int kInteractive = workloads::WorkerOps::kInteractive;
+  static constexpr int kSequence = -2;
+  // Tries every endpoint once, starting after the current one.
+  // A connection attempt ends by `deadline` (the phase's hard stop, or the
+  // final read's own end, which comes after it).
+  Task<Status> Reconnect(Worker* w, int64_t deadline = 0);
+  Task<Status> ConnectTo(Worker* w, int endpoint, int64_t deadline = 0);
+  Task<Status> ConnectDriver(Worker* w, drivers::AsyncDriver* driver, int endpoint, int64_t deadline = 0);
+  // At most kMaxConnecting connection attempts to one endpoint are in
+  // flight per loop: a server authenticates them one by one, so hundreds
+  // made at once would wait in its queue past connect_timeout, whose clock
+  // starts with the attempt. (Per endpoint: a node that does not answer
+  // holds up only the attempts to it.) A worker waits here for its turn
+  // (or until `deadline`, or an abort: false), and hands the turn on when
+  // its attempt ends.
+  static constexpr int kMaxConnecting = 32;
+  // How long a worker that may start elsewhere (ConnectFirst) keeps trying
+  // every endpoint before the phase fails.
+  static constexpr int64_t kConnectRoundsNs = 10 * kNsPerSec;
+  std::atomic<bool> give_up_connecting_{false};  // Prepare has failed: no more turns
+  Task<bool> TakeConnectTurn(Worker* w, int endpoint, int64_t deadline);
+  void EndConnectTurn(Worker* w, int endpoint);
+  // A worker away from its joining home endpoint (WorkerState::home), once
+  // kHomeRetryNs has passed since the last try: a new connection to it,
+  // which replaces the current one if it answers.
+  Task<void> MaybeGoHome(Worker* w);
+  // A monotonic time (common/clock.h) as the loops' timers take it.
+  static std::chrono::steady_clock::time_point AtMono(int64_t mono_ns);
+  // Sleeps until mono_ns; false if the phase halted meanwhile.
+  Task<bool> SleepUntil(Worker* w, int64_t mono_ns);
+  // Arms the cut for one operation (or a transaction with its retries);
+  // Disarm() says whether it fired.
+  void Arm(Worker* w);
+  bool Disarm(Worker* w);
+  // On each loop: cuts what is overdue, then sleeps until the next cut
+  // could be due (at least kWatchdogTickNs); hard_stop is the one the
+  // chain was started with (Run's, or the writes check's).
+  void Watch(Loop* loop, int64_t hard_stop);
+  // On each loop, from Run until its last worker ends: records how late
+  // the previous probe ran, then sets the next one.
+  void Probe(Loop* loop);
+  // On the worker's loop, when its coroutine has ended.
+  void Finished(Worker* w);
+  // Closes every worker's connection, on its loop; returns when all are.
+  void CloseConnections();
+  // Runs fn(worker) on each worker's loop.
+  template <typename Fn>
+  void OnEachLoop(Fn fn);
+
+  std::vector<std::unique_ptr<Loop>> loops_;
+  std::vector<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> guards_;
+  std::vector<std::thread> threads_;
+  std::vector<pthread_t> loop_threads_;  // threads_' handles, for their CPU clocks
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::atomic<bool> gate_{false};
+  int prepared_ ABSL_GUARDED_BY(mu_) = 0;
+  Status prepare_error_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace stampede::agent

@@ -1,4 +1,4 @@
-// AsyncRunner::CheckWrites: after a phase with check_writes, each worker
+// PhaseRunner::CheckWrites: after a phase with check_writes, each worker
 // reads back the inserts its operations acknowledged or left ambiguous
 // (workloads/write_ledger.h), on its own event loop and the phase's
 // connection (a fresh one with target.sentinel), each read under
@@ -10,7 +10,7 @@
 // run got wrong. What the deadline leaves unread, or a database that
 // answers no read, is counted as unchecked.
 // clang-format off
-#include "agent/async_runner.h"  // first: Boost 1.74's awaitable.hpp needs <utility> before it
+#include "agent/phase_runner.h"  // first: Boost 1.74's awaitable.hpp needs <utility> before it
 // clang-format on
 
 #include <boost/asio/co_spawn.hpp>
@@ -30,7 +30,7 @@ constexpr int kGiveUpAfter = 3;
 
 }  // namespace
 
-v1::WritesCheck AsyncRunner::CheckWrites(int64_t budget_ns) {
+v1::WritesCheck PhaseRunner::CheckWrites(int64_t budget_ns) {
   v1::WritesCheck out;
   drivers::OpRequest probe;
   const std::string why = workload_->ReadBack(0, &probe);
@@ -106,7 +106,7 @@ void PhaseRunner::AddWritesCheck(const v1::WritesCheck& from, v1::WritesCheck* i
   if (into->note().empty()) into->set_note(from.note());
 }
 
-drivers::Task<void> AsyncRunner::CheckWorker(Worker* w, WorkerCheck* c) {
+drivers::Task<void> PhaseRunner::CheckWorker(Worker* w, WorkerCheck* c) {
   const workloads::WriteLedger* ledger = w->ops ? w->ops->writes() : nullptr;
   if (!ledger) co_return;
   std::vector<uint64_t> absent;  // acknowledged or ambiguous, not found at the first read
@@ -134,7 +134,7 @@ drivers::Task<void> AsyncRunner::CheckWorker(Worker* w, WorkerCheck* c) {
 // A second later: what was absent is read again (a replica may apply a
 // commit a moment after it was acknowledged), then every failed insert is
 // read once: a row found there is one the run counted as not written.
-drivers::Task<void> AsyncRunner::RecheckWorker(Worker* w, const std::vector<uint64_t>& absent, WorkerCheck* c) {
+drivers::Task<void> PhaseRunner::RecheckWorker(Worker* w, const std::vector<uint64_t>& absent, WorkerCheck* c) {
   const workloads::WriteLedger& ledger = *w->ops->writes();
   for (uint64_t k : absent) {
     const Found found = co_await ReadOrGiveUp(w, ledger.Id(k), c);
@@ -162,7 +162,7 @@ drivers::Task<void> AsyncRunner::RecheckWorker(Worker* w, const std::vector<uint
 
 // A worker whose reads failed kGiveUpAfter times in a row reads no more:
 // the database is not answering, and the rest is counted as unchecked.
-drivers::Task<AsyncRunner::Found> AsyncRunner::ReadOrGiveUp(Worker* w, int64_t id, WorkerCheck* c) {
+drivers::Task<PhaseRunner::Found> PhaseRunner::ReadOrGiveUp(Worker* w, int64_t id, WorkerCheck* c) {
   if (c->unread_in_a_row >= kGiveUpAfter) co_return Found::kUnknown;
   const Found found = co_await ReadBack(w, id);
   if (found != Found::kUnknown) {
@@ -174,7 +174,7 @@ drivers::Task<AsyncRunner::Found> AsyncRunner::ReadOrGiveUp(Worker* w, int64_t i
   co_return found;
 }
 
-drivers::Task<AsyncRunner::Found> AsyncRunner::ReadBack(Worker* w, int64_t id) {
+drivers::Task<PhaseRunner::Found> PhaseRunner::ReadBack(Worker* w, int64_t id) {
   drivers::OpRequest req;
   workload_->ReadBack(id, &req);
   w->error.clear();

@@ -1,7 +1,7 @@
 // Exponential back-off, decided once: a wait that doubles from `first` to
 // `max` and starts over on Reset, and the jitter that spreads the clients
 // that failed together. Used by a worker's reconnects to its database
-// (agent/async_runner.cc), its retries of a retryable outcome
+// (agent/phase_runner_loops.cc), its retries of a retryable outcome
 // (agent/retry_policy.h) and the agent's redials of its coordinator.
 #ifndef STAMPEDE_COMMON_BACKOFF_H_
 #define STAMPEDE_COMMON_BACKOFF_H_

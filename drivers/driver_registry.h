@@ -24,7 +24,7 @@ struct DriverInfo {
   // A blocking connection, for one-off statements (setup, cleanup) and
   // health probes.
   std::function<std::unique_ptr<Driver>(const std::string& flavor)> factory;
-  // A worker's connection, on an event loop (agent/async_runner).
+  // A worker's connection, on an event loop (agent/phase_runner).
   std::function<std::unique_ptr<AsyncDriver>(const std::string& flavor, const boost::asio::any_io_executor&)>
       async_factory;
   // The flavors whose asynchronous driver pipelines (AsyncDriver::Append).

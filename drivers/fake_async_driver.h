@@ -1,4 +1,4 @@
-// A scripted AsyncDriver for unit tests of the runner (agent/async_runner):
+// A scripted AsyncDriver for unit tests of the runner (agent/phase_runner):
 // no server, no socket. Every connection a test's runner makes asks one
 // FakeCluster how to answer: whether a connection attempt succeeds, and for
 // each operation its outcome, how long it takes and whether the connection

@@ -1,10 +1,10 @@
-// AsyncRunner's transactions: a workload's fixed statements (a
+// PhaseRunner's transactions: a workload's fixed statements (a
 // transaction_size above 1, custom's txn: true) and interactive ones, whose
 // next statement the workload chooses from what the last one returned
 // (WorkerOps::Continue: bank's transfer). Each transaction, its retries
 // included, is one operation under one cut timer.
 // clang-format off
-#include "agent/async_runner.h"  // first: Boost 1.74's awaitable.hpp needs <utility> before it
+#include "agent/phase_runner.h"  // first: Boost 1.74's awaitable.hpp needs <utility> before it
 // clang-format on
 
 #include "common/clock.h"
@@ -23,7 +23,7 @@ constexpr int kMaxInteractiveSteps = 64;
 // The statements of one attempt, inside the open transaction. Interactive
 // (n == kInteractive): calls is Next()'s statement; the rest come from
 // Continue. Sets *rollback when the workload ends it with a rollback.
-drivers::Task<drivers::OpResult> AsyncRunner::TransactionBody(Worker* w, const drivers::OpRequest* calls, int n,
+drivers::Task<drivers::OpResult> PhaseRunner::TransactionBody(Worker* w, const drivers::OpRequest* calls, int n,
                                                               int64_t* rows, bool* rollback) {
   drivers::AsyncDriver& d = *w->driver;
   drivers::OpResult r;
@@ -54,7 +54,7 @@ drivers::Task<drivers::OpResult> AsyncRunner::TransactionBody(Worker* w, const d
 // SAVEPOINT cockroach_restart and the statements run again in the same
 // transaction; elsewhere the transaction starts over. Lost during COMMIT:
 // ambiguous.
-drivers::Task<drivers::OpResult> AsyncRunner::ExecuteTransaction(Worker* w, const drivers::OpRequest* calls, int n,
+drivers::Task<drivers::OpResult> PhaseRunner::ExecuteTransaction(Worker* w, const drivers::OpRequest* calls, int n,
                                                                  uint32_t* retries) {
   drivers::AsyncDriver& d = *w->driver;
   drivers::OpResult r;
@@ -112,7 +112,7 @@ drivers::Task<drivers::OpResult> AsyncRunner::ExecuteTransaction(Worker* w, cons
 
 // Redis has no interactive transaction: the statements run in turn, each
 // retried on its own (a careless client's read-then-write).
-drivers::Task<drivers::OpResult> AsyncRunner::ExecuteSequence(Worker* w, uint32_t* retries) {
+drivers::Task<drivers::OpResult> PhaseRunner::ExecuteSequence(Worker* w, uint32_t* retries) {
   drivers::OpResult r = co_await ExecuteStatement(w, w->req, retries);
   for (int step = 1; r.outcome == Outcome::kOk && step < kMaxInteractiveSteps; ++step) {
     const Then then = w->ops->Continue(step, r, &w->next);

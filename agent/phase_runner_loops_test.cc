@@ -30,9 +30,9 @@ struct Totals {
   uint64_t done() const { return outcomes[0] + errors(); }
 };
 
-class AsyncRunnerTest : public ::testing::Test {
+class PhaseRunnerLoopsTest : public ::testing::Test {
  protected:
-  AsyncRunnerTest() {
+  PhaseRunnerLoopsTest() {
     v1::Target* t = plan_.mutable_target();
     t->set_driver("fake");
     t->set_flavor("fake");
@@ -100,7 +100,7 @@ class AsyncRunnerTest : public ::testing::Test {
   Totals totals_;
 };
 
-TEST_F(AsyncRunnerTest, CountsEveryOperationOfAnOpsBoundedPhaseOnce) {
+TEST_F(PhaseRunnerLoopsTest, CountsEveryOperationOfAnOpsBoundedPhaseOnce) {
   phase().set_workers(4);
   phase().set_ops(400);
   phase().set_timeout_ms(10'000);
@@ -118,7 +118,7 @@ TEST_F(AsyncRunnerTest, CountsEveryOperationOfAnOpsBoundedPhaseOnce) {
 
 // The second of two agents runs its half of the workers, and owes and
 // does their half of the operations.
-TEST_F(AsyncRunnerTest, RunsItsShareOfTheWorkersAndOperations) {
+TEST_F(PhaseRunnerLoopsTest, RunsItsShareOfTheWorkersAndOperations) {
   agent_index_ = 1;
   agent_count_ = 2;
   phase().set_workers(5);
@@ -131,7 +131,7 @@ TEST_F(AsyncRunnerTest, RunsItsShareOfTheWorkersAndOperations) {
   EXPECT_EQ(cluster_.calls.load(), 200u);
 }
 
-TEST_F(AsyncRunnerTest, PipelinesInBatchesAndCountsEachOperation) {
+TEST_F(PhaseRunnerLoopsTest, PipelinesInBatchesAndCountsEachOperation) {
   phase().set_workers(2);
   phase().set_ops(200);
   phase().set_timeout_ms(10'000);
@@ -144,7 +144,7 @@ TEST_F(AsyncRunnerTest, PipelinesInBatchesAndCountsEachOperation) {
 
 // A connection lost in the middle of a batch of writes: what was answered
 // stays ok, the rest is ambiguous, one by one, and the worker reconnects.
-TEST_F(AsyncRunnerTest, APipelineLostMidBatchLeavesTheRestAmbiguous) {
+TEST_F(PhaseRunnerLoopsTest, APipelineLostMidBatchLeavesTheRestAmbiguous) {
   phase().set_ops(40);
   phase().set_timeout_ms(10'000);
   phase().set_pipeline(4);
@@ -157,7 +157,7 @@ TEST_F(AsyncRunnerTest, APipelineLostMidBatchLeavesTheRestAmbiguous) {
   EXPECT_EQ(cluster_.connects.load(), 2u);
 }
 
-TEST_F(AsyncRunnerTest, CountsEachErrorOutcomeAsItsOwn) {
+TEST_F(PhaseRunnerLoopsTest, CountsEachErrorOutcomeAsItsOwn) {
   phase().set_ops(40);
   phase().set_timeout_ms(10'000);
   cluster_.answer = [](const FakeCall& c) {
@@ -171,7 +171,7 @@ TEST_F(AsyncRunnerTest, CountsEachErrorOutcomeAsItsOwn) {
   EXPECT_EQ(t.retries, 0u);
 }
 
-TEST_F(AsyncRunnerTest, RetriesARetryableOutcomeAndCountsTheRetries) {
+TEST_F(PhaseRunnerLoopsTest, RetriesARetryableOutcomeAndCountsTheRetries) {
   phase().set_ops(50);
   phase().set_timeout_ms(10'000);
   plan_.mutable_retry()->set_max_attempts(3);
@@ -185,7 +185,7 @@ TEST_F(AsyncRunnerTest, RetriesARetryableOutcomeAndCountsTheRetries) {
   EXPECT_EQ(cluster_.calls.load(), 100u);
 }
 
-TEST_F(AsyncRunnerTest, GivesUpAfterMaxAttempts) {
+TEST_F(PhaseRunnerLoopsTest, GivesUpAfterMaxAttempts) {
   phase().set_ops(20);
   phase().set_timeout_ms(10'000);
   plan_.mutable_retry()->set_max_attempts(3);
@@ -199,7 +199,7 @@ TEST_F(AsyncRunnerTest, GivesUpAfterMaxAttempts) {
 
 // A read cut at op_timeout is unavailable, a write ambiguous; either way
 // the connection is gone and the worker reconnects before the next one.
-TEST_F(AsyncRunnerTest, CutsAnOperationAtOpTimeout) {
+TEST_F(PhaseRunnerLoopsTest, CutsAnOperationAtOpTimeout) {
   for (const char* read : {"1", "0"}) {
     cluster_.calls = 0;
     cluster_.aborts = 0;
@@ -222,7 +222,7 @@ TEST_F(AsyncRunnerTest, CutsAnOperationAtOpTimeout) {
 
 // A node that drops its connections and refuses new ones: the worker goes
 // to the next endpoint and carries on there.
-TEST_F(AsyncRunnerTest, ReconnectsToTheNextEndpointWhenANodeGoes) {
+TEST_F(PhaseRunnerLoopsTest, ReconnectsToTheNextEndpointWhenANodeGoes) {
   plan_.mutable_target()->add_endpoints("127.0.0.1:2");
   phase().set_ops(40);
   phase().set_timeout_ms(10'000);
@@ -248,7 +248,7 @@ TEST_F(AsyncRunnerTest, ReconnectsToTheNextEndpointWhenANodeGoes) {
 
 // Open loop against a node that stops answering: whatever was due and not
 // done by the deadline is missed, and done + missed is what was owed.
-TEST_F(AsyncRunnerTest, AccountsForEveryScheduledOperationWhenTheClusterStalls) {
+TEST_F(PhaseRunnerLoopsTest, AccountsForEveryScheduledOperationWhenTheClusterStalls) {
   for (uint32_t op_timeout_ms : {0u, 100u}) {
     phase().set_rate(100);
     phase().set_duration_ms(600);
@@ -268,7 +268,7 @@ TEST_F(AsyncRunnerTest, AccountsForEveryScheduledOperationWhenTheClusterStalls) 
   }
 }
 
-TEST_F(AsyncRunnerTest, CancelEndsTheRunAndCountsNothingMissed) {
+TEST_F(PhaseRunnerLoopsTest, CancelEndsTheRunAndCountsNothingMissed) {
   phase().set_workers(4);
   phase().set_rate(200);
   phase().set_duration_ms(30'000);
@@ -292,7 +292,7 @@ TEST_F(AsyncRunnerTest, CancelEndsTheRunAndCountsNothingMissed) {
 // once would wait in its queue past connect_timeout. The runner keeps a
 // few attempts in flight per loop, and an attempt's timeout starts when
 // it is made, so all of them connect.
-TEST_F(AsyncRunnerTest, ManyWorkersConnectingAtOnceDoNotTimeOutInTheServersQueue) {
+TEST_F(PhaseRunnerLoopsTest, ManyWorkersConnectingAtOnceDoNotTimeOutInTheServersQueue) {
   phase().set_workers(400);
   phase().set_ops(400);
   phase().set_timeout_ms(30'000);
@@ -317,7 +317,7 @@ TEST_F(AsyncRunnerTest, ManyWorkersConnectingAtOnceDoNotTimeOutInTheServersQueue
 // An endpoint that never answers: the first attempt to time out fails the
 // phase's Prepare, and the workers still waiting for their turn give up
 // instead of each waiting out its own connect_timeout.
-TEST_F(AsyncRunnerTest, AnEndpointThatNeverAnswersFailsPrepareInOneRound) {
+TEST_F(PhaseRunnerLoopsTest, AnEndpointThatNeverAnswersFailsPrepareInOneRound) {
   phase().set_workers(640);
   phase().set_ops(640);
   plan_.mutable_target()->set_connect_timeout_ms(200);
@@ -332,7 +332,7 @@ TEST_F(AsyncRunnerTest, AnEndpointThatNeverAnswersFailsPrepareInOneRound) {
 // A later phase that starts while no endpoint takes a read-write session
 // (a failover between phases): the workers keep trying every endpoint, and
 // the phase runs once one does.
-TEST_F(AsyncRunnerTest, ALaterPhaseWaitsOutAShortFailoverBeforeItStarts) {
+TEST_F(PhaseRunnerLoopsTest, ALaterPhaseWaitsOutAShortFailoverBeforeItStarts) {
   *plan_.add_phases() = phase();
   phase_index_ = 1;
   v1::Phase& later = *plan_.mutable_phases(1);
@@ -351,7 +351,7 @@ TEST_F(AsyncRunnerTest, ALaterPhaseWaitsOutAShortFailoverBeforeItStarts) {
   EXPECT_EQ(cluster_.calls_on[2].load(), 40u);
 }
 
-TEST_F(AsyncRunnerTest, PrepareNamesTheEndpointThatRefused) {
+TEST_F(PhaseRunnerLoopsTest, PrepareNamesTheEndpointThatRefused) {
   phase().set_ops(1);
   cluster_.connect = [](int) { return Status::Error("password authentication failed"); };
   Run();

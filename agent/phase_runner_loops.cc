@@ -1,4 +1,8 @@
-#include "agent/async_runner.h"
+// PhaseRunner's engine: the event loops, a worker's life on one, the
+// watchdog that cuts overdue operations, the lag probe, and Run/Cancel.
+// clang-format off
+#include "agent/phase_runner.h"  // first: Boost 1.74's awaitable.hpp needs <utility> before it
+// clang-format on
 
 #include <pthread.h>
 #include <time.h>
@@ -24,14 +28,12 @@ constexpr int64_t kProbeNs = 10 * kNsPerMs;         // the lag probe's period: 1
 
 }  // namespace
 
-std::chrono::steady_clock::time_point AsyncRunner::AtMono(int64_t mono_ns) {
+std::chrono::steady_clock::time_point PhaseRunner::AtMono(int64_t mono_ns) {
   if (mono_ns == INT64_MAX) return std::chrono::steady_clock::time_point::max();
   return std::chrono::steady_clock::time_point(std::chrono::nanoseconds(SteadyNsOfMono(mono_ns)));
 }
 
-AsyncRunner::AsyncRunner(PhaseRunnerOptions options) : PhaseRunner(std::move(options)) {}
-
-AsyncRunner::~AsyncRunner() {
+PhaseRunner::~PhaseRunner() {
   Cancel();
   {
     MutexLock lock(mu_);
@@ -44,7 +46,7 @@ AsyncRunner::~AsyncRunner() {
 }
 
 template <typename Fn>
-void AsyncRunner::OnEachLoop(Fn fn) {
+void PhaseRunner::OnEachLoop(Fn fn) {
   for (auto& loop : loops_) {
     boost::asio::post(loop->context, [l = loop.get(), fn] {
       for (Worker* w : l->workers) fn(w);
@@ -52,7 +54,7 @@ void AsyncRunner::OnEachLoop(Fn fn) {
   }
 }
 
-Status AsyncRunner::Prepare() {
+Status PhaseRunner::Prepare() {
   // One loop per core (or --threads), never more than workers.
   size_t n = options_.threads > 0 ? size_t(options_.threads) : std::max(1u, std::thread::hardware_concurrency());
   n = std::max<size_t>(
@@ -115,7 +117,7 @@ Status AsyncRunner::Prepare() {
   return result;
 }
 
-void AsyncRunner::Finished(Worker* w) {
+void PhaseRunner::Finished(Worker* w) {
   // The loop's last worker ends its watchdog's wait (on the loop's thread).
   Loop& loop = *loops_[w->loop];
   if (loop.running.fetch_sub(1) == 1) {
@@ -134,11 +136,11 @@ void AsyncRunner::Finished(Worker* w) {
   cv_.notify_all();
 }
 
-bool AsyncRunner::AllFinished() const {
+bool PhaseRunner::AllFinished() const {
   return std::all_of(workers_.begin(), workers_.end(), [](const auto& w) { return w->finished; });
 }
 
-drivers::Task<void> AsyncRunner::WorkerMain(Worker* w) {
+drivers::Task<void> PhaseRunner::WorkerMain(Worker* w) {
   Status s = co_await ConnectFirst(w);
   bool first_error = false;
   {
@@ -200,7 +202,7 @@ drivers::Task<void> AsyncRunner::WorkerMain(Worker* w) {
 // worker's connection, and after a failure on the next endpoint that
 // answers (a Galera node still syncing after a fault refuses reads with
 // 1047 while the others serve).
-drivers::Task<void> AsyncRunner::FinalRead(Worker* w) {
+drivers::Task<void> PhaseRunner::FinalRead(Worker* w) {
   drivers::OpRequest req;
   int op = w->ops->FinalRead(&req);
   if (op < 0) co_return;
@@ -236,13 +238,13 @@ drivers::Task<void> AsyncRunner::FinalRead(Worker* w) {
   FinalReadNote(why);
 }
 
-void AsyncRunner::FinalReadNote(const std::string& why) const {
+void PhaseRunner::FinalReadNote(const std::string& why) const {
   const std::string note = "phase " + phase_.name() + ": the final read after the phase failed: " + why;
   SLOG(kWarn) << note;
   if (options_.on_log) options_.on_log(note);
 }
 
-drivers::Task<bool> AsyncRunner::SleepUntil(Worker* w, int64_t mono_ns) {
+drivers::Task<bool> PhaseRunner::SleepUntil(Worker* w, int64_t mono_ns) {
   if (Halted()) co_return false;
   if (MonoNowNs() >= mono_ns) co_return true;
   w->sleep->expires_at(AtMono(mono_ns));
@@ -251,20 +253,20 @@ drivers::Task<bool> AsyncRunner::SleepUntil(Worker* w, int64_t mono_ns) {
   co_return !Halted();
 }
 
-void AsyncRunner::Arm(Worker* w) {
+void PhaseRunner::Arm(Worker* w) {
   const int64_t at = op_timeout_ns_ > 0 ? MonoNowNs() + op_timeout_ns_ : INT64_MAX;
   loops_[w->loop]->cut_at[w->slot] = std::min(at, hard_stop_mono_ns_);
   w->cut_fired = false;
 }
 
-bool AsyncRunner::Disarm(Worker* w) {
+bool PhaseRunner::Disarm(Worker* w) {
   loops_[w->loop]->cut_at[w->slot] = 0;
   const bool fired = w->cut_fired;
   w->cut_fired = false;
   return fired;
 }
 
-void AsyncRunner::Watch(Loop* loop, int64_t hard_stop) {
+void PhaseRunner::Watch(Loop* loop, int64_t hard_stop) {
   const int64_t now = MonoNowNs();
   // A cut armed after this scan comes no sooner than the horizon (Arm:
   // op_timeout from then, or the hard stop): sleep until the first cut
@@ -290,7 +292,7 @@ void AsyncRunner::Watch(Loop* loop, int64_t hard_stop) {
   });
 }
 
-drivers::Task<void> AsyncRunner::RunOps(Worker* w) {
+drivers::Task<void> PhaseRunner::RunOps(Worker* w) {
   WorkerSchedule& schedule = *w->schedule;
   const plan::StageSchedule& stages = schedule.stages();
   const bool open_loop = schedule.open_loop();
@@ -353,7 +355,7 @@ drivers::Task<void> AsyncRunner::RunOps(Worker* w) {
   }
 }
 
-void AsyncRunner::Settle(Worker* w, int op, const drivers::OpResult& r, int64_t intended, uint32_t retries,
+void PhaseRunner::Settle(Worker* w, int op, const drivers::OpResult& r, int64_t intended, uint32_t retries,
                          int64_t ended, const std::string& error) {
   w->stats->Record(op, r.outcome, static_cast<uint64_t>(ended - intended), retries, ended);
   if (r.rolled_back) w->stats->Rollback(op);
@@ -371,7 +373,7 @@ void AsyncRunner::Settle(Worker* w, int op, const drivers::OpResult& r, int64_t 
   }
 }
 
-int AsyncRunner::NextOp(Worker* w, int* statements) {
+int PhaseRunner::NextOp(Worker* w, int* statements) {
   // Multi-statement transactions: the workload fills txn_size requests;
   // per-op transactions (custom's txn: true) have up to kMaxTxnStatements.
   const int txn_size = workload_->transaction_size();
@@ -397,7 +399,7 @@ int AsyncRunner::NextOp(Worker* w, int* statements) {
   return op;
 }
 
-drivers::Task<drivers::OpResult> AsyncRunner::ExecuteStatement(Worker* w, const drivers::OpRequest& req,
+drivers::Task<drivers::OpResult> PhaseRunner::ExecuteStatement(Worker* w, const drivers::OpRequest& req,
                                                                uint32_t* retries) {
   drivers::OpResult r;
   for (uint32_t attempt = 1;; ++attempt) {
@@ -413,7 +415,7 @@ drivers::Task<drivers::OpResult> AsyncRunner::ExecuteStatement(Worker* w, const 
   co_return r;
 }
 
-void AsyncRunner::Run(int64_t start_coord_ns, int64_t join_coord_ns) {
+void PhaseRunner::Run(int64_t start_coord_ns, int64_t join_coord_ns) {
   {
     MutexLock lock(mu_);
     SetTimes(start_coord_ns, join_coord_ns);
@@ -437,7 +439,7 @@ void AsyncRunner::Run(int64_t start_coord_ns, int64_t join_coord_ns) {
   if (!check_writes()) CloseConnections();
 }
 
-int64_t AsyncRunner::LoopsCpuNs() const {
+int64_t PhaseRunner::LoopsCpuNs() const {
   int64_t sum = 0;
   for (pthread_t t : loop_threads_) {
     clockid_t clock;
@@ -450,7 +452,7 @@ int64_t AsyncRunner::LoopsCpuNs() const {
   return sum;
 }
 
-void AsyncRunner::Probe(Loop* loop) {
+void PhaseRunner::Probe(Loop* loop) {
   const int64_t now = MonoNowNs();
   if (loop->probe_due && loop->stats) loop->stats->RecordLag(uint64_t(std::max<int64_t>(0, now - loop->probe_due)));
   if (loop->running.load(std::memory_order_relaxed) == 0 || Halted()) return;
@@ -461,7 +463,7 @@ void AsyncRunner::Probe(Loop* loop) {
   });
 }
 
-void AsyncRunner::CloseConnections() {
+void PhaseRunner::CloseConnections() {
   std::latch closed(std::ptrdiff_t(loops_.size()));
   for (auto& loop : loops_) {
     boost::asio::post(loop->context, [l = loop.get(), &closed] {
@@ -472,7 +474,7 @@ void AsyncRunner::CloseConnections() {
   closed.wait();
 }
 
-void AsyncRunner::Cancel() {
+void PhaseRunner::Cancel() {
   halt_.store(kAborted);
   // Whatever each worker waits for ends now: its sleep, or its operation.
   OnEachLoop([](Worker* w) {

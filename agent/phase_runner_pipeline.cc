@@ -1,4 +1,4 @@
-// AsyncRunner::RunPipelined: a closed-loop worker of a phase with
+// PhaseRunner::RunPipelined: a closed-loop worker of a phase with
 // `pipeline: N` draws up to N operations, hands them to its connection back
 // to back (AsyncDriver::Append) and reads their answers in order. Each
 // operation keeps its own outcome and its latency from the batch's start
@@ -8,14 +8,14 @@
 // lost mid-batch ends every unanswered operation as a lost connection
 // (ambiguous for a write), counted one by one.
 // clang-format off
-#include "agent/async_runner.h"  // first: Boost 1.74's awaitable.hpp needs <utility> before it
+#include "agent/phase_runner.h"  // first: Boost 1.74's awaitable.hpp needs <utility> before it
 // clang-format on
 
 #include "common/clock.h"
 
 namespace stampede::agent {
 
-drivers::Task<void> AsyncRunner::RunPipelined(Worker* w) {
+drivers::Task<void> PhaseRunner::RunPipelined(Worker* w) {
   WorkerSchedule& schedule = *w->schedule;
   const int depth = int(phase_.pipeline());
   w->batch_ops.assign(size_t(depth), 0);

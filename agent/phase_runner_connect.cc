@@ -1,9 +1,9 @@
-// AsyncRunner's connections: a worker's first, its reconnects after a loss
+// PhaseRunner's connections: a worker's first, its reconnects after a loss
 // (the next endpoint that answers, with back-off), a joining node's worker
 // going home, and the turns that keep a loop's connection attempts to one
 // endpoint to kMaxConnecting at a time.
 // clang-format off
-#include "agent/async_runner.h"  // first: Boost 1.74's awaitable.hpp needs <utility> before it
+#include "agent/phase_runner.h"  // first: Boost 1.74's awaitable.hpp needs <utility> before it
 // clang-format on
 
 #include <algorithm>
@@ -14,11 +14,11 @@
 
 namespace stampede::agent {
 
-drivers::Task<Status> AsyncRunner::ConnectTo(Worker* w, int endpoint, int64_t deadline) {
+drivers::Task<Status> PhaseRunner::ConnectTo(Worker* w, int endpoint, int64_t deadline) {
   return ConnectDriver(w, w->driver.get(), endpoint, deadline);
 }
 
-drivers::Task<Status> AsyncRunner::ConnectDriver(Worker* w, drivers::AsyncDriver* driver, int endpoint,
+drivers::Task<Status> PhaseRunner::ConnectDriver(Worker* w, drivers::AsyncDriver* driver, int endpoint,
                                                  int64_t deadline) {
   // A connection attempt never outlasts the phase's hard stop, or the final
   // read's end for the final read.
@@ -40,7 +40,7 @@ drivers::Task<Status> AsyncRunner::ConnectDriver(Worker* w, drivers::AsyncDriver
   co_return s;
 }
 
-drivers::Task<bool> AsyncRunner::TakeConnectTurn(Worker* w, int endpoint, int64_t deadline) {
+drivers::Task<bool> PhaseRunner::TakeConnectTurn(Worker* w, int endpoint, int64_t deadline) {
   Loop& loop = *loops_[w->loop];
   std::deque<Worker*>& waiting = loop.waiting[size_t(endpoint)];
   if (give_up_connecting_.load()) co_return false;
@@ -65,7 +65,7 @@ drivers::Task<bool> AsyncRunner::TakeConnectTurn(Worker* w, int endpoint, int64_
   co_return false;
 }
 
-void AsyncRunner::EndConnectTurn(Worker* w, int endpoint) {
+void PhaseRunner::EndConnectTurn(Worker* w, int endpoint) {
   Loop& loop = *loops_[w->loop];
   std::deque<Worker*>& waiting = loop.waiting[size_t(endpoint)];
   if (waiting.empty()) {
@@ -78,7 +78,7 @@ void AsyncRunner::EndConnectTurn(Worker* w, int endpoint) {
   next->sleep->cancel();
 }
 
-drivers::Task<void> AsyncRunner::MaybeGoHome(Worker* w) {
+drivers::Task<void> PhaseRunner::MaybeGoHome(Worker* w) {
   const int64_t now = MonoNowNs();
   if (w->home < 0 || w->endpoint == w->home || now < w->next_home_ns) co_return;
   w->next_home_ns = now + kHomeRetryNs;
@@ -96,7 +96,7 @@ drivers::Task<void> AsyncRunner::MaybeGoHome(Worker* w) {
   e.reconnects.fetch_add(1, std::memory_order_relaxed);
 }
 
-drivers::Task<Status> AsyncRunner::ConnectFirst(Worker* w) {
+drivers::Task<Status> PhaseRunner::ConnectFirst(Worker* w) {
   Status s = co_await ConnectTo(w, w->endpoint);
   if (s.ok()) co_return s;
   w->stats->endpoint(size_t(w->endpoint)).connect_failures.fetch_add(1, std::memory_order_relaxed);
@@ -124,7 +124,7 @@ drivers::Task<Status> AsyncRunner::ConnectFirst(Worker* w) {
   co_return s;
 }
 
-drivers::Task<void> AsyncRunner::AfterLoss(Worker* w) {
+drivers::Task<void> PhaseRunner::AfterLoss(Worker* w) {
   w->stats->endpoint(size_t(w->endpoint)).lost.fetch_add(1, std::memory_order_relaxed);
   // A node that accepts connections but fails every operation (Galera
   // outside the primary component) must not be hammered: back off from
@@ -139,7 +139,7 @@ drivers::Task<void> AsyncRunner::AfterLoss(Worker* w) {
   }
 }
 
-drivers::Task<Status> AsyncRunner::Reconnect(Worker* w, int64_t deadline) {
+drivers::Task<Status> PhaseRunner::Reconnect(Worker* w, int64_t deadline) {
   const int n = options_.plan.target().endpoints_size();
   Status last;
   for (int i = 1; i <= n && !Halted(); ++i) {
