@@ -38,12 +38,12 @@ struct Agent::State {
 // One stream to the coordinator: the reader hands messages to the run, a
 // writer thread sends the outbox and the heartbeats, and ends the session
 // when the coordinator has been silent for 3 s.
-class Agent::Session {
+class Agent::Connection {
  public:
-  Session(const AgentOptions& options, State* state, std::shared_ptr<grpc::Channel> channel)
+  Connection(const AgentOptions& options, State* state, std::shared_ptr<grpc::Channel> channel)
       : options_(options), state_(state), stub_(v1::Coordinator::NewStub(channel)) {}
 
-  ~Session() { StopWriter(); }
+  ~Connection() { StopWriter(); }
 
   // Returns the stream's final status.
   grpc::Status Serve() {
@@ -197,7 +197,7 @@ Status Agent::Run() {
     args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 200);
     args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 2000);
     auto channel = grpc::CreateCustomChannel(options_.coordinator, options_.credentials, args);
-    auto session = std::make_shared<Session>(options_, state_.get(), channel);
+    auto session = std::make_shared<Connection>(options_, state_.get(), channel);
     {
       MutexLock lock(mu_);
       if (shutdown_.load()) break;

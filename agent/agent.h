@@ -1,8 +1,8 @@
-// The agent: dials the coordinator, keeps one Session stream open at a time,
-// and takes part in the runs it is assigned (agent/agent_run.h). Sessions
-// come and go (redialled with back-off until Shutdown()); the run outlives
-// them. Heartbeats go both ways once a second: a coordinator silent for 3 s
-// is lost, and the session is redialled.
+// The agent: dials the coordinator, keeps one Connection (the Session RPC's
+// stream) open at a time, and takes part in the runs it is assigned
+// (agent/agent_run.h). Connections come and go (redialled with back-off
+// until Shutdown()); the run outlives them. Heartbeats go both ways once a
+// second: a coordinator silent for 3 s is lost, and it is redialled.
 //
 // Thread-safety: Run() blocks on its own thread; Shutdown() may be called
 // from any thread (e.g. a signal handler thread).
@@ -59,13 +59,13 @@ class Agent {
   void Shutdown();
 
  private:
-  class Session;
+  class Connection;
   struct State;
   AgentOptions options_;
   std::unique_ptr<State> state_;
   std::atomic<bool> shutdown_{false};
   Mutex mu_;
-  std::shared_ptr<Session> current_ ABSL_GUARDED_BY(mu_);
+  std::shared_ptr<Connection> current_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace stampede::agent

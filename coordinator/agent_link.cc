@@ -13,7 +13,7 @@ namespace {
 
 // One message from a welcomed agent. False: it sent what cannot be trusted
 // and is cut off.
-bool Dispatch(AgentRegistry* registry, AgentSession* session, const v1::AgentMessage& m) {
+bool Dispatch(AgentRegistry* registry, RemoteAgent* session, const v1::AgentMessage& m) {
   switch (m.msg_case()) {
     case v1::AgentMessage::kHeartbeat: {
       v1::CoordinatorMessage ack;
@@ -49,7 +49,7 @@ bool Dispatch(AgentRegistry* registry, AgentSession* session, const v1::AgentMes
 }  // namespace
 
 Status ServeAgent(AgentRegistry* registry, AgentLink* link, const v1::Hello& hello, const std::string& peer) {
-  auto session = std::make_shared<AgentSession>(hello, link);
+  auto session = std::make_shared<RemoteAgent>(hello, link);
   if (!registry->Add(session)) {
     SLOG(kWarn) << "refused a second agent named " << session->name();
     return Status::Exists("an agent named " + session->name() + " is already connected");

@@ -8,23 +8,23 @@
 
 namespace stampede::coordinator {
 
-AgentSession::AgentSession(v1::Hello hello, AgentLink* link)
+RemoteAgent::RemoteAgent(v1::Hello hello, AgentLink* link)
     : hello_(std::move(hello)), last_heard_ns_(MonoNowNs()), link_(link), cancel_link_(link) {}
 
-void AgentSession::Touch() { last_heard_ns_.store(MonoNowNs()); }
+void RemoteAgent::Touch() { last_heard_ns_.store(MonoNowNs()); }
 
-void AgentSession::Cancel(const std::string& reason) {
+void RemoteAgent::Cancel(const std::string& reason) {
   MutexLock lock(cancel_mu_);
   if (cancel_reason_.empty()) cancel_reason_ = reason;
   if (cancel_link_) cancel_link_->Cancel();
 }
 
-std::string AgentSession::cancel_reason() const {
+std::string RemoteAgent::cancel_reason() const {
   MutexLock lock(cancel_mu_);
   return cancel_reason_;
 }
 
-bool AgentSession::Send(const v1::CoordinatorMessage& message) {
+bool RemoteAgent::Send(const v1::CoordinatorMessage& message) {
   MutexLock lock(mu_);
   if (!link_) return false;
   if (!link_->Write(message)) {
@@ -34,7 +34,7 @@ bool AgentSession::Send(const v1::CoordinatorMessage& message) {
   return true;
 }
 
-void AgentSession::Close() {
+void RemoteAgent::Close() {
   {
     MutexLock lock(cancel_mu_);
     cancel_link_ = nullptr;
@@ -43,7 +43,7 @@ void AgentSession::Close() {
   link_ = nullptr;
 }
 
-bool AgentRegistry::Add(std::shared_ptr<AgentSession> session) {
+bool AgentRegistry::Add(std::shared_ptr<RemoteAgent> session) {
   constexpr int64_t kReplaceAfterNs = 2 * kNsPerSec;
   {
     MutexLock lock(mu_);
@@ -62,7 +62,7 @@ bool AgentRegistry::Add(std::shared_ptr<AgentSession> session) {
   return true;
 }
 
-bool AgentRegistry::Remove(const std::shared_ptr<AgentSession>& session) {
+bool AgentRegistry::Remove(const std::shared_ptr<RemoteAgent>& session) {
   bool removed;
   {
     MutexLock lock(mu_);
@@ -75,7 +75,7 @@ bool AgentRegistry::Remove(const std::shared_ptr<AgentSession>& session) {
 }
 
 void AgentRegistry::CancelSilent(int64_t now_ns) {
-  std::vector<std::shared_ptr<AgentSession>> silent;
+  std::vector<std::shared_ptr<RemoteAgent>> silent;
   {
     MutexLock lock(mu_);
     for (const auto& s : sessions_) {
@@ -89,9 +89,9 @@ void AgentRegistry::CancelSilent(int64_t now_ns) {
   }
 }
 
-std::vector<std::shared_ptr<AgentSession>> AgentRegistry::Connected() const {
+std::vector<std::shared_ptr<RemoteAgent>> AgentRegistry::Connected() const {
   MutexLock lock(mu_);
-  std::vector<std::shared_ptr<AgentSession>> out;
+  std::vector<std::shared_ptr<RemoteAgent>> out;
   for (const auto& s : sessions_) {
     if (s->welcomed()) out.push_back(s);
   }
@@ -100,7 +100,7 @@ std::vector<std::shared_ptr<AgentSession>> AgentRegistry::Connected() const {
 
 size_t AgentRegistry::size() const { return Connected().size(); }
 
-void AgentRegistry::Welcomed(const std::shared_ptr<AgentSession>& session) {
+void AgentRegistry::Welcomed(const std::shared_ptr<RemoteAgent>& session) {
   session->SetWelcomed();
   cv_.notify_all();
 }
@@ -119,12 +119,12 @@ size_t AgentRegistry::WelcomedLocked() const {
   return k;
 }
 
-void AgentRegistry::SetListener(std::shared_ptr<SessionListener> listener) {
+void AgentRegistry::SetListener(std::shared_ptr<AgentListener> listener) {
   MutexLock lock(mu_);
   listener_ = std::move(listener);
 }
 
-std::shared_ptr<SessionListener> AgentRegistry::listener() const {
+std::shared_ptr<AgentListener> AgentRegistry::listener() const {
   MutexLock lock(mu_);
   return listener_;
 }

@@ -20,11 +20,13 @@
 
 namespace stampede::coordinator {
 
-// One connected agent. Send() may be called from any thread.
-class AgentSession {
+// One connected agent: its hello, its link, when it was last heard. (Its
+// stream is the gRPC Session RPC; "session" elsewhere means a database
+// session.) Send() may be called from any thread.
+class RemoteAgent {
  public:
-  // The link outlives the session's use of it: Close() before it goes.
-  AgentSession(v1::Hello hello, AgentLink* link);
+  // The link outlives this object's use of it: Close() before it goes.
+  RemoteAgent(v1::Hello hello, AgentLink* link);
 
   const std::string& name() const { return hello_.name(); }
   const v1::Hello& hello() const { return hello_; }
@@ -58,9 +60,9 @@ class AgentSession {
   std::string cancel_reason_ ABSL_GUARDED_BY(cancel_mu_);
 };
 
-class SessionListener {
+class AgentListener {
  public:
-  virtual ~SessionListener() = default;
+  virtual ~AgentListener() = default;
   virtual void OnSnapshot(const std::string& agent, const v1::Snapshot& snapshot) = 0;
   virtual void OnEvent(const std::string& agent, const v1::Event& event) = 0;
   virtual void OnAgentLost(const std::string& agent, const std::string& reason) = 0;
@@ -71,7 +73,7 @@ class SessionListener {
   }
   // A session opened (before its welcome is sent): the listener fills what
   // the welcome says about the agent's run, and may take the agent back.
-  virtual void OnAgentJoined(const std::shared_ptr<AgentSession>& session, v1::Welcome* welcome) = 0;
+  virtual void OnAgentJoined(const std::shared_ptr<RemoteAgent>& session, v1::Welcome* welcome) = 0;
 };
 
 class AgentRegistry {
@@ -81,32 +83,32 @@ class AgentRegistry {
 
   // False if an agent of that name is connected and heard from within the
   // last 2 s; an older session of that name is cancelled and replaced.
-  bool Add(std::shared_ptr<AgentSession> session);
+  bool Add(std::shared_ptr<RemoteAgent> session);
   // True if the session was the registered one for its name.
-  bool Remove(const std::shared_ptr<AgentSession>& session);
+  bool Remove(const std::shared_ptr<RemoteAgent>& session);
   // Cancels the sessions silent for kSilenceNs at now_ns.
   void CancelSilent(int64_t now_ns);
   // The welcomed sessions (nothing may be sent to one before its welcome),
   // sorted by name.
-  std::vector<std::shared_ptr<AgentSession>> Connected() const;
+  std::vector<std::shared_ptr<RemoteAgent>> Connected() const;
   // The session's welcome went out.
-  void Welcomed(const std::shared_ptr<AgentSession>& session);
+  void Welcomed(const std::shared_ptr<RemoteAgent>& session);
   size_t size() const;
 
   // Waits until at least n agents are connected, the deadline (monotonic ns)
   // passes, or stop() returns true (polled). Returns the count seen.
   size_t WaitForAgents(size_t n, int64_t deadline_ns, const std::function<bool()>& stop);
 
-  void SetListener(std::shared_ptr<SessionListener> listener);
-  std::shared_ptr<SessionListener> listener() const;
+  void SetListener(std::shared_ptr<AgentListener> listener);
+  std::shared_ptr<AgentListener> listener() const;
 
  private:
   size_t WelcomedLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   mutable Mutex mu_;
   std::condition_variable cv_;
-  std::vector<std::shared_ptr<AgentSession>> sessions_ ABSL_GUARDED_BY(mu_);
-  std::shared_ptr<SessionListener> listener_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::shared_ptr<RemoteAgent>> sessions_ ABSL_GUARDED_BY(mu_);
+  std::shared_ptr<AgentListener> listener_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace stampede::coordinator

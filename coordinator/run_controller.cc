@@ -106,7 +106,7 @@ void RunController::JournalWritten(const Status& s) {
 }
 
 void RunController::Send(const std::string& name, const v1::CoordinatorMessage& m) {
-  std::shared_ptr<AgentSession> session;
+  std::shared_ptr<RemoteAgent> session;
   {
     MutexLock lock(mu_);
     auto it = agents_.find(name);
@@ -116,7 +116,7 @@ void RunController::Send(const std::string& name, const v1::CoordinatorMessage& 
 }
 
 void RunController::SendToActive(const v1::CoordinatorMessage& m) {
-  std::vector<std::shared_ptr<AgentSession>> to;
+  std::vector<std::shared_ptr<RemoteAgent>> to;
   {
     MutexLock lock(mu_);
     for (const auto& [name, a] : agents_) {

@@ -73,7 +73,7 @@ struct RunOptions {
   std::string resume_dir;
 };
 
-class RunController : public SessionListener {
+class RunController : public AgentListener {
  public:
   RunController(RunOptions options, AgentRegistry* registry);
   ~RunController() override;
@@ -88,17 +88,17 @@ class RunController : public SessionListener {
   void OnEvent(const std::string& agent, const v1::Event& event) override;
   void OnNodeStats(const std::string& agent, const v1::NodeStats& stats) override;
   void OnAgentLost(const std::string& agent, const std::string& reason) override;
-  void OnAgentJoined(const std::shared_ptr<AgentSession>& session, v1::Welcome* welcome) override;
+  void OnAgentJoined(const std::shared_ptr<RemoteAgent>& session, v1::Welcome* welcome) override;
 
  private:
   // One agent of the run, by name.
   struct Agent {
-    uint32_t index = 0;                     // in the assignment
-    std::shared_ptr<AgentSession> session;  // null while lost
-    bool active = false;                    // its results are awaited in the current phase
-    bool lost = false;                      // lost and not back (yet)
-    bool join_pending = false;              // back, waiting for the run thread to take it in
-    bool joining = false;                   // preparing to join the phase in progress
+    uint32_t index = 0;                    // in the assignment
+    std::shared_ptr<RemoteAgent> session;  // null while lost
+    bool active = false;                   // its results are awaited in the current phase
+    bool lost = false;                     // lost and not back (yet)
+    bool join_pending = false;             // back, waiting for the run thread to take it in
+    bool joining = false;                  // preparing to join the phase in progress
   };
   using Mark = PhaseBarrier::Mark;
   // How long a second waits for a late agent's snapshot before its line is

@@ -53,7 +53,7 @@ void RunController::OnAgentLost(const std::string& agent, const std::string& rea
   cv_.notify_all();
 }
 
-void RunController::OnAgentJoined(const std::shared_ptr<AgentSession>& session, v1::Welcome* welcome) {
+void RunController::OnAgentJoined(const std::shared_ptr<RemoteAgent>& session, v1::Welcome* welcome) {
   const v1::RunPosition& pos = session->hello().run();
   bool replaced = false;
   {

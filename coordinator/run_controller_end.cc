@@ -129,7 +129,7 @@ v1::RunResult RunController::Finish(bool ok, const std::string& error) {
   stop.mutable_stop()->set_finished(true);
   stop.mutable_stop()->set_reason(ok ? "run finished" : "run ended: " + error);
   {
-    std::vector<std::shared_ptr<AgentSession>> to;
+    std::vector<std::shared_ptr<RemoteAgent>> to;
     {
       MutexLock lock(mu_);
       for (const auto& [name, a] : agents_) {

@@ -22,16 +22,18 @@ using MsgCase = v1::CoordinatorMessage::MsgCase;
 // Two closed-loop phases of 300 ms (the first as long as `first`); `extra`
 // adds top-level keys. A fake agent ends 300 ok operations in each.
 v1::Plan TwoPhasePlan(const std::string& agents, const std::string& extra = "", const std::string& first = "300ms") {
-  const std::string yaml = "name: fake\n"
-                           "target: {driver: postgres, endpoints: ['127.0.0.1:1'], user: u, database: d}\n"
-                           "agents: " +
-                           agents +
-                           "\n"
-                           "phases:\n"
-                           "  - {name: one, workload: kv, workers: 2, duration: " +
-                           first +
-                           "}\n"
-                           "  - {name: two, workload: kv, workers: 2, duration: 300ms}\n" + extra;
+  const std::string yaml =
+      "name: fake\n"
+      "target: {driver: postgres, endpoints: ['127.0.0.1:1'], user: u, database: d}\n"
+      "agents: " +
+      agents +
+      "\n"
+      "phases:\n"
+      "  - {name: one, workload: kv, workers: 2, duration: " +
+      first +
+      "}\n"
+      "  - {name: two, workload: kv, workers: 2, duration: 300ms}\n" +
+      extra;
   plan::PlanLoadResult r = plan::LoadPlanText(yaml, "test.yaml");
   EXPECT_TRUE(r.ok()) << (r.errors.empty() ? "" : r.errors[0]);
   return r.plan;
@@ -40,9 +42,9 @@ v1::Plan TwoPhasePlan(const std::string& agents, const std::string& extra = "", 
 class RunControllerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::path(::testing::TempDir()) /
-           ("run_controller_test_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ =
+        std::filesystem::path(::testing::TempDir()) / ("run_controller_test_" + std::to_string(getpid()) + "_" +
+                                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::remove_all(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
@@ -240,8 +242,7 @@ TEST_F(RunControllerTest, AFailedFaultIsJournalledAndTheRunGoesOn) {
   owner.nodes = {"db1"};
   owner.fail_faults = true;
   FakeAgent a(&registry_, "a", owner);
-  const v1::RunResult r = Run(
-      TwoPhasePlan("{min: 1}", "faults:\n  - {at: one+200ms, action: kill, node: db1}\n"));
+  const v1::RunResult r = Run(TwoPhasePlan("{min: 1}", "faults:\n  - {at: one+200ms, action: kill, node: db1}\n"));
   ASSERT_TRUE(r.ok()) << r.error();
   ASSERT_EQ(a.CountReceived(MsgCase::kFault), 1);
   EXPECT_EQ(a.Received(MsgCase::kFault).fault().node(), "db1");
