@@ -201,6 +201,25 @@ TEST_F(RunControllerTest, AnAgentBackTakesPartFromTheNextPhase) {
   EXPECT_EQ(OkOps("two"), 600u);
 }
 
+// The lead (the first agent) runs each phase's setup and the run's cleanup;
+// when it is lost, the next agent takes the role on.
+TEST_F(RunControllerTest, ALostLeadHandsSetupAndCleanupToTheNextAgent) {
+  FakeAgentScript drops;
+  drops.drop_phase = 0;
+  drops.drop_after_ns = 200 * kNsPerMs;
+  FakeAgent a(&registry_, "a", drops), b(&registry_, "b");
+  const v1::RunResult r = Run(TwoPhasePlan("{min: 2, on_loss: continue}", "cleanup: ['SET done 1']\n", "600ms"));
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_TRUE(a.Received(MsgCase::kPrepare).prepare().lead()) << "a, the first agent, leads the first phase";
+  std::vector<bool> b_leads;
+  for (const auto& m : b.Received()) {
+    if (m.has_prepare()) b_leads.push_back(m.prepare().lead());
+  }
+  EXPECT_EQ(b_leads, (std::vector<bool>{false, true})) << "b leads the second phase's setup";
+  EXPECT_EQ(a.CountReceived(MsgCase::kCleanup), 0);
+  EXPECT_EQ(b.CountReceived(MsgCase::kCleanup), 1) << "the cleanup goes to the new lead";
+}
+
 // A coordinator that stopped after the first phase: its journal ends at
 // that phase's end line. A new controller takes the run back from it, its
 // agents dial in again, and the second phase runs.
