@@ -202,10 +202,21 @@ class Checker {
            "append " + std::to_string(m.value) + " acknowledged, missing from the final read " + Show(k.final));
       return;
     }
-    for (Key::Acks* acks : {&k.acks, &k.agent_acks[op.agent]}) {
-      const int64_t highest = acks->empty() ? p->second : std::max(acks->back().second, p->second);
-      acks->push_back({op.time, highest});
-    }
+    for (Key::Acks* acks : {&k.acks, &k.agent_acks[op.agent]}) AddAck(acks, op.time, p->second);
+  }
+
+  // Keeps acks in time order, each with the highest position acknowledged
+  // by its time, which Latest's binary search needs. The file is in time
+  // order only within the coordinator's reorder window: an event that came
+  // more than a second late (an agent's snapshot was full) lands here after
+  // later ones, and appended at the end it made a read look stale against
+  // appends acknowledged after the read began.
+  static void AddAck(Key::Acks* acks, int64_t time, int64_t pos) {
+    auto at = std::upper_bound(acks->begin(), acks->end(), time,
+                               [](int64_t t, const std::pair<int64_t, int64_t>& a) { return t < a.first; });
+    const int64_t before = at == acks->begin() ? -1 : std::prev(at)->second;
+    at = acks->insert(at, {time, std::max(before, pos)});
+    for (++at; at != acks->end() && at->second < pos; ++at) at->second = pos;
   }
 
   void Read(const Op& op, const Mop& m, const Required& required) {
