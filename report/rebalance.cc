@@ -122,19 +122,26 @@ void RebalanceTracker::FirstAndLastOps(const Fault& f, double next, RebalanceNum
       if (s.first < next) window_last = std::max(window_last, std::min(s.last, next));
     }
   }
+  // A leaving node may refuse new operations the moment it is asked to
+  // go: its last one then ended a few ms before the fault, and it served
+  // nothing after (0 s). One that stopped more than a second before the
+  // fault did not stop because of it.
+  constexpr double kLeaveSlackS = 1.0;
+  double best_last = -1;
   for (const auto& [ep, seconds] : served_) {
     const bool before = ServedIn(seconds, base, f.t);
     double first = -1, last = -1;
     for (const Served& s : seconds) {
       if (s.first >= f.t && s.first < next && (first < 0 || s.first < first)) first = s.first;
-      if (s.last >= f.t && s.first < next) last = std::max(last, s.last);
+      if (s.last >= f.t - kLeaveSlackS && s.first < next) last = std::max(last, s.last);
     }
     if (f.action == "join" && !before && first >= 0 && (n->first_op_s < 0 || first - f.t < n->first_op_s)) {
       n->first_op_s = first - f.t;
       n->first_op_endpoint = ep;
     }
-    if (f.action == "leave" && before && last >= 0 && window_last - last >= 1.0 && last - f.t > n->last_op_s) {
-      n->last_op_s = last - f.t;
+    if (f.action == "leave" && before && last >= 0 && window_last - last >= 1.0 && last > best_last) {
+      best_last = last;
+      n->last_op_s = std::max(0.0, last - f.t);
       n->last_op_endpoint = ep;
     }
   }

@@ -186,6 +186,36 @@ TEST(RebalanceTest, NewNodesFirstOperationAndALeavingNodesLast) {
   EXPECT_NE(RebalanceMarkdownRows(r.at(1)).find("then served no more) | 0.60 s (d)"), std::string::npos);
 }
 
+// A leaving node that refuses new operations the moment it is asked to go
+// (a Galera node shutting down answers 1047 at once): its last operation
+// ended before the fault, and it served nothing after it. A node that
+// stopped serving long before is not the one that left.
+TEST(RebalanceTest, ALeavingNodeThatStopsAtOnceServedNothingAfterTheFault) {
+  RebalanceTracker t;
+  record::RunStart run;
+  run.recovery.baseline_s = 3;
+  t.Add(run);
+  for (int s = 1; s <= 20; ++s) {
+    if (s == 11) {
+      record::FaultSent f;
+      f.action = "leave";
+      f.node = "node4";
+      f.requested_t = 10.6;
+      t.Add(f);
+    }
+    std::map<std::string, std::pair<double, double>> eps = {{"a", {s - 0.9, s - 0.1}}, {"b", {s - 0.9, s - 0.1}}};
+    if (s <= 10) eps["d"] = {s - 0.9, s - 0.1};
+    if (s == 11) eps["d"] = {10.1, 10.595};     // its last, 5 ms before the leave
+    if (s <= 9) eps["e"] = {s - 0.9, s - 0.1};  // gone at 8.9 s, 1.7 s before
+    t.Add(Served(s, eps));
+    t.Add(Poll(s + 0.05, {Share("a", 1), Share("b", 1)}));
+  }
+  const auto r = t.Result();
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r.at(0).last_op_endpoint, "d");
+  EXPECT_EQ(r.at(0).last_op_s, 0);
+}
+
 // Every endpoint served before the join and on after it: no new node's
 // first operation is claimed (Redis Cluster, or a node outside the plan).
 TEST(RebalanceTest, NoFirstOperationWithoutAnIdleEndpoint) {
