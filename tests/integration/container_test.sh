@@ -6,7 +6,8 @@
 # deploy/container/compose.yaml with podman-compose: a Redis container, a
 # coordinator container and two agent containers; a crud plan submitted in
 # the coordinator's container. ok inserts = keys in Redis; the image runs as
-# the unprivileged stampede user.
+# the unprivileged stampede user. Then deploy/k8s/'s redis-demo overlay,
+# rendered and played as pods (below).
 #
 # Here podman runs containers with runc (crun refuses this machine's
 # hybrid cgroups) and with no default ulimits (raising the open-file limit
@@ -92,4 +93,47 @@ metrics=$(curl -fsS "http://127.0.0.1:$DASHBOARD_PORT/metrics") || fail "no /met
 grep -q "^stampede_" <<<"$metrics" || fail "/metrics on the published dashboard port has no stampede_ series"
 pm stop --time 15 "${PROJECT}_coordinator_1" >/dev/null
 expect_eq "$(pm inspect -f '{{.State.ExitCode}}' "${PROJECT}_coordinator_1")" 0 "the coordinator container's exit code after podman stop"
-pass "image from the .deb on a Debian 12 base (user stampede); compose.yaml: redis, coordinator, 2 agents: $ok inserts ok = $keys keys"
+compose down >"$TMP/compose-down.log" 2>&1 || fail "podman-compose down: $(tail -3 "$TMP/compose-down.log")"
+
+# deploy/k8s/ played with podman (issue 36): the redis-demo overlay as a
+# user renders it, with this test's images; tests/k8s/podman.mjs turns it
+# into the Pods podman 4.3 plays (docs/deployment.md, "Kubernetes"); the
+# Job's pod runs the plan against them over mutual TLS, and its exit code
+# is the run's verdict.
+mkdir -p "$TMP/k8snode"
+cp "$ROOT/tests/k8s/package.json" "$ROOT/tests/k8s/package-lock.json" "$ROOT/tests/k8s/"*.mjs "$TMP/k8snode/"
+(cd "$TMP/k8snode" && npm ci --no-audit --no-fund --silent) >"$TMP/npm.log" 2>&1 || fail "npm ci: $(tail -3 "$TMP/npm.log")"
+cp -r "$ROOT/deploy/k8s" "$TMP/k8s"
+overlay=$TMP/k8s/overlays/redis-demo
+"$ROOT/deploy/tls/make-certs" "$overlay/certs" --coordinator stampede-coordinator,127.0.0.1 --agents stampede-agent-0,stampede-agent-1 >/dev/null
+echo "DB_PASSWORD=$STAMPEDE_PASSWORD" >"$overlay/db.env"
+cat >>"$overlay/kustomization.yaml" <<'YAML'
+images:
+  - {name: localhost/stampede, newTag: test}
+  - {name: docker.io/library/redis, newName: localhost/redis, newTag: test}
+YAML
+kubectl kustomize "$overlay" >"$TMP/k8s.yaml" 2>"$TMP/kustomize.err" || fail "kubectl kustomize: $(cat "$TMP/kustomize.err")"
+node "$TMP/k8snode/podman.mjs" "$TMP/k8s.yaml" "$TMP/play" || fail "tests/k8s/podman.mjs"
+on_exit "podman --root '$TMP/storage' --runroot '$TMP/run' pod rm --all --force"
+pm kube play --quiet "$TMP/play/pods.yaml" >"$TMP/kube-play.log" 2>&1 || fail "podman kube play: $(tail -5 "$TMP/kube-play.log")"
+for c in redis-redis stampede-coordinator-coordinator stampede-agent-0-agent stampede-agent-1-agent; do
+  pid=$(pm inspect -f '{{.State.Pid}}' "$c") || fail "no container $c: $(tail -5 "$TMP/kube-play.log")"
+  echo "$pid $(cut -d' ' -f22 "/proc/$pid/stat")" >>"$TMP/.containers"
+done
+for c in stampede-agent-0-agent stampede-agent-1-agent; do
+  # An agent that started before the coordinator listened redials with back-off.
+  for _ in $(seq 1 300); do output_has "connected to coordinator" pm logs "$c" && break; sleep 0.1; done
+  output_has "connected to coordinator" pm logs "$c" ||
+    fail "$c did not connect: $(pm logs "$c" 2>&1 | tail -3); the coordinator: $(pm logs stampede-coordinator-coordinator 2>&1 | tail -5)"
+done
+pm kube play --quiet "$TMP/play/job.yaml" >>"$TMP/kube-play.log" 2>&1 || fail "podman kube play (the Job): $(tail -5 "$TMP/kube-play.log")"
+verdict=$(timeout 120 podman --root "$TMP/storage" --runroot "$TMP/run" wait stampede-run-run) || fail "the Job's pod did not end"
+pm logs stampede-run-run >"$TMP/job.out" 2>&1 || true
+expect_eq "$verdict" 0 "the Job's exit code (the run's verdict): $(tail -5 "$TMP/job.out")"
+kdir=$TMP/play/volumes/stampede-run/results/stampede-run
+[ -s "$kdir/summary.json" ] || fail "no results copied to the Job's volume: $(ls -R "$TMP/play/volumes/stampede-run" | head)"
+kok=$(jq '[.phases[].ops[] | select(.name=="insert") | .ok] | add' "$kdir/summary.json")
+kkeys=$(pm exec redis-redis redis-cli -a "$STAMPEDE_PASSWORD" --no-auth-warning --scan --pattern 'k8s:*' | sort -u | wc -l)
+expect_eq "$kkeys" "$kok" "k8s: keys in the Redis pod vs insert ok"
+expect_eq "$(jq '.phases[0].agent_ops | keys | join(",")' -r "$kdir/summary.json")" "stampede-agent-0,stampede-agent-1" "k8s: the agents, named by their certificates"
+pass "image from the .deb on a Debian 12 base (user stampede); compose.yaml: redis, coordinator, 2 agents: $ok inserts ok = $keys keys; deploy/k8s redis-demo under podman kube play: verdict 0, $kok inserts ok = $kkeys keys"
