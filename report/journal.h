@@ -6,10 +6,12 @@
 // from the journal by run_summary.h, which is how `stampede report DIR`
 // rebuilds them.
 //
-// Line types (field "type"): run, phase_start, second, phase_end, fault,
-// fault_result, health, agent, coordinator, log, end; their fields are in
-// docs/results.md. The "second" line is a typed record (record/second.h,
-// record/record_codec.h).
+// This file owns the journal's file: appending, flushing, scanning. What a
+// line holds is record/'s: each type (field "type": run, phase_start,
+// second, phase_end, writes, history_check, fault, fault_result, health,
+// node, agent, coordinator, log, end) is a struct in record/records.h,
+// encoded and decoded in record/record_codec.cc, the one list of them;
+// their fields are in docs/results.md.
 #ifndef STAMPEDE_REPORT_JOURNAL_H_
 #define STAMPEDE_REPORT_JOURNAL_H_
 
