@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 
 #include "common/clock.h"
 #include "common/outcome.h"
@@ -88,16 +89,10 @@ void FakeAgent::Connect(const v1::RunPosition& position) {
   hello.set_name(name_);
   for (const std::string& n : script_.nodes) hello.add_nodes(n);
   if (!position.run_id().empty()) *hello.mutable_run() = position;
-  {
-    MutexLock lock(mu_);
-    welcomed_ = false;
-  }
   link_ = std::make_shared<QueueLink>();
   serve_ = std::thread([this, link = link_, hello] { (void)ServeAgent(registry_, link.get(), hello, "fake"); });
   agent_ = std::thread([this, link = link_] { AgentLoop(link); });
 }
-
-void FakeAgent::Drop() { Close(); }
 
 void FakeAgent::Reconnect(bool running) {
   Close();
@@ -138,15 +133,6 @@ int64_t FakeAgent::ReceivedAt(v1::CoordinatorMessage::MsgCase kind) const {
   return 0;
 }
 
-bool FakeAgent::WaitWelcomed() const {
-  MutexLock lock(mu_);
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (!welcomed_) {
-    if (cv_.wait_until(lock.native(), until) == std::cv_status::timeout) return welcomed_;
-  }
-  return true;
-}
-
 void FakeAgent::AgentLoop(std::shared_ptr<QueueLink> link) {
   next_beat_ns_ = MonoNowNs();
   for (;;) {
@@ -159,9 +145,7 @@ void FakeAgent::AgentLoop(std::shared_ptr<QueueLink> link) {
         MutexLock lock(mu_);
         received_.push_back(m);
         received_ns_.push_back(MonoNowNs());
-        if (m.has_welcome()) welcomed_ = true;
       }
-      cv_.notify_all();
       Handle(m, link.get());
     }
   }

@@ -7,16 +7,16 @@
 // coordinator (one process).
 //
 //   AgentRegistry registry;
-//   FakeAgent a(&registry, "a1");          // connects at once
-//   a.script().ready_delay_ns = 2 * kNsPerSec;
+//   FakeAgentScript slow;
+//   slow.ready_delay_ns = 2 * kNsPerSec;
+//   FakeAgent a(&registry, "a1", slow);   // connects at once
 //   RunController run(options, &registry); registry.SetListener(...);
 //
-// Thread-safety: the script is read by the agent's thread; change it only
-// through the setters below, which take the agent's lock.
+// Thread-safety: the script is fixed at construction. What it received
+// may be read from any thread; Reconnect() from one test thread at a time.
 #ifndef STAMPEDE_COORDINATOR_FAKE_AGENT_H_
 #define STAMPEDE_COORDINATOR_FAKE_AGENT_H_
 
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -54,8 +54,6 @@ class FakeAgent {
   // A new session of the same agent after a drop: `running` says whether
   // its runner went on (the same process) or it is a new process.
   void Reconnect(bool running);
-  // Closes the link now, as a crashed agent's connection closes.
-  void Drop();
 
   // What the coordinator sent, in order (a copy).
   std::vector<v1::CoordinatorMessage> Received() const;
@@ -65,8 +63,6 @@ class FakeAgent {
   // empty message and 0 if none did.
   v1::CoordinatorMessage Received(v1::CoordinatorMessage::MsgCase kind) const;
   int64_t ReceivedAt(v1::CoordinatorMessage::MsgCase kind) const;
-  // Waits (real time) until the link is served and welcomed, or 5 s.
-  bool WaitWelcomed() const;
 
  private:
   class QueueLink;
@@ -93,11 +89,9 @@ class FakeAgent {
   AgentRegistry* const registry_;
   const std::string name_;
   mutable Mutex mu_;
-  mutable std::condition_variable cv_;
   FakeAgentScript script_;
   std::vector<v1::CoordinatorMessage> received_ ABSL_GUARDED_BY(mu_);
   std::vector<int64_t> received_ns_ ABSL_GUARDED_BY(mu_);
-  bool welcomed_ ABSL_GUARDED_BY(mu_) = false;
   // Agent-thread state.
   std::string run_id_;
   v1::Plan plan_;
