@@ -87,15 +87,28 @@ std::vector<std::string> ChainRules(const NetworkSpec& spec, const NetState& st,
   return rules;
 }
 
-std::vector<std::string> NetemArgv(const NetworkSpec& spec, const NetState& st) {
-  if (st.delay_ms == 0) return {"tc", "qdisc", "del", "dev", spec.interface, "root"};
-  std::vector<std::string> argv = {
-      "tc", "qdisc", "replace", "dev", spec.interface, "root", "netem", "delay", std::to_string(st.delay_ms) + "ms"};
-  if (st.jitter_ms) argv.push_back(std::to_string(st.jitter_ms) + "ms");
+}  // namespace
+
+std::vector<std::string> QdiscArgv(const NetworkSpec& spec, const NetState& st) {
+  std::vector<std::string> argv = {"tc", "qdisc", "replace", "dev", spec.interface, "root"};
+  if (st.delay_ms) {
+    for (const std::string& a : {std::string("netem"), std::string("delay"), std::to_string(st.delay_ms) + "ms"}) {
+      argv.push_back(a);
+    }
+    if (st.jitter_ms) argv.push_back(std::to_string(st.jitter_ms) + "ms");
+    // tc's bps is bytes per second.
+    if (st.rate) argv.insert(argv.end(), {"rate", std::to_string(st.rate) + "bps"});
+  } else if (st.rate) {
+    // tbf without netem; its burst must hold the largest packet (lo's MTU
+    // is 64 KiB) and a tenth of a second.
+    const uint64_t burst = std::max<uint64_t>(st.rate / 10, 65536 + 1500);
+    argv.insert(argv.end(),
+                {"tbf", "rate", std::to_string(st.rate) + "bps", "burst", std::to_string(burst), "latency", "100ms"});
+  } else {
+    return {"tc", "qdisc", "del", "dev", spec.interface, "root"};
+  }
   return argv;
 }
-
-}  // namespace
 
 NetworkSpec NetworkSpec::FromYaml(const YAML::Node& n, const std::string& field, ConfigProblems* problems) {
   const std::string& file = problems->file();
@@ -143,13 +156,24 @@ StatusOr<NetState> NextNetState(const NetState& now, const NetworkSpec& spec, co
     const uint32_t bp = uint32_t(std::clamp(std::lround(net.loss_percent() * 100), 1L, 10000L));
     if (in) next.loss_in_bp = bp;
     if (out) next.loss_out_bp = bp;
-  } else if (action == "delay") {
-    if (spec.interface.empty()) return Status::Error("delay needs the node's interface (network.interface)");
-    if (net.delay_ms() < 1 || net.delay_ms() > kMaxNetDelayMs || net.jitter_ms() > net.delay_ms()) {
-      return Status::Error("delay must be 1 .. 60000 ms with a jitter of at most the delay");
+  } else if (action == "delay" || action == "bandwidth") {
+    if (spec.interface.empty()) return Status::Error(action + " needs the node's interface (network.interface)");
+    if (d == "in" || d == "both") {
+      return Status::Error("the kernel's " + action + " applies to what leaves the interface only (direction: out)");
     }
-    next.delay_ms = net.delay_ms();
-    next.jitter_ms = net.jitter_ms();
+    if (action == "bandwidth") {
+      if (net.bandwidth_bytes_per_s() < kMinBandwidth || net.bandwidth_bytes_per_s() > kMaxBandwidth) {
+        return Status::Error("bandwidth must be 1KB/s .. 1024GB/s");
+      }
+      next.rate = net.bandwidth_bytes_per_s();
+    } else if (net.delay_ms() < 1 || net.delay_ms() > kMaxNetDelayMs || net.jitter_ms() > net.delay_ms()) {
+      return Status::Error("delay must be 1 .. 60000 ms with a jitter of at most the delay");
+    } else {
+      next.delay_ms = net.delay_ms();
+      next.jitter_ms = net.jitter_ms();
+    }
+  } else if (action == "reset" || action == "timeout" || action == "slow-close") {
+    return Status::Error(action + " needs the node's proxy (proxy: in the agent config)");
   } else {
     return Status::Error("'" + action + "' is not a network action");
   }
@@ -187,6 +211,7 @@ Status NetworkFaults::Check(const std::string& action, const std::string& node) 
   v1::NetFault any;  // numbers that pass: what only the config decides
   any.set_loss_percent(100);
   any.set_delay_ms(1);
+  any.set_bandwidth_bytes_per_s(kMinBandwidth);
   return NextNetState({}, it->second, action, any).status();
 }
 
@@ -204,9 +229,10 @@ Status NetworkFaults::Run(const std::string& action, const std::string& node, co
   NetState applied = *next;
   applied.delay_ms = now.delay_ms;
   applied.jitter_ms = now.jitter_ms;
+  applied.rate = now.rate;
   now = applied;
-  if (next->delay_ms != now.delay_ms || next->jitter_ms != now.jitter_ms) {
-    s = exec(NetemArgv(spec, *next));
+  if (next->delay_ms != now.delay_ms || next->jitter_ms != now.jitter_ms || next->rate != now.rate) {
+    s = exec(QdiscArgv(spec, *next));
     if (!s.ok()) return s;
     now = *next;
   }

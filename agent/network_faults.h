@@ -10,7 +10,8 @@
 //         ports: [3306, 4567, 4568, 4444]  # optional: only traffic to or from these ports (the
 //                                          #   cluster's: the node's own and those of its peers it
 //                                          #   connects to), so the agent's own link stays
-//         interface: eth0                  # optional: blackhole and loss only on it; delay needs it
+//         interface: eth0                  # optional: blackhole and loss only on it; delay and
+//                                          #   bandwidth need it
 //
 //   partition  drops packets between this host and the peers (direction in:
 //              from them, out: to them, both); clients still reach the node
@@ -18,7 +19,12 @@
 //              when ports are declared)
 //   loss       drops that percentage of them at random (blackhole's scope)
 //   delay      delays what leaves the interface (tc netem, with jitter)
+//   bandwidth  limits what leaves the interface (tc tbf; netem's rate
+//              with a delay)
 //   heal       undoes every network fault on the node
+//
+// A node with a proxy (agent/fault_proxy.h) has delay and bandwidth done
+// there unless the plan says method: kernel.
 //
 // Faults combine (a partition and a loss). Each action rebuilds the node's
 // own nftables table, `stampede_NODE`, in one transaction (`nft` from
@@ -62,6 +68,7 @@ struct NetState {
   bool black_in = false, black_out = false;  // blackhole
   uint32_t loss_in_bp = 0, loss_out_bp = 0;  // loss, in 1/100 of a percent
   uint32_t delay_ms = 0, jitter_ms = 0;      // delay
+  uint64_t rate = 0;                         // bandwidth, bytes per second
   bool Filters() const { return cut_in || cut_out || black_in || black_out || loss_in_bp || loss_out_bp; }
 };
 
@@ -75,6 +82,9 @@ std::string NetTable(const std::string& node);
 // One nft command line that replaces the node's table with what `state`
 // needs (or deletes it when nothing).
 std::string NftScript(const std::string& table, const NetworkSpec& spec, const NetState& state);
+// The tc command that gives the interface what `state` needs: netem for a
+// delay (with its rate, if any), tbf for a bandwidth alone, none.
+std::vector<std::string> QdiscArgv(const NetworkSpec& spec, const NetState& state);
 
 // The nodes' specs and what is applied to each. Thread-safe.
 class NetworkFaults {

@@ -144,5 +144,20 @@ TEST(NetworkFaultsTest, RunAppliesTheWholeStateAndKeepsItWhenACommandFails) {
   EXPECT_EQ(ran[1], "tc qdisc del dev eth0 root");
 }
 
+TEST(NetworkFaultsTest, KernelBandwidthIsTbfAloneAndNetemsRateWithADelay) {
+  NetworkSpec spec = Spec({"10.0.0.4"}, {}, "eth0");
+  NetState st;
+  st.rate = 100 * 1024;
+  EXPECT_EQ(Join(QdiscArgv(spec, st), " "),
+            "tc qdisc replace dev eth0 root tbf rate 102400bps burst 67036 latency 100ms");
+  st.delay_ms = 50;
+  EXPECT_EQ(Join(QdiscArgv(spec, st), " "), "tc qdisc replace dev eth0 root netem delay 50ms rate 102400bps");
+  v1::NetFault in;
+  in.set_direction("in");
+  in.set_bandwidth_bytes_per_s(1 << 20);
+  EXPECT_FALSE(NextNetState({}, spec, "bandwidth", in).ok()) << "the kernel shapes what leaves only";
+  EXPECT_FALSE(NextNetState({}, spec, "reset", in).ok()) << "the proxy's";
+}
+
 }  // namespace
 }  // namespace stampede::agent

@@ -21,4 +21,14 @@ StatusOr<uint64_t> ParseByteSize(std::string_view text) {
   return value << shift;
 }
 
+std::string FormatByteSize(uint64_t bytes) {
+  static const char* const kUnits[] = {"", "KB", "MB", "GB"};
+  int u = 0;
+  while (u < 3 && bytes && bytes % 1024 == 0) {
+    bytes /= 1024;
+    ++u;
+  }
+  return std::to_string(bytes) + kUnits[u];
+}
+
 }  // namespace stampede

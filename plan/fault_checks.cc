@@ -85,14 +85,15 @@ void CheckWhen(PlanChecks& c, const v1::Fault& f, const std::string& at) {
   }
 }
 
-// direction (partition, blackhole, loss), delay and jitter (delay), loss
-// (loss): each only where its action uses it, each bounded.
+// direction (partition, blackhole, loss, delay, bandwidth), delay (delay,
+// slow-close), jitter (delay), loss (loss), bandwidth (bandwidth), method
+// (delay, bandwidth): each only where its action uses it, each bounded.
 void CheckNet(PlanChecks& c, const v1::Fault& f, const std::string& at) {
   const std::string& action = f.action();
   const v1::NetFault& n = f.net();
   const bool directed = IsDirectedAction(action);
   if (!IsNetworkFaultAction(action) || action == "heal") {
-    if (f.has_net()) c.Add(at, "direction, delay, jitter and loss do not apply to " + action);
+    if (f.has_net()) c.Add(at, "direction, delay, jitter, loss, bandwidth and method do not apply to " + action);
     return;
   }
   if (!n.direction().empty() &&
@@ -100,17 +101,22 @@ void CheckNet(PlanChecks& c, const v1::Fault& f, const std::string& at) {
     c.Add(at + ".direction", directed ? "expected in, out or both, found " + Quoted(n.direction())
                                       : "direction does not apply to " + action);
   }
-  if (action == "delay") {
+  if (!n.method().empty() && (!HasMethod(action) || (n.method() != "proxy" && n.method() != "kernel"))) {
+    c.Add(at + ".method", HasMethod(action) ? "expected proxy or kernel, found " + Quoted(n.method())
+                                            : "method does not apply to " + action);
+  }
+  if (action == "delay" || action == "slow-close") {
     if (n.delay_ms() == 0) {
-      c.Add(at + ".delay", "a delay fault needs delay: (like 100ms)");
+      c.Add(at + ".delay", "a " + action + " fault needs delay: (like 100ms)");
     } else if (n.delay_ms() > kMaxNetDelayMs) {
       c.Add(at + ".delay", "expected 1ms .. 60s, found " + std::to_string(n.delay_ms()) + "ms");
     }
-    if (n.jitter_ms() > n.delay_ms()) {
-      c.Add(at + ".jitter", "expected 0 .. the delay, found " + std::to_string(n.jitter_ms()) + "ms");
-    }
-  } else if (n.delay_ms() || n.jitter_ms()) {
+  } else if (n.delay_ms()) {
     c.Add(at + ".delay", "delay does not apply to " + action);
+  }
+  if (n.jitter_ms() > (action == "delay" ? n.delay_ms() : 0)) {
+    c.Add(at + ".jitter", action == "delay" ? "expected 0 .. the delay, found " + std::to_string(n.jitter_ms()) + "ms"
+                                            : "jitter does not apply to " + action);
   }
   if (action == "loss") {
     if (!(n.loss_percent() > 0 && n.loss_percent() <= 100)) {
@@ -118,6 +124,11 @@ void CheckNet(PlanChecks& c, const v1::Fault& f, const std::string& at) {
     }
   } else if (n.loss_percent() != 0) {
     c.Add(at + ".loss", "loss does not apply to " + action);
+  }
+  const uint64_t b = n.bandwidth_bytes_per_s();
+  if (action == "bandwidth" ? b < kMinBandwidth || b > kMaxBandwidth : b != 0) {
+    c.Add(at + ".bandwidth", action == "bandwidth" ? "expected 1KB/s .. 1024GB/s, found " + std::to_string(b)
+                                                   : "bandwidth does not apply to " + action);
   }
 }
 

@@ -16,10 +16,13 @@ std::string NetFaultDetail(const v1::Fault& f) {
     char pct[32];
     std::snprintf(pct, sizeof(pct), "%g%%", n.loss_percent());
     d = pct;
-  } else if (f.action() == "delay") {
+  } else if (f.action() == "delay" || f.action() == "slow-close") {
     d = std::to_string(n.delay_ms()) + " ms";
     if (n.jitter_ms()) d += " \u00b1 " + std::to_string(n.jitter_ms()) + " ms";
+  } else if (f.action() == "bandwidth") {
+    d = FormatByteSize(n.bandwidth_bytes_per_s()) + "/s";
   }
+  if (!n.method().empty()) d += (d.empty() ? "" : ", ") + n.method();
   if (n.direction() == "in" || n.direction() == "out") d += (d.empty() ? "" : ", ") + n.direction();
   return d;
 }
@@ -47,7 +50,9 @@ void FaultLoader::LoadFaults(const YAML::Node& root) {
 
 void FaultLoader::LoadFault(const YAML::Node& f, const std::string& at) {
   if (f["action"] && f["action"].IsScalar() && f["action"].Scalar() == "rolling-restart") return LoadRoll(f, at);
-  CheckKeys(f, at, {"at", "action", "node", "repeat", "every", "direction", "delay", "jitter", "loss", "free"});
+  CheckKeys(f, at,
+            {"at", "action", "node", "repeat", "every", "direction", "delay", "jitter", "loss", "bandwidth", "method",
+             "free"});
   v1::Fault* fault = plan_->add_faults();
   LoadWhen(f, at, fault);
   fault->set_action(RequiredString(f, "action", at + ".action"));
@@ -135,13 +140,19 @@ void FaultLoader::LoadWhen(const YAML::Node& f, const std::string& at, v1::Fault
   }
 }
 
-// direction (partition, blackhole, loss), delay and jitter (delay), loss
-// (loss): each only where its action uses it, each bounded.
+// direction (partition, blackhole, loss, delay, bandwidth), delay (delay,
+// slow-close), jitter (delay), loss (loss), bandwidth (bandwidth), method
+// (delay, bandwidth): each only where its action uses it, each bounded.
 void FaultLoader::LoadNet(const YAML::Node& f, const std::string& at, v1::Fault* fault) {
   const std::string& action = fault->action();
   const bool directed = IsDirectedAction(action);
-  const std::pair<const char*, bool> uses[] = {
-      {"direction", directed}, {"delay", action == "delay"}, {"jitter", action == "delay"}, {"loss", action == "loss"}};
+  const bool delays = action == "delay" || action == "slow-close";
+  const std::pair<const char*, bool> uses[] = {{"direction", directed},
+                                               {"delay", delays},
+                                               {"jitter", action == "delay"},
+                                               {"loss", action == "loss"},
+                                               {"bandwidth", action == "bandwidth"},
+                                               {"method", HasMethod(action)}};
   for (const auto& [key, used] : uses) {
     if (f[key] && !used && !action.empty()) {
       Error(f[key], at + "." + key, std::string(key) + " does not apply to " + action);
@@ -156,9 +167,18 @@ void FaultLoader::LoadNet(const YAML::Node& f, const std::string& at, v1::Fault*
       net->set_direction(d);
     }
   }
-  if (action == "delay") {
+  if (f["method"] && HasMethod(action)) {
+    const std::string m = f["method"].IsScalar() ? f["method"].Scalar() : "";
+    if (m != "proxy" && m != "kernel") {
+      Error(f["method"], at + ".method", "expected proxy or kernel, found " + Found(f["method"]));
+    } else {
+      net->set_method(m);
+    }
+  }
+  if (action == "bandwidth") LoadBandwidth(f, at, net);
+  if (delays) {
     if (!f["delay"]) {
-      Error(f, at + ".delay", "a delay fault needs delay: (like 100ms)");
+      Error(f, at + ".delay", "a " + action + " fault needs delay: (like 100ms)");
     } else {
       const size_t before = error_count();
       int64_t ms = DurationMs(f["delay"], at + ".delay");
@@ -193,6 +213,19 @@ void FaultLoader::LoadNet(const YAML::Node& f, const std::string& at, v1::Fault*
     }
   }
   if (!IsNetworkFaultAction(action) || action == "heal") fault->clear_net();
+}
+
+// bandwidth: bytes per second like 100KB/s (the /s may be left out).
+void FaultLoader::LoadBandwidth(const YAML::Node& f, const std::string& at, v1::NetFault* net) {
+  const YAML::Node b = f["bandwidth"];
+  if (!b) return Error(f, at + ".bandwidth", "a bandwidth fault needs bandwidth: (like 100KB/s)");
+  std::string text = b.IsScalar() ? b.Scalar() : "";
+  if (text.size() > 2 && text.compare(text.size() - 2, 2, "/s") == 0) text.resize(text.size() - 2);
+  auto bytes = ParseByteSize(text);
+  if (!bytes.ok() || *bytes < kMinBandwidth || *bytes > kMaxBandwidth) {
+    return Error(b, at + ".bandwidth", "expected 1KB/s .. 1024GB/s like 100KB/s, found " + Found(b));
+  }
+  net->set_bandwidth_bytes_per_s(*bytes);
 }
 
 // free (fill): a byte size, at most 1 PiB; 0 when not given.

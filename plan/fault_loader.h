@@ -33,6 +33,7 @@ class FaultLoader : public YamlReader {
   void LoadWhen(const YAML::Node& f, const std::string& at, v1::Fault* fault);
   void LoadNet(const YAML::Node& f, const std::string& at, v1::Fault* fault);
   void LoadDisk(const YAML::Node& f, const std::string& at, v1::Fault* fault);
+  void LoadBandwidth(const YAML::Node& f, const std::string& at, v1::NetFault* net);
 
   v1::Plan* plan_;
 };

@@ -72,7 +72,9 @@ TEST(PlanValidator, StagesAndNetworkFieldsHoldTogether) {
   EXPECT_NE(m.find("phases[1].stages[0]: expected exactly one of workers (closed loop) or rate (open loop)"),
             std::string::npos)
       << m;
-  EXPECT_NE(m.find("faults[0]: direction, delay, jitter and loss do not apply to kill"), std::string::npos) << m;
+  EXPECT_NE(m.find("faults[0]: direction, delay, jitter, loss, bandwidth and method do not apply to kill"),
+            std::string::npos)
+      << m;
 }
 
 TEST(PlanValidator, SizesABigSubmissionCannotExceed) {

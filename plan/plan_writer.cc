@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "common/byte_size.h"
 #include "common/duration.h"
 
 namespace stampede::plan {
@@ -171,6 +172,11 @@ void EmitPhase(YAML::Emitter& out, const v1::Phase& p) {
 void EmitNetFault(YAML::Emitter& out, const v1::Fault& f) {
   const v1::NetFault& n = f.net();
   if (!n.direction().empty()) out << YAML::Key << "direction" << YAML::Value << n.direction();
+  if (!n.method().empty()) out << YAML::Key << "method" << YAML::Value << n.method();
+  if (f.action() == "bandwidth") {
+    out << YAML::Key << "bandwidth" << YAML::Value << FormatByteSize(n.bandwidth_bytes_per_s()) + "/s";
+  }
+  if (f.action() == "slow-close") out << YAML::Key << "delay" << YAML::Value << std::to_string(n.delay_ms()) + "ms";
   if (f.action() == "delay") {
     out << YAML::Key << "delay" << YAML::Value << std::to_string(n.delay_ms()) + "ms";
     if (n.jitter_ms()) out << YAML::Key << "jitter" << YAML::Value << std::to_string(n.jitter_ms()) + "ms";
