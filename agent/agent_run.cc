@@ -221,7 +221,7 @@ bool AgentRun::Admit(PhaseRunnerOptions* o) {
   for (int i = 0; i < o->plan.faults_size() && allowed.ok(); ++i) {
     const v1::Fault& f = o->plan.faults(i);
     if (std::find(mine.begin(), mine.end(), f.node()) == mine.end()) continue;
-    if (Status s = config_->faults.Check(f.action(), f.node()); !s.ok()) {
+    if (Status s = config_->faults.Check(f.action(), f.node(), f.net()); !s.ok()) {
       allowed = Status::Error("faults[" + std::to_string(i) + "] (" + f.action() + " " + f.node() +
                               ") cannot be done by agent " + name_ + ": " + s.message());
     }
@@ -369,7 +369,7 @@ void AgentRun::FaultMain() {
     fault_busy_ = true;
     if (ledger_ && f.fault_index() < uint32_t(assignment_.plan().faults_size())) ledger_->Sent(int(f.fault_index()));
     lock.Unlock();
-    Status s = config_->faults.Check(f.action(), f.node());
+    Status s = config_->faults.Check(f.action(), f.node(), f.net());
     if (!s.ok()) {
       SLOG(kWarn) << "refused fault " << f.action() << " on " << f.node() << ": " << s.message();
     } else {

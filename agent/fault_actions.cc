@@ -16,6 +16,7 @@
 
 #include "agent/config_yaml.h"
 #include "agent/disk_faults.h"
+#include "agent/fault_proxy.h"
 #include "common/log.h"
 #include "common/strings.h"
 
@@ -221,9 +222,12 @@ FaultActions FaultActions::FromYaml(const YAML::Node& nodes, ConfigProblems* pro
     const std::string name = it->first.Scalar();
     const YAML::Node spec = it->second;
     const std::string at = "nodes." + name;
-    const size_t kinds = spec.IsMap() ? spec.size() - (spec["network"] ? 1 : 0) - (spec["data_dir"] ? 1 : 0) : 2;
+    const size_t extras =
+        spec.IsMap() ? (spec["network"] ? 1 : 0) + (spec["data_dir"] ? 1 : 0) + (spec["proxy"] ? 1 : 0) : 0;
+    const size_t kinds = spec.IsMap() ? spec.size() - extras : 2;
     if (!spec.IsMap() || kinds > 1 || spec.size() == 0) {
-      problems->Add(it->first, at, "expected one of process, systemd, docker, command, and or network, data_dir");
+      problems->Add(it->first, at,
+                    "expected one of process, systemd, docker, command, and or network, proxy, data_dir");
       continue;
     }
     NodeActions n;
@@ -233,12 +237,15 @@ FaultActions FaultActions::FromYaml(const YAML::Node& nodes, ConfigProblems* pro
       if (kind == "data_dir") continue;  // read below, once the kind is known
       if (kind == "network") {
         fa.network_->Declare(name, NetworkSpec::FromYaml(k->second, at + ".network", problems));
+      } else if (kind == "proxy") {
+        fa.proxy_->Declare(name, ProxySpec::FromYaml(k->second, at + ".proxy", problems));
       } else if (kind == "process" || kind == "systemd" || kind == "docker" || kind == "command") {
         n = ProcessActions(kind, k->second, at + "." + kind, problems);
       } else {
-        const std::string near = NearestWord(kind, {"process", "systemd", "docker", "command", "network", "data_dir"});
+        const std::string near =
+            NearestWord(kind, {"process", "systemd", "docker", "command", "network", "proxy", "data_dir"});
         problems->Add(k->first, at + "." + kind,
-                      "expected process, systemd, docker, command, network or data_dir" +
+                      "expected process, systemd, docker, command, network, proxy or data_dir" +
                           (near.empty() ? std::string() : " (did you mean '" + near + "'?)"));
       }
     }
@@ -265,7 +272,11 @@ std::vector<std::string> FaultActions::nodes() const {
   return names;
 }
 
-Status FaultActions::Check(const std::string& action, const std::string& node) const {
+bool FaultActions::ByProxy(const std::string& action, const std::string& node, const v1::NetFault& net) const {
+  return proxy_->Has(node) && IsProxyAction(action) && action != "heal" && net.method() != "kernel";
+}
+
+Status FaultActions::Check(const std::string& action, const std::string& node, const v1::NetFault& net) const {
   auto it = nodes_.find(node);
   if (it == nodes_.end()) return Status::Error("node '" + node + "' is not declared in this agent's config");
   if (!IsFaultAction(action)) return Status::Error("unknown action '" + action + "'");
@@ -274,8 +285,13 @@ Status FaultActions::Check(const std::string& action, const std::string& node) c
     if (n.data_dir.empty()) return Status::Error("node '" + node + "' declares no data_dir: to fill (data_dir: PATH)");
     return Status::Ok();
   }
-  // heal undoes network faults and a fill: a node with either may be healed.
-  if (action == "heal" && !n.data_dir.empty()) return Status::Ok();
+  // heal undoes network faults, the proxy's and a fill: a node with any of
+  // them may be healed.
+  if (action == "heal" && (!n.data_dir.empty() || proxy_->Has(node))) return Status::Ok();
+  if (ByProxy(action, node, net)) return Status::Ok();
+  if (net.method() == "proxy") {
+    return Status::Error("node '" + node + "' declares no proxy: in this agent's config (method: proxy)");
+  }
   if (IsNetworkFaultAction(action)) return network_->Check(action, node);
   if (n.kind == NodeActions::Kind::kNone) {
     return Status::Error("node '" + node + "' declares no process, systemd, docker or command to " + action + " it");
@@ -296,14 +312,16 @@ Status FaultActions::Check(const std::string& action, const std::string& node) c
 
 Status FaultActions::Run(const std::string& action, const std::string& node, const v1::NetFault& net,
                          const v1::DiskFault& disk) const {
-  Status s = Check(action, node);
+  Status s = Check(action, node, net);
   if (!s.ok()) return s;
   const NodeActions& n = nodes_.at(node);
   if (action == "fill") return Fill(n.data_dir, disk.free_bytes());
-  if (action == "heal" && !n.data_dir.empty()) {
-    s = ReleaseFill(n.data_dir);
+  if (ByProxy(action, node, net)) return proxy_->Apply(node, action, net);
+  if (action == "heal" && (!n.data_dir.empty() || proxy_->Has(node))) {
+    if (!n.data_dir.empty()) s = ReleaseFill(n.data_dir);
+    if (s.ok() && proxy_->Has(node)) s = proxy_->Apply(node, action, net);
     // Without network: in its config the node has nothing more to heal.
-    if (!s.ok() || !network_->Check(action, node).ok()) return s;
+    if (!s.ok() || !network_->Has(node)) return s;
   }
   if (IsNetworkFaultAction(action)) {
     return network_->Run(action, node, net, [this](const std::vector<std::string>& argv) { return Exec(argv); });

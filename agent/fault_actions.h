@@ -11,11 +11,15 @@
 //     db6: {command: {kill: [/usr/local/bin/kill-db], start: [/usr/local/bin/start-db]}}
 //     db7: {process: {...}, network: {peers: [10.0.0.8, 10.0.0.9], ports: [3306, 4567]}}
 //     db8: {process: {...}, data_dir: /var/lib/mysql}        # sampled once a second
+//     db9: {proxy: {listen: 127.0.0.1:13306, upstream: 127.0.0.1:3306}}
 //
 // Actions: kill (SIGKILL), stop (graceful), pause / resume (SIGSTOP /
 // SIGCONT), start, restart (stop, then start); with `network:`
-// (agent/network_faults.h) partition, blackhole, delay, loss and heal; with
-// `data_dir:` fill (agent/disk_faults.h), which heal undoes too. A
+// (agent/network_faults.h) partition, blackhole, delay, loss, bandwidth and
+// heal; with `proxy:` (agent/fault_proxy.h) delay, bandwidth, reset,
+// timeout, slow-close and heal, the proxy's unless the plan asks for
+// method: kernel; with `data_dir:` fill (agent/disk_faults.h), which heal
+// undoes too. A
 // command that has not finished after the timeout (default 60 s) is killed
 // with its process group and the action fails.
 #ifndef STAMPEDE_AGENT_FAULT_ACTIONS_H_
@@ -29,6 +33,7 @@
 #include <vector>
 
 #include "agent/config_yaml.h"
+#include "agent/fault_proxy.h"
 #include "agent/network_faults.h"
 #include "common/status.h"
 #include "proto/fault_action.h"
@@ -66,8 +71,9 @@ class FaultActions {
 
   std::vector<std::string> nodes() const;
   const NodeActions* Find(const std::string& node) const;  // null if not declared
-  // Whether (action, node) is declared; the reason if not.
-  Status Check(const std::string& action, const std::string& node) const;
+  // Whether (action, node) is declared; the reason if not. net: the fault's
+  // numbers (its method decides between the proxy and the kernel).
+  Status Check(const std::string& action, const std::string& node, const v1::NetFault& net = {}) const;
   // Performs it (blocking, up to the timeout: run it off the gRPC threads);
   // net: a network action's numbers.
   Status Run(const std::string& action, const std::string& node, const v1::NetFault& net = {},
@@ -75,6 +81,9 @@ class FaultActions {
   // Removes what network faults and disk fills a previous agent left on the
   // declared nodes.
   void ClearLeftovers() const;
+  // Starts the nodes' proxies (agent/fault_proxy.h): they forward from
+  // then on, for the agent's life. One clear line if one cannot listen.
+  Status StartProxies() const { return proxy_->Start(); }
 
  private:
   // Runs argv (never a shell) up to the timeout; a failure ends with the
@@ -82,10 +91,13 @@ class FaultActions {
   Status Exec(const std::vector<std::string>& argv) const;
   Status Wait(pid_t pid, const std::vector<std::string>& argv) const;
   Status RunProcess(const std::string& action, const NodeActions& n) const;
+  // Whether the node's proxy does this fault.
+  bool ByProxy(const std::string& action, const std::string& node, const v1::NetFault& net) const;
 
   std::map<std::string, NodeActions> nodes_;
   // Shared by copies of this (the config is copied); thread-safe.
   std::shared_ptr<NetworkFaults> network_ = std::make_shared<NetworkFaults>();
+  std::shared_ptr<FaultProxy> proxy_ = std::make_shared<FaultProxy>();
   int64_t timeout_ms_ = 60000;
 };
 

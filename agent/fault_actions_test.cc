@@ -33,6 +33,29 @@ TEST(FaultActionsTest, RefusesWhatIsNotDeclared) {
   EXPECT_FALSE(fa->Run("kill", "db2").ok());
 }
 
+TEST(FaultActionsTest, AProxyNodeTakesProxyFaultsAndKernelOnesNeedNetwork) {
+  auto fa = Parse("nodes:\n  db1: {proxy: {listen: 127.0.0.1:1, upstream: 127.0.0.1:2}}\n", "agent.yaml");
+  ASSERT_TRUE(fa.ok()) << fa.status().message();
+  v1::NetFault kernel;
+  kernel.set_method("kernel");
+  for (const char* a : {"delay", "bandwidth", "reset", "timeout", "slow-close", "heal"}) {
+    EXPECT_TRUE(fa->Check(a, "db1").ok()) << a;
+  }
+  EXPECT_NE(fa->Check("delay", "db1", kernel).message().find("declares no network"), std::string::npos);
+  EXPECT_FALSE(fa->Check("partition", "db1").ok());
+  EXPECT_FALSE(fa->Check("kill", "db1").ok());
+  v1::NetFault proxy;
+  proxy.set_method("proxy");
+  auto net = Parse("nodes:\n  db2: {network: {interface: eth0}}\n", "agent.yaml");
+  ASSERT_TRUE(net.ok());
+  EXPECT_NE(net->Check("delay", "db2", proxy).message().find("declares no proxy"), std::string::npos);
+  auto bad = Parse("nodes:\n  db1: {proxy: {listen: 127.0.0.1, upstream: [x]}}\n", "agent.yaml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            "agent.yaml:2:25: nodes.db1.proxy.listen: expected HOST:PORT like 127.0.0.1:16379\n"
+            "agent.yaml:2:46: nodes.db1.proxy.upstream: expected HOST:PORT like 127.0.0.1:16379");
+}
+
 TEST(FaultActionsTest, AFailedCommandSaysWhyInItsLastLineOfStderr) {
   auto fa = Parse("nodes:\n  db1: {command: {kill: [sh, -c, 'echo first >&2; echo \"the reason\" >&2; exit 3']}}\n",
                   "agent.yaml");
@@ -172,13 +195,14 @@ TEST(AgentConfigTest, ReportsEveryProblem) {
       "spool: {max_size: 1KB}\n",
       "agent.yaml");
   ASSERT_FALSE(c.ok());
-  EXPECT_EQ(c.status().message(),
-            "agent.yaml:2:9: nodes.db1.proces: expected process, systemd, docker, command, network or data_dir (did "
-            "you mean 'process'?)\n"
-            "agent.yaml:3:39: nodes.db2.process.start: expected an argv list like [systemctl, start, db], never a "
-            "shell string\n"
-            "agent.yaml:4:1: fault_timout: unknown key, did you mean 'fault_timeout'?\n"
-            "agent.yaml:5:19: spool.max_size: expected at least 1MB");
+  EXPECT_EQ(
+      c.status().message(),
+      "agent.yaml:2:9: nodes.db1.proces: expected process, systemd, docker, command, network, proxy or data_dir (did "
+      "you mean 'process'?)\n"
+      "agent.yaml:3:39: nodes.db2.process.start: expected an argv list like [systemctl, start, db], never a "
+      "shell string\n"
+      "agent.yaml:4:1: fault_timout: unknown key, did you mean 'fault_timeout'?\n"
+      "agent.yaml:5:19: spool.max_size: expected at least 1MB");
 }
 
 // Two `nodes:` blocks: yaml-cpp would keep the first and drop the second.
