@@ -64,6 +64,10 @@ TEST(RedisErrorsTest, Prefixes) {
   EXPECT_EQ(ClassifyRedisError("ASK 3999 127.0.0.1:6381"), Outcome::kRetryable);
   EXPECT_EQ(ClassifyRedisError("TRYAGAIN Multiple keys request during rehashing of slot"), Outcome::kRetryable);
   EXPECT_EQ(ClassifyRedisError("CLUSTERDOWN The cluster is down"), Outcome::kUnavailable);
+  EXPECT_EQ(ClassifyRedisError("MISCONF Redis is configured to save RDB snapshots, but it's currently unable to "
+                               "persist to disk. Commands that may modify the data set are disabled"),
+            Outcome::kUnavailable);
+  EXPECT_EQ(ClassifyRedisError("OOM command not allowed when used memory > 'maxmemory'."), Outcome::kUnavailable);
   EXPECT_EQ(ClassifyRedisError("WRONGPASS invalid username-password pair or user is disabled."), Outcome::kFatal);
   EXPECT_EQ(ClassifyRedisError("ERR unknown command 'FOO'"), Outcome::kFatal);
 }

@@ -17,6 +17,10 @@ constexpr RedisRule kRedisRules[] = {
     {"LOADING", Outcome::kUnavailable},
     {"MASTERDOWN", Outcome::kUnavailable},
     {"READONLY", Outcome::kUnavailable},
+    // Writes refused, not applied, until the server can write again: a
+    // full disk (stop-writes-on-bgsave-error) or memory at maxmemory.
+    {"MISCONF", Outcome::kUnavailable},
+    {"OOM", Outcome::kUnavailable},
     {"NOAUTH", Outcome::kFatal},
     {"WRONGPASS", Outcome::kFatal},
     {"NOPERM", Outcome::kFatal},
