@@ -17,6 +17,7 @@
 #include "agent/config_yaml.h"
 #include "agent/disk_faults.h"
 #include "agent/fault_proxy.h"
+#include "agent/slow_disk.h"
 #include "common/log.h"
 #include "common/strings.h"
 
@@ -281,9 +282,14 @@ Status FaultActions::Check(const std::string& action, const std::string& node, c
   if (it == nodes_.end()) return Status::Error("node '" + node + "' is not declared in this agent's config");
   if (!IsFaultAction(action)) return Status::Error("unknown action '" + action + "'");
   const NodeActions& n = it->second;
-  if (action == "fill") {
-    if (n.data_dir.empty()) return Status::Error("node '" + node + "' declares no data_dir: to fill (data_dir: PATH)");
-    return Status::Ok();
+  if (IsDiskFaultAction(action)) {
+    if (n.data_dir.empty()) {
+      return Status::Error("node '" + node + "' declares no data_dir: to " + action + " (data_dir: PATH)");
+    }
+    if (action == "slow-disk" && n.kind != NodeActions::Kind::kProcess) {
+      return Status::Error("node '" + node + "' declares no process: whose I/O slow-disk could throttle");
+    }
+    return action == "slow-disk" ? CheckSlowDisk(n.data_dir) : Status::Ok();
   }
   // heal undoes network faults, the proxy's and a fill: a node with any of
   // them may be healed.
@@ -316,9 +322,15 @@ Status FaultActions::Run(const std::string& action, const std::string& node, con
   if (!s.ok()) return s;
   const NodeActions& n = nodes_.at(node);
   if (action == "fill") return Fill(n.data_dir, disk.free_bytes());
+  if (action == "slow-disk") {
+    auto pids = FindPids(n);
+    if (!pids.ok()) return pids.status();
+    return SlowDisk(node, n.data_dir, *pids, disk.bytes_per_s(), disk.iops());
+  }
   if (ByProxy(action, node, net)) return proxy_->Apply(node, action, net);
   if (action == "heal" && (!n.data_dir.empty() || proxy_->Has(node))) {
     if (!n.data_dir.empty()) s = ReleaseFill(n.data_dir);
+    if (s.ok() && !n.data_dir.empty()) s = ReleaseSlowDisk(node);
     if (s.ok() && proxy_->Has(node)) s = proxy_->Apply(node, action, net);
     // Without network: in its config the node has nothing more to heal.
     if (!s.ok() || !network_->Has(node)) return s;
@@ -368,6 +380,9 @@ void FaultActions::ClearLeftovers() const {
     bool released = false;
     Status s = ReleaseFill(n.data_dir, &released);
     if (released) SLOG(kWarn) << "node " << name << ": removed a disk fill a previous agent left";
+    if (!s.ok()) SLOG(kWarn) << "node " << name << ": " << s.message();
+    s = ReleaseSlowDisk(name, &released);
+    if (released) SLOG(kWarn) << "node " << name << ": removed a slow-disk throttle a previous agent left";
     if (!s.ok()) SLOG(kWarn) << "node " << name << ": " << s.message();
   }
 }

@@ -1,5 +1,3 @@
-#include <utility>  // first: Boost 1.74's awaitable.hpp needs it
-
 #include "agent/fault_proxy.h"
 
 #include <yaml-cpp/yaml.h>
@@ -20,6 +18,7 @@
 #include <optional>
 #include <set>
 #include <thread>
+#include <utility>  // first: Boost 1.74's awaitable.hpp needs it
 
 #include "agent/config_yaml.h"
 #include "common/clock.h"
@@ -33,17 +32,17 @@ namespace {
 namespace asio = boost::asio;
 using asio::awaitable;
 using tcp = asio::ip::tcp;
-using Clock = std::chrono::steady_clock;
+using ProxyClock = std::chrono::steady_clock;
 
-constexpr size_t kChunk = 16384;
+constexpr size_t kProxyChunk = 16384;
 // What a direction may hold back (delay, bandwidth, timeout) before it stops
 // reading: the sender then waits as on a slow link.
-constexpr size_t kMaxQueued = 4 << 20;
+constexpr size_t kProxyMaxQueued = 4 << 20;
 
-Clock::time_point Never() { return Clock::time_point::max(); }
+ProxyClock::time_point NeverExpires() { return ProxyClock::time_point::max(); }
 
 // HOST:PORT or [V6]:PORT.
-bool SplitHostPort(const std::string& s, std::string* host, uint16_t* port) {
+bool ParseHostPort(const std::string& s, std::string* host, uint16_t* port) {
   const size_t colon = s.rfind(':');
   if (colon == std::string::npos || colon == 0) return false;
   std::string h = s.substr(0, colon);
@@ -60,7 +59,8 @@ bool SplitHostPort(const std::string& s, std::string* host, uint16_t* port) {
   return true;
 }
 
-void ReadSpec(const YAML::Node& m, const std::string& field, ConfigProblems* problems, std::vector<ProxySpec>* out) {
+void ReadProxySpec(const YAML::Node& m, const std::string& field, ConfigProblems* problems,
+                   std::vector<ProxySpec>* out) {
   if (!m.IsMap()) {
     return problems->Add(m, field, "expected {listen: HOST:PORT, upstream: HOST:PORT}");
   }
@@ -70,8 +70,9 @@ void ReadSpec(const YAML::Node& m, const std::string& field, ConfigProblems* pro
   for (const char* key : {"listen", "upstream"}) {
     const bool listen = key[0] == 'l';
     const YAML::Node v = m[key];
-    if (!v || !v.IsScalar() || !SplitHostPort(v.Scalar(), listen ? &spec.listen_host : &spec.upstream_host,
-                                               listen ? &spec.listen_port : &spec.upstream_port)) {
+    if (!v || !v.IsScalar() ||
+        !ParseHostPort(v.Scalar(), listen ? &spec.listen_host : &spec.upstream_host,
+                       listen ? &spec.listen_port : &spec.upstream_port)) {
       problems->Add(v ? v : m, field + "." + key, "expected HOST:PORT like 127.0.0.1:16379");
       ok = false;
     }
@@ -79,7 +80,7 @@ void ReadSpec(const YAML::Node& m, const std::string& field, ConfigProblems* pro
   if (ok) out->push_back(std::move(spec));
 }
 
-uint32_t DirMask(const v1::NetFault& net, uint32_t dflt) {
+uint32_t DirectionMask(const v1::NetFault& net, uint32_t dflt) {
   if (net.direction() == "in") return 1;
   if (net.direction() == "out") return 2;
   if (net.direction() == "both") return 3;
@@ -91,9 +92,9 @@ uint32_t DirMask(const v1::NetFault& net, uint32_t dflt) {
 std::vector<ProxySpec> ProxySpec::FromYaml(const YAML::Node& n, const std::string& field, ConfigProblems* problems) {
   std::vector<ProxySpec> specs;
   if (n.IsSequence() && n.size() > 0) {
-    for (size_t i = 0; i < n.size(); ++i) ReadSpec(n[i], field + "[" + std::to_string(i) + "]", problems, &specs);
+    for (size_t i = 0; i < n.size(); ++i) ReadProxySpec(n[i], field + "[" + std::to_string(i) + "]", problems, &specs);
   } else {
-    ReadSpec(n, field, problems, &specs);
+    ReadProxySpec(n, field, problems, &specs);
   }
   return specs;
 }
@@ -114,7 +115,7 @@ StatusOr<ProxyState> NextProxyState(const ProxyState& now, const std::string& ac
     if (net.delay_ms() < 1 || net.delay_ms() > kMaxNetDelayMs || net.jitter_ms() > net.delay_ms()) {
       return Status::Error("delay must be 1 .. 60000 ms with a jitter of at most the delay");
     }
-    const uint32_t mask = DirMask(net, 2);
+    const uint32_t mask = DirectionMask(net, 2);
     for (int i : {0, 1}) {
       if (mask & (1u << i)) {
         next.delay_ms[i] = net.delay_ms();
@@ -124,7 +125,7 @@ StatusOr<ProxyState> NextProxyState(const ProxyState& now, const std::string& ac
   } else if (action == "bandwidth") {
     const uint64_t b = net.bandwidth_bytes_per_s();
     if (b < kMinBandwidth || b > kMaxBandwidth) return Status::Error("bandwidth must be 1KB/s .. 1TiB/s");
-    const uint32_t mask = DirMask(net, 3);
+    const uint32_t mask = DirectionMask(net, 3);
     for (int i : {0, 1}) {
       if (mask & (1u << i)) next.bandwidth[i] = b;
     }
@@ -144,18 +145,18 @@ StatusOr<ProxyState> NextProxyState(const ProxyState& now, const std::string& ac
 // Everything below runs on the proxy's one thread.
 namespace {
 
-struct NodeProxy;
+struct ProxyNode;
 
 // One proxied connection: two directions, each a reader and a writer.
 // Bytes go straight from reader to socket while nothing is applied and
 // nothing waits; otherwise through the direction's queue, in order.
-class Link {
+class ProxyLink {
  public:
-  Link(tcp::socket client, NodeProxy* node, tcp::endpoint upstream);
-  ~Link();
+  ProxyLink(tcp::socket client, ProxyNode* node, tcp::endpoint upstream);
+  ~ProxyLink();
   // self: keeps the link alive from the coroutine's creation on (its body
   // starts later).
-  awaitable<void> Run(std::shared_ptr<Link> self);
+  awaitable<void> Run(std::shared_ptr<ProxyLink> self);
   void Wake() {
     for (Pipe& p : pipes_) p.wake.cancel();
   }
@@ -163,57 +164,57 @@ class Link {
 
  private:
   struct Chunk {
-    Clock::time_point due;
+    ProxyClock::time_point due;
     std::vector<char> data;
   };
   struct Pipe {
-    explicit Pipe(const asio::any_io_executor& ex) : wake(ex, Never()), room(ex, Never()), timer(ex) {}
+    explicit Pipe(const asio::any_io_executor& ex) : wake(ex, NeverExpires()), room(ex, NeverExpires()), timer(ex) {}
     std::deque<Chunk> queue;
     size_t queued = 0;
-    Clock::time_point last_due;
+    ProxyClock::time_point last_due;
     bool eof = false;
     asio::steady_timer wake, room;  // signals: the writer has work, the reader room
     asio::steady_timer timer;       // the writer's deadlines
   };
   tcp::socket& From(int dir) { return dir == 0 ? client_ : upstream_; }
   tcp::socket& To(int dir) { return dir == 0 ? upstream_ : client_; }
-  awaitable<void> Read(std::shared_ptr<Link> self, int dir);
-  awaitable<void> Write(std::shared_ptr<Link> self, int dir);
+  awaitable<void> Read(std::shared_ptr<ProxyLink> self, int dir);
+  awaitable<void> Write(std::shared_ptr<ProxyLink> self, int dir);
   awaitable<void> WriteShaped(int dir, const char* data, size_t n, boost::system::error_code& ec);
   awaitable<void> EndOf();
 
   tcp::socket client_, upstream_;
-  NodeProxy* node_;
+  ProxyNode* node_;
   tcp::endpoint to_;
   std::array<Pipe, 2> pipes_;
   asio::steady_timer closing_;  // slow-close's wait
   bool closed_ = false;
 };
 
-struct NodeProxy {
-  explicit NodeProxy(asio::io_context& io) : healed(io, Never()), rng(0x9e3779b97f4a7c15ull) {}
+struct ProxyNode {
+  explicit ProxyNode(asio::io_context& io) : healed(io, NeverExpires()), rng(0x9e3779b97f4a7c15ull) {}
   ProxyState state;
-  std::set<Link*> links;
+  std::set<ProxyLink*> links;
   asio::steady_timer healed;  // a signal to a timeout's waiters
-  Clock::time_point next_free[2];
+  ProxyClock::time_point next_free[2];
   Rng rng;
 
-  Clock::duration Delay(int dir) {
+  ProxyClock::duration Delay(int dir) {
     const int64_t d = state.delay_ms[dir], j = state.jitter_ms[dir];
     const int64_t ms = j ? d - j + int64_t(rng.Uniform(uint64_t(2 * j + 1))) : d;
     return std::chrono::milliseconds(ms);
   }
   // When n more bytes have passed at the node's bandwidth (the bucket is
   // shared by its connections).
-  Clock::time_point Reserve(int dir, size_t n) {
-    const Clock::time_point start = std::max(Clock::now(), next_free[dir]);
+  ProxyClock::time_point Reserve(int dir, size_t n) {
+    const ProxyClock::time_point start = std::max(ProxyClock::now(), next_free[dir]);
     next_free[dir] = start + std::chrono::nanoseconds(n * 1'000'000'000ull / state.bandwidth[dir]);
     return next_free[dir];
   }
 };
 
 // Waits until `until`: t is the caller's own.
-awaitable<void> Sleep(asio::steady_timer& t, Clock::time_point until) {
+awaitable<void> WaitUntil(asio::steady_timer& t, ProxyClock::time_point until) {
   boost::system::error_code ec;
   t.expires_at(until);
   co_await t.async_wait(asio::redirect_error(asio::use_awaitable, ec));
@@ -221,12 +222,12 @@ awaitable<void> Sleep(asio::steady_timer& t, Clock::time_point until) {
 
 // Waits for a signal: another coroutine's cancel() of s, a timer that never
 // expires (several may wait on one).
-awaitable<void> Signal(asio::steady_timer& s) {
+awaitable<void> WaitSignal(asio::steady_timer& s) {
   boost::system::error_code ec;
   co_await s.async_wait(asio::redirect_error(asio::use_awaitable, ec));
 }
 
-Link::Link(tcp::socket client, NodeProxy* node, tcp::endpoint upstream)
+ProxyLink::ProxyLink(tcp::socket client, ProxyNode* node, tcp::endpoint upstream)
     : client_(std::move(client)),
       upstream_(client_.get_executor()),
       node_(node),
@@ -236,9 +237,9 @@ Link::Link(tcp::socket client, NodeProxy* node, tcp::endpoint upstream)
   node_->links.insert(this);
 }
 
-Link::~Link() { node_->links.erase(this); }
+ProxyLink::~ProxyLink() { node_->links.erase(this); }
 
-void Link::Close(bool rst) {
+void ProxyLink::Close(bool rst) {
   if (closed_) return;
   closed_ = true;
   boost::system::error_code ec;
@@ -254,10 +255,10 @@ void Link::Close(bool rst) {
   closing_.cancel();
 }
 
-awaitable<void> Link::Run(std::shared_ptr<Link> self) {
+awaitable<void> ProxyLink::Run(std::shared_ptr<ProxyLink> self) {
   // A timeout holds a new connection unanswered: the upstream is not even
   // asked until heal.
-  while (node_->state.timeout && !closed_) co_await Signal(node_->healed);
+  while (node_->state.timeout && !closed_) co_await WaitSignal(node_->healed);
   boost::system::error_code ec;
   if (!closed_) co_await upstream_.async_connect(to_, asio::redirect_error(asio::use_awaitable, ec));
   if (closed_ || ec) co_return Close(true);
@@ -270,16 +271,17 @@ awaitable<void> Link::Run(std::shared_ptr<Link> self) {
   }
 }
 
-awaitable<void> Link::Read(std::shared_ptr<Link> /*self*/, int dir) {
+awaitable<void> ProxyLink::Read(std::shared_ptr<ProxyLink> /*self*/, int dir) {
   Pipe& p = pipes_[dir];
-  std::array<char, kChunk> buf;
+  std::array<char, kProxyChunk> buf;
   boost::system::error_code ec;
   while (!closed_) {
-    while (!closed_ && (node_->state.timeout || p.queued > kMaxQueued)) {
-      co_await Signal(node_->state.timeout ? node_->healed : p.room);
+    while (!closed_ && (node_->state.timeout || p.queued > kProxyMaxQueued)) {
+      co_await WaitSignal(node_->state.timeout ? node_->healed : p.room);
     }
     if (closed_) break;
-    const size_t n = co_await From(dir).async_read_some(asio::buffer(buf), asio::redirect_error(asio::use_awaitable, ec));
+    const size_t n =
+        co_await From(dir).async_read_some(asio::buffer(buf), asio::redirect_error(asio::use_awaitable, ec));
     if (closed_) break;
     if (ec) {  // the writer passes it on once the queue is through
       p.eof = true;
@@ -293,25 +295,25 @@ awaitable<void> Link::Read(std::shared_ptr<Link> /*self*/, int dir) {
       continue;
     }
     // In order: a jittered chunk never overtakes the one before it.
-    p.last_due = std::max(Clock::now() + node_->Delay(dir), p.last_due);
+    p.last_due = std::max(ProxyClock::now() + node_->Delay(dir), p.last_due);
     p.queue.push_back({p.last_due, std::vector<char>(buf.data(), buf.data() + n)});
     p.queued += n;
     p.wake.cancel();
   }
 }
 
-awaitable<void> Link::Write(std::shared_ptr<Link> /*self*/, int dir) {
+awaitable<void> ProxyLink::Write(std::shared_ptr<ProxyLink> /*self*/, int dir) {
   Pipe& p = pipes_[dir];
   boost::system::error_code ec;
   while (!closed_) {
     if (p.queue.empty() || node_->state.timeout) {
       if (p.queue.empty() && p.eof) co_return co_await EndOf();
-      co_await Signal(p.wake);
+      co_await WaitSignal(p.wake);
       continue;
     }
     const Chunk& c = p.queue.front();
-    if (c.due > Clock::now()) {
-      co_await Sleep(p.timer, c.due);
+    if (c.due > ProxyClock::now()) {
+      co_await WaitUntil(p.timer, c.due);
       continue;
     }
     co_await WriteShaped(dir, c.data.data(), c.data.size(), ec);
@@ -324,13 +326,13 @@ awaitable<void> Link::Write(std::shared_ptr<Link> /*self*/, int dir) {
 }
 
 // At the node's bandwidth, in pieces of about 20 ms each.
-awaitable<void> Link::WriteShaped(int dir, const char* data, size_t n, boost::system::error_code& ec) {
+awaitable<void> ProxyLink::WriteShaped(int dir, const char* data, size_t n, boost::system::error_code& ec) {
   size_t off = 0;
   while (off < n && !closed_) {
     const uint64_t rate = node_->state.bandwidth[dir];
-    const size_t piece = rate ? std::clamp<size_t>(rate / 50, 1, kChunk) : n - off;
+    const size_t piece = rate ? std::clamp<size_t>(rate / 50, 1, kProxyChunk) : n - off;
     const size_t len = std::min(piece, n - off);
-    if (rate) co_await Sleep(pipes_[dir].timer, node_->Reserve(dir, len));
+    if (rate) co_await WaitUntil(pipes_[dir].timer, node_->Reserve(dir, len));
     if (closed_) co_return;
     co_await asio::async_write(To(dir), asio::buffer(data + off, len), asio::redirect_error(asio::use_awaitable, ec));
     if (ec) co_return;
@@ -340,29 +342,29 @@ awaitable<void> Link::WriteShaped(int dir, const char* data, size_t n, boost::sy
 
 // One side closed (or failed) and what it sent before has been passed on:
 // the other side learns of it, slow-close's delay later.
-awaitable<void> Link::EndOf() {
+awaitable<void> ProxyLink::EndOf() {
   if (closed_) co_return;
   if (node_->state.slow_close_ms) {
-    co_await Sleep(closing_, Clock::now() + std::chrono::milliseconds(node_->state.slow_close_ms));
+    co_await WaitUntil(closing_, ProxyClock::now() + std::chrono::milliseconds(node_->state.slow_close_ms));
   }
   Close(false);
 }
 
-struct Listener {
-  Listener(asio::io_context& io, NodeProxy* n) : acceptor(io), node(n) {}
+struct ProxyListener {
+  ProxyListener(asio::io_context& io, ProxyNode* n) : acceptor(io), node(n) {}
   tcp::acceptor acceptor;
-  NodeProxy* node;
+  ProxyNode* node;
   tcp::endpoint upstream;
 };
 
-awaitable<void> Accept(Listener* l) {
+awaitable<void> AcceptLoop(ProxyListener* l) {
   boost::system::error_code ec;
   asio::steady_timer pause(l->acceptor.get_executor());
   while (l->acceptor.is_open()) {
     tcp::socket s = co_await l->acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
     if (ec == asio::error::operation_aborted || !l->acceptor.is_open()) co_return;
     if (ec) {  // out of descriptors, say: try again shortly
-      co_await Sleep(pause, Clock::now() + std::chrono::milliseconds(50));
+      co_await WaitUntil(pause, ProxyClock::now() + std::chrono::milliseconds(50));
       continue;
     }
     if (l->node->state.reset) {
@@ -370,7 +372,7 @@ awaitable<void> Accept(Listener* l) {
       s.close(ec);
       continue;
     }
-    auto link = std::make_shared<Link>(std::move(s), l->node, l->upstream);
+    auto link = std::make_shared<ProxyLink>(std::move(s), l->node, l->upstream);
     asio::co_spawn(l->acceptor.get_executor(), link->Run(link), asio::detached);
   }
 }
@@ -380,8 +382,8 @@ awaitable<void> Accept(Listener* l) {
 struct FaultProxy::Impl {
   // Declared first: the nodes' and listeners' timers and sockets go before it.
   asio::io_context io;
-  std::map<std::string, std::unique_ptr<NodeProxy>> nodes;
-  std::vector<std::unique_ptr<Listener>> listeners;
+  std::map<std::string, std::unique_ptr<ProxyNode>> nodes;
+  std::vector<std::unique_ptr<ProxyListener>> listeners;
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> guard{io.get_executor()};
   std::thread thread;
 
@@ -407,7 +409,7 @@ FaultProxy::~FaultProxy() {
       l->acceptor.close(ec);
     }
     for (auto& [name, n] : impl_->nodes) {
-      for (Link* link : std::vector<Link*>(n->links.begin(), n->links.end())) link->Close(false);
+      for (ProxyLink* link : std::vector<ProxyLink*>(n->links.begin(), n->links.end())) link->Close(false);
       n->state = ProxyState{};
       n->healed.cancel();
     }
@@ -427,10 +429,10 @@ Status FaultProxy::Start() {
   auto impl = std::make_unique<Impl>();
   tcp::resolver resolver(impl->io);
   for (const auto& [node, specs] : specs_) {
-    auto& np = impl->nodes[node] = std::make_unique<NodeProxy>(impl->io);
+    auto& np = impl->nodes[node] = std::make_unique<ProxyNode>(impl->io);
     for (const ProxySpec& s : specs) {
       const std::string at = "node " + node + ": proxy " + s.listen_host + ":" + std::to_string(s.listen_port);
-      auto l = std::make_unique<Listener>(impl->io, np.get());
+      auto l = std::make_unique<ProxyListener>(impl->io, np.get());
       boost::system::error_code ec;
       auto up = resolver.resolve(s.upstream_host, std::to_string(s.upstream_port), ec);
       if (ec || up.empty()) return Status::Error(at + ": upstream " + s.upstream_host + ": " + ec.message());
@@ -446,7 +448,7 @@ Status FaultProxy::Start() {
       impl->listeners.push_back(std::move(l));
     }
   }
-  for (auto& l : impl->listeners) asio::co_spawn(impl->io, Accept(l.get()), asio::detached);
+  for (auto& l : impl->listeners) asio::co_spawn(impl->io, AcceptLoop(l.get()), asio::detached);
   impl->thread = std::thread([io = &impl->io] { io->run(); });
   impl_ = std::move(impl);
   return Status::Ok();
@@ -459,14 +461,14 @@ Status FaultProxy::Apply(const std::string& node, const std::string& action, con
   auto next = NextProxyState(state_[node], action, net);
   if (!next.ok()) return next.status();
   state_[node] = *next;
-  NodeProxy* np = impl_->nodes.at(node).get();
+  ProxyNode* np = impl_->nodes.at(node).get();
   impl_->Call([np, st = *next, reset = action == "reset"] {
     np->state = st;
     if (reset) {
-      for (Link* link : std::vector<Link*>(np->links.begin(), np->links.end())) link->Close(true);
+      for (ProxyLink* link : std::vector<ProxyLink*>(np->links.begin(), np->links.end())) link->Close(true);
     }
     if (!st.timeout) np->healed.cancel();
-    for (Link* link : np->links) link->Wake();
+    for (ProxyLink* link : np->links) link->Wake();
     return 0;
   });
   return Status::Ok();
@@ -474,7 +476,7 @@ Status FaultProxy::Apply(const std::string& node, const std::string& action, con
 
 int FaultProxy::Connections(const std::string& node) {
   if (!impl_ || !impl_->nodes.count(node)) return 0;
-  NodeProxy* np = impl_->nodes.at(node).get();
+  ProxyNode* np = impl_->nodes.at(node).get();
   return impl_->Call([np] { return static_cast<int>(np->links.size()); });
 }
 

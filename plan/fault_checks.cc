@@ -132,13 +132,26 @@ void CheckNet(PlanChecks& c, const v1::Fault& f, const std::string& at) {
   }
 }
 
-// free (fill only), at most 1 PiB.
+// free (fill only), at most 1 PiB; bandwidth and iops (slow-disk only),
+// at least one.
 void CheckDisk(PlanChecks& c, const v1::Fault& f, const std::string& at) {
+  const v1::DiskFault& d = f.disk();
+  if (f.action() == "slow-disk") {
+    if (d.free_bytes()) c.Add(at + ".free", "free does not apply to slow-disk");
+    if (!d.bytes_per_s() && !d.iops()) c.Add(at, "a slow-disk fault needs bandwidth, iops or both");
+    if (d.bytes_per_s() && (d.bytes_per_s() < kMinBandwidth || d.bytes_per_s() > kMaxBandwidth)) {
+      c.Add(at + ".bandwidth", "expected 1KB/s .. 1024GB/s, found " + std::to_string(d.bytes_per_s()));
+    }
+    if (d.iops() > kMaxSlowDiskIops) c.Add(at + ".iops", "expected 1 .. 1000000, found " + std::to_string(d.iops()));
+    return;
+  }
   if (!f.has_disk()) return;
   if (f.action() != "fill") {
     c.Add(at + ".free", "free does not apply to " + f.action());
-  } else if (f.disk().free_bytes() > kMaxFillFreeBytes) {
-    c.Add(at + ".free", "expected a size from 0 to 1PiB, found " + std::to_string(f.disk().free_bytes()));
+  } else if (d.bytes_per_s() || d.iops()) {
+    c.Add(at, "bandwidth and iops do not apply to fill");
+  } else if (d.free_bytes() > kMaxFillFreeBytes) {
+    c.Add(at + ".free", "expected a size from 0 to 1PiB, found " + std::to_string(d.free_bytes()));
   }
 }
 

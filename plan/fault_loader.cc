@@ -21,6 +21,9 @@ std::string NetFaultDetail(const v1::Fault& f) {
     if (n.jitter_ms()) d += " \u00b1 " + std::to_string(n.jitter_ms()) + " ms";
   } else if (f.action() == "bandwidth") {
     d = FormatByteSize(n.bandwidth_bytes_per_s()) + "/s";
+  } else if (f.action() == "slow-disk") {
+    if (f.disk().bytes_per_s()) d = FormatByteSize(f.disk().bytes_per_s()) + "/s";
+    if (f.disk().iops()) d += (d.empty() ? "" : ", ") + std::to_string(f.disk().iops()) + " iops";
   }
   if (!n.method().empty()) d += (d.empty() ? "" : ", ") + n.method();
   if (n.direction() == "in" || n.direction() == "out") d += (d.empty() ? "" : ", ") + n.direction();
@@ -52,7 +55,7 @@ void FaultLoader::LoadFault(const YAML::Node& f, const std::string& at) {
   if (f["action"] && f["action"].IsScalar() && f["action"].Scalar() == "rolling-restart") return LoadRoll(f, at);
   CheckKeys(f, at,
             {"at", "action", "node", "repeat", "every", "direction", "delay", "jitter", "loss", "bandwidth", "method",
-             "free"});
+             "free", "iops"});
   v1::Fault* fault = plan_->add_faults();
   LoadWhen(f, at, fault);
   fault->set_action(RequiredString(f, "action", at + ".action"));
@@ -151,7 +154,7 @@ void FaultLoader::LoadNet(const YAML::Node& f, const std::string& at, v1::Fault*
                                                {"delay", delays},
                                                {"jitter", action == "delay"},
                                                {"loss", action == "loss"},
-                                               {"bandwidth", action == "bandwidth"},
+                                               {"bandwidth", action == "bandwidth" || action == "slow-disk"},
                                                {"method", HasMethod(action)}};
   for (const auto& [key, used] : uses) {
     if (f[key] && !used && !action.empty()) {
@@ -175,7 +178,13 @@ void FaultLoader::LoadNet(const YAML::Node& f, const std::string& at, v1::Fault*
       net->set_method(m);
     }
   }
-  if (action == "bandwidth") LoadBandwidth(f, at, net);
+  if (action == "bandwidth") {
+    if (!f["bandwidth"]) {
+      Error(f, at + ".bandwidth", "a bandwidth fault needs bandwidth: (like 100KB/s)");
+    } else {
+      net->set_bandwidth_bytes_per_s(Bandwidth(f["bandwidth"], at + ".bandwidth"));
+    }
+  }
   if (delays) {
     if (!f["delay"]) {
       Error(f, at + ".delay", "a " + action + " fault needs delay: (like 100ms)");
@@ -215,21 +224,44 @@ void FaultLoader::LoadNet(const YAML::Node& f, const std::string& at, v1::Fault*
   if (!IsNetworkFaultAction(action) || action == "heal") fault->clear_net();
 }
 
-// bandwidth: bytes per second like 100KB/s (the /s may be left out).
-void FaultLoader::LoadBandwidth(const YAML::Node& f, const std::string& at, v1::NetFault* net) {
-  const YAML::Node b = f["bandwidth"];
-  if (!b) return Error(f, at + ".bandwidth", "a bandwidth fault needs bandwidth: (like 100KB/s)");
+// Bytes per second like 100KB/s (the /s may be left out), 1KB/s ..
+// 1024GB/s; 0 after an error.
+uint64_t FaultLoader::Bandwidth(const YAML::Node& b, const std::string& at) {
   std::string text = b.IsScalar() ? b.Scalar() : "";
   if (text.size() > 2 && text.compare(text.size() - 2, 2, "/s") == 0) text.resize(text.size() - 2);
   auto bytes = ParseByteSize(text);
   if (!bytes.ok() || *bytes < kMinBandwidth || *bytes > kMaxBandwidth) {
-    return Error(b, at + ".bandwidth", "expected 1KB/s .. 1024GB/s like 100KB/s, found " + Found(b));
+    Error(b, at, "expected 1KB/s .. 1024GB/s like 100KB/s, found " + Found(b));
+    return 0;
   }
-  net->set_bandwidth_bytes_per_s(*bytes);
+  return *bytes;
 }
 
-// free (fill): a byte size, at most 1 PiB; 0 when not given.
+// slow-disk: bandwidth and/or iops.
+void FaultLoader::LoadSlowDisk(const YAML::Node& f, const std::string& at, v1::Fault* fault) {
+  v1::DiskFault* d = fault->mutable_disk();
+  if (f["bandwidth"]) d->set_bytes_per_s(Bandwidth(f["bandwidth"], at + ".bandwidth"));
+  if (const YAML::Node iops = f["iops"]) {
+    const std::string t = iops.IsScalar() ? iops.Scalar() : "";
+    const long v =
+        t.empty() || t.find_first_not_of("0123456789") != std::string::npos || t.size() > 7 ? -1 : std::stol(t);
+    if (v < 1 || v > long(kMaxSlowDiskIops)) {
+      Error(iops, at + ".iops", "expected 1 .. 1000000 operations per second, found " + Found(iops));
+    } else {
+      d->set_iops(uint32_t(v));
+    }
+  }
+  if (!f["bandwidth"] && !f["iops"]) {
+    Error(f, at, "a slow-disk fault needs bandwidth: (like 1MB/s), iops: (like 50) or both");
+  }
+}
+
+// free (fill): a byte size, at most 1 PiB; 0 when not given. slow-disk's
+// bandwidth and iops.
 void FaultLoader::LoadDisk(const YAML::Node& f, const std::string& at, v1::Fault* fault) {
+  if (fault->action() == "slow-disk") return LoadSlowDisk(f, at, fault);
+  if (f["iops"] && !fault->action().empty())
+    Error(f["iops"], at + ".iops", "iops does not apply to " + fault->action());
   const YAML::Node free = f["free"];
   if (!free) return;
   if (fault->action() != "fill") {

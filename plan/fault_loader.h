@@ -33,7 +33,8 @@ class FaultLoader : public YamlReader {
   void LoadWhen(const YAML::Node& f, const std::string& at, v1::Fault* fault);
   void LoadNet(const YAML::Node& f, const std::string& at, v1::Fault* fault);
   void LoadDisk(const YAML::Node& f, const std::string& at, v1::Fault* fault);
-  void LoadBandwidth(const YAML::Node& f, const std::string& at, v1::NetFault* net);
+  void LoadSlowDisk(const YAML::Node& f, const std::string& at, v1::Fault* fault);
+  uint64_t Bandwidth(const YAML::Node& b, const std::string& at);
 
   v1::Plan* plan_;
 };

@@ -186,7 +186,13 @@ void EmitNetFault(YAML::Emitter& out, const v1::Fault& f) {
     std::snprintf(pct, sizeof(pct), "%.17g%%", n.loss_percent());
     out << YAML::Key << "loss" << YAML::Value << pct;
   }
-  if (f.has_disk()) out << YAML::Key << "free" << YAML::Value << std::to_string(f.disk().free_bytes());
+  if (f.action() == "slow-disk") {
+    const v1::DiskFault& d = f.disk();
+    if (d.bytes_per_s()) out << YAML::Key << "bandwidth" << YAML::Value << FormatByteSize(d.bytes_per_s()) + "/s";
+    if (d.iops()) out << YAML::Key << "iops" << YAML::Value << std::to_string(d.iops());
+  } else if (f.has_disk()) {
+    out << YAML::Key << "free" << YAML::Value << std::to_string(f.disk().free_bytes());
+  }
 }
 
 // A rolling restart as it was written: its steps' nodes in one list.

@@ -18,12 +18,13 @@ namespace stampede {
 // heal (undo every network fault on the node); through the agent's fault
 // proxy (agent/fault_proxy.h) also reset, timeout and slow-close. Disk: fill (allocate a file on the
 // node's data directory's filesystem until only `free` bytes are left;
-// heal releases it, agent/disk_faults.h). Topology changes: join (bring a
+// heal releases it, agent/disk_faults.h) and slow-disk (throttle the
+// node's I/O on its data directory's device, agent/slow_disk.h). Topology changes: join (bring a
 // new node into the cluster) and leave (take one out gracefully, its data
 // moved away), each the agent's own command for that node.
-inline constexpr std::array<std::string_view, 18> kFaultActions = {
-    "kill", "stop",      "pause", "resume",  "start",      "restart", "partition", "blackhole", "delay",
-    "loss", "bandwidth", "reset", "timeout", "slow-close", "heal",    "join",      "leave",     "fill"};
+inline constexpr std::array<std::string_view, 19> kFaultActions = {
+    "kill",      "stop",  "pause",   "resume",     "start", "restart", "partition", "blackhole", "delay",    "loss",
+    "bandwidth", "reset", "timeout", "slow-close", "heal",  "join",    "leave",     "fill",      "slow-disk"};
 
 inline constexpr std::array<std::string_view, 9> kNetworkFaultActions = {
     "partition", "blackhole", "delay", "loss", "bandwidth", "reset", "timeout", "slow-close", "heal"};
@@ -63,8 +64,12 @@ inline constexpr uint64_t kMinBandwidth = 1024, kMaxBandwidth = uint64_t{1} << 4
 // A fill's `free`: at most 1 PiB.
 inline constexpr uint64_t kMaxFillFreeBytes = uint64_t{1} << 50;
 
-// An impairment that heal undoes: a network fault, or a fill.
-inline bool IsHealedAction(std::string_view action) { return IsNetworkFaultAction(action) || action == "fill"; }
+// An impairment that heal undoes: a network fault, a fill, a slow disk.
+inline bool IsDiskFaultAction(std::string_view action) { return action == "fill" || action == "slow-disk"; }
+inline bool IsHealedAction(std::string_view action) {
+  return IsNetworkFaultAction(action) || IsDiskFaultAction(action);
+}
+inline constexpr uint32_t kMaxSlowDiskIops = 1000000;
 
 }  // namespace stampede
 

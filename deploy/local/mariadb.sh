@@ -4,6 +4,9 @@
 #   mariadb.sh stop DIR
 #   mariadb.sh pid DIR
 # MY_MAX_CONNECTIONS=1100 for more than 500 clients (bench/peers' sb-my1000).
+# MY_FLUSH_AT_COMMIT=1 to sync the redo log at each commit (default 0: the
+# tests kill processes, not machines; tests/integration/slow_disk_test.sh
+# wants commits that wait for the disk).
 set -euo pipefail
 source "$(dirname "$0")/mariadb-users.sh"
 cmd=${1:?start|stop|pid}; dir=${2:?DIR}
@@ -19,7 +22,7 @@ case "$cmd" in
       --skip-test-db >"$dir/install.log" 2>&1
     mariadbd --user=mysql --datadir="$dir/data" --port="$port" --bind-address=127.0.0.1 \
       --socket="$dir/mysqld.sock" --pid-file="$dir/mysqld.pid" --log-error="$dir/server.log" \
-      --innodb-flush-log-at-trx-commit=0 --skip-log-bin --max-connections="${MY_MAX_CONNECTIONS:-500}" &
+      --innodb-flush-log-at-trx-commit="${MY_FLUSH_AT_COMMIT:-0}" --skip-log-bin --max-connections="${MY_MAX_CONNECTIONS:-500}" &
     for _ in $(seq 1 120); do
       mariadb -uroot --socket="$dir/mysqld.sock" -e 'SELECT 1' >/dev/null 2>&1 && break
       sleep 0.5
