@@ -137,7 +137,8 @@ StatusOr<std::string> BlockDeviceOf(const std::string& data_dir) {
   struct stat st;
   if (stat(data_dir.c_str(), &st) != 0) return Status::Error(SlowErrno("data_dir " + data_dir));
   if (major(st.st_dev) == 0) {
-    return Status::Error("data_dir " + data_dir + " is on a filesystem without a block device (tmpfs?): no disk to slow");
+    return Status::Error("data_dir " + data_dir +
+                         " is on a filesystem without a block device (tmpfs?): no disk to slow");
   }
   std::string dev = std::to_string(major(st.st_dev)) + ":" + std::to_string(minor(st.st_dev));
   const std::string sys = "/sys/dev/block/" + dev;
@@ -174,7 +175,8 @@ Status SlowDisk(const std::string& node, const std::string& data_dir, const std:
                                        " riops=" + limit(iops) + " wiops=" + limit(iops));
   } else {
     for (const char* rw : {"read", "write"}) {
-      if (s.ok()) s = WriteText(dir + "/blkio.throttle." + rw + "_bps_device", *dev + " " + std::to_string(bytes_per_s));
+      if (s.ok())
+        s = WriteText(dir + "/blkio.throttle." + rw + "_bps_device", *dev + " " + std::to_string(bytes_per_s));
       if (s.ok()) s = WriteText(dir + "/blkio.throttle." + rw + "_iops_device", *dev + " " + std::to_string(iops));
     }
   }

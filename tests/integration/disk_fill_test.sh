@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# A full disk, for real: MariaDB's data directory on a small tmpfs, crud
-# inserts and selects at a fixed rate with rows of 2 KB, so the table keeps
-# growing. The agent fills the filesystem (fill: a file beside the data
-# directory, allocated until nothing is free); InnoDB cannot extend the
-# table and inserts fail with 1114 "The table is full" (unavailable) while
-# selects go on; heal removes the file and inserts succeed again. A fill
-# left by an agent that died is removed when the next one starts, and none
-# is left after the run.
+# A full disk, for real: the database's data directory on a small tmpfs,
+# crud inserts and selects at a fixed rate with rows of 2 KB, so the table
+# keeps growing. The agent fills the filesystem (fill: a file beside the
+# data directory, allocated until nothing is free); the table cannot grow
+# and inserts fail (unavailable) while selects go on: MariaDB's InnoDB with
+# 1114 "The table is full", PostgreSQL with 53100 "could not extend file";
+# heal removes the file and inserts succeed again. A fill left by an agent
+# that died is removed when the next one starts, and none is left after
+# the run.
+#   disk_fill_test.sh mysql | postgres
 source "$(dirname "$0")/../lib.sh"
+driver=${1:-mysql}
 if [ "$(id -u)" != 0 ]; then
   echo "SKIP: mounting a small tmpfs needs root"
   exit 77
@@ -17,20 +20,30 @@ mkdir -p "$mnt"
 mount -t tmpfs -o size=400m tmpfs "$mnt"
 echo "$mnt" >>"$TMP/.mounts"
 on_exit "umount -l '$mnt'"
-MY_DIR=$mnt/mariadb; MY_PORT=$(free_port)
-on_exit "'$ROOT/deploy/local/mariadb.sh' stop '$MY_DIR'"
-"$ROOT/deploy/local/mariadb.sh" start "$MY_DIR" "$MY_PORT" "$STAMPEDE_PASSWORD"
-DB_ENDPOINT=127.0.0.1:$MY_PORT
-fill=$MY_DIR/.stampede-fill
+DB_DIR=$mnt/$driver; DB_PORT=$(free_port)
+script=$ROOT/deploy/local/$([ "$driver" = mysql ] && echo mariadb || echo postgres).sh
+on_exit "'$script' stop '$DB_DIR'"
+"$script" start "$DB_DIR" "$DB_PORT" "$STAMPEDE_PASSWORD"
+DB_ENDPOINT=127.0.0.1:$DB_PORT
+if [ "$driver" = postgres ]; then
+  # PostgreSQL stops (PANIC) when it cannot write WAL: a fresh WAL segment
+  # (16 MB, allocated when it is made) holds what the run writes, so only
+  # the tables and indexes meet the full disk.
+  runuser -u postgres -- psql -h "$DB_DIR" -p "$DB_PORT" -U postgres -qAtc 'SELECT pg_switch_wal()' >/dev/null
+  full_error="could not extend file"
+else
+  full_error="The table .* is full"
+fi
+fill=$DB_DIR/.stampede-fill
 # What an agent killed mid-fill would leave.
 fallocate -l 1M "$fill"
 cat >"$TMP/agent.yaml" <<YAML
 nodes:
-  db1: {data_dir: $MY_DIR/data}
+  db1: {data_dir: $DB_DIR/data}
 YAML
 cat >"$TMP/plan.yaml" <<YAML
 name: disk-fill
-$(target_yaml mysql)
+$(target_yaml "$driver")
 recovery: {baseline: 3s, hold: 2s}
 phases:
   - {name: load, workload: crud, workers: 8, rate: 400, duration: 22s,
@@ -63,6 +76,6 @@ reads=$(window "$(jq -n "$t_fill + 2")" "$t_heal" select 0)
 after=$(window "$(jq -n "$t_heal + 1")" "$t_end" insert 0)
 [ "$after" -gt 100 ] || fail "inserts after the heal: $after"
 expect_eq "$(window "$(jq -n "$t_heal + 1")" "$t_end" insert 2)" 0 "inserts refused after the heal"
-grep -q "The table .* is full" "$TMP/res/report.md" || fail "report.md does not give the server's error"
+grep -q "$full_error" "$TMP/res/report.md" || fail "report.md does not give the server's error"
 sed -n '/## Faults and recovery/,/## Phases/p' "$TMP/res/report.md" | grep -E "^###|unavailab|lowest|recovered"
-pass "fill: $full inserts refused (1114, the table is full) while $reads selects went on; heal: $after inserts ok after it, none refused; no fill left"
+pass "fill ($driver): $full inserts refused ($(grep -o "$full_error" "$TMP/res/report.md" | head -n 1)) while $reads selects went on; heal: $after inserts ok after it, none refused; no fill left"
