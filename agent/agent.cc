@@ -169,11 +169,18 @@ Agent::~Agent() {
   state_->run.Shutdown();
 }
 
-Status Agent::Run() {
+Status Agent::Start() {
+  if (started_) return Status::Ok();
   // A partition or a disk fill left by an agent killed before it could heal
   // outlives it: nothing this agent knows is applied yet, so nothing is kept.
   options_.config.faults.ClearLeftovers();
   if (Status s = options_.config.faults.StartProxies(); !s.ok()) return s;
+  started_ = true;
+  return Status::Ok();
+}
+
+Status Agent::Run() {
+  if (Status s = Start(); !s.ok()) return s;
   state_->run.LoadPrevious();
   Mutex timer_mu;
   std::condition_variable timer_cv;

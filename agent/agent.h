@@ -53,6 +53,11 @@ class Agent {
   explicit Agent(AgentOptions options);
   ~Agent();
 
+  // Undoes what an agent killed before it could heal left on the declared
+  // nodes, and starts the nodes' fault proxies: an error (a proxy's address
+  // in use) means this agent cannot serve. Run() calls it if the caller has
+  // not.
+  Status Start();
   // Serves sessions until Shutdown() (or, without reconnect, until the
   // session ends). Returns an error only if no session could be opened.
   Status Run();
@@ -64,6 +69,7 @@ class Agent {
   AgentOptions options_;
   std::unique_ptr<State> state_;
   std::atomic<bool> shutdown_{false};
+  bool started_ = false;  // Start() succeeded
   Mutex mu_;
   std::shared_ptr<Connection> current_ ABSL_GUARDED_BY(mu_);
 };

@@ -329,6 +329,14 @@ int RunEmbedded(const RunFlags& f, v1::Plan plan) {
     if (i == 0) ao.config = *first_config;
     ao.engine = f.engine;
     agents.push_back(std::make_unique<agent::Agent>(ao));
+    // Before the run: an agent that cannot serve (a proxy's port in use)
+    // ends it with its reason, not with a wait for an agent that never comes.
+    if (Status started = agents.back()->Start(); !started.ok()) {
+      for (auto& a : agents) a->Shutdown();
+      for (auto& t : threads) t.join();
+      coord.Shutdown();
+      return Fail(started);
+    }
     threads.emplace_back([a = agents.back().get()] { (void)a->Run(); });
   }
   SignalWatcher signals([](int) { SLOG(kWarn) << "interrupted: stopping the run"; });

@@ -90,6 +90,18 @@ expect_eq "$rc" 1 "dashboard port in use exit code"
 grep -q "^stampede: --http: 127.0.0.1:$http_busy: Address already in use" "$TMP/c3.err" \
   || fail "dashboard port message: $(cat "$TMP/c3.err")"
 
+# A fault proxy's port in use: the run ends at once with it, nothing runs.
+cat >"$TMP/proxy-agent.yaml" <<YAML
+nodes:
+  db1: {proxy: {listen: 127.0.0.1:$COORD_PORT, upstream: $DB_ENDPOINT}}
+YAML
+plan "$DB_ENDPOINT" >"$TMP/good.yaml"
+rc=0; "$STAMPEDE" run "$TMP/good.yaml" --agent-config "$TMP/proxy-agent.yaml" --results "$TMP/proxy-res" \
+  >"$TMP/p.out" 2>"$TMP/p.err" || rc=$?
+expect_eq "$rc" 1 "proxy port in use exit code"
+grep -q "^stampede: node db1: proxy 127.0.0.1:$COORD_PORT: Address already in use" "$TMP/p.err" \
+  || fail "proxy port message: $(cat "$TMP/p.err")"
+
 # Duplicate agent name.
 start_agent twin
 rc=0; timeout 20 "$STAMPEDE" agent --coordinator "127.0.0.1:$COORD_PORT" --name twin >"$TMP/twin.out" 2>"$TMP/twin.err" || rc=$?
