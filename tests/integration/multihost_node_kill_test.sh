@@ -8,7 +8,8 @@
 # kills node3 at insert+2s and starts it at insert+10s; while node3 rejoins
 # (from node1, deploy/local/galera.sh) it cuts node2 off from the other two
 # nodes with nftables (partition) for 8 s and heals it, then leaves a packet loss on
-# node1 and a delay on node3 for the end of the run to undo.
+# node1, a delay on node3 and a bandwidth limit on node2 (tc tbf) for the
+# end of the run to undo.
 source "$(dirname "$0")/../lib.sh"
 source "$ROOT/deploy/local/netns.sh"
 if ! netns_available; then
@@ -99,6 +100,7 @@ faults:
   - {at: insert+21s, action: heal, node: node2}
   - {at: insert+22s, action: loss, node: node1, loss: 5%}
   - {at: insert+22500ms, action: delay, node: node3, delay: 20ms}
+  - {at: insert+23s, action: bandwidth, node: node2, bandwidth: 1MB/s, method: kernel}
 YAML
 log2_before=$(wc -l <"$GA_DIR/node2/server.log")
 on_host 1 "$STAMPEDE" run "$TMP/plan.yaml" --coordinator "$coord" "${tls_submitter[@]}" --token-file none \
@@ -142,15 +144,17 @@ expect_eq "$(jq -c '.faults[4] | [.action, .ok]' "$s")" '["loss",true]' "loss on
 if on_host 6 tc qdisc add dev lo root netem delay 1ms 2>/dev/null; then
   on_host 6 tc qdisc del dev lo root
   expect_eq "$(jq -c '.faults[5] | [.action, .ok]' "$s")" '["delay",true]' "delay on node3"
-  undone='[["heal","node1",true],["heal","node3",true]]'
+  undone='[["heal","node1",true],["heal","node2",true],["heal","node3",true]]'
 else
   echo "note: this kernel has no sch_netem (tc netem): the delay fault must fail, with tc's reason"
   expect_eq "$(jq -c '.faults[5] | [.action, .ok]' "$s")" '["delay",false]' "delay on node3 without netem"
   jq -r '.faults[5].message' "$s" | grep -q "netem delay 20ms: exited with 2: Error: Specified qdisc kind is unknown" ||
     fail "delay failure: $(jq -r '.faults[5].message' "$s")"
-  undone='[["heal","node1",true]]'
+  undone='[["heal","node1",true],["heal","node2",true]]'
 fi
-expect_eq "$(jq -c '[.undone[] | [.action, .node, .ok]]' "$s")" "$undone" "network faults undone at the end"
+expect_eq "$(jq -c '.faults[6] | [.action, .ok]' "$s")" '["bandwidth",true]' "bandwidth on node2 (tc tbf)"
+expect_eq "$(jq -c '[.undone[] | [.action, .node, .ok]] | sort' "$s")" "$undone" "network faults undone at the end"
+on_host 5 tc qdisc show dev eth0 | grep -q tbf && fail "node2's tbf is left: $(on_host 5 tc qdisc show dev eth0)"
 for h in 4 5 6; do
   expect_eq "$(on_host "$h" nft list tables | grep -c stampede_ || true)" 0 "stampede tables left on host $h"
 done
