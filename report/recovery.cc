@@ -255,13 +255,16 @@ void RecoveryTracker::ApplySecond(Fault* f, const Sec& s, double next) const {
   // from the phase's start.
   if (f->last_phase >= 0 && int64_t(s.phase) != f->last_phase) f->prev_ok = std::max(f->prev_ok, s.start);
   f->last_phase = s.phase;
+  // The baseline: seconds wholly before the fault. One that straddles it
+  // holds operations after it too (a delay's first slow ones), which must
+  // not pass for the latency before.
   if (s.end <= t && s.start >= t - opt_.baseline_s - 0.5) {
     f->base_ok += double(s.ok);
     f->base_time += dur;
     f->base_scheduled += std::max(0.0, s.scheduled);
     f->base_open = f->base_open && s.scheduled >= 0;
+    f->before.Add(s.latency);
   }
-  if (s.end > t - opt_.baseline_s && s.start < t) f->before.Add(s.latency);
   if (s.end <= t || s.start >= next) {
     if (s.end <= t && s.ok) f->prev_ok = s.last_ok >= 0 ? s.last_ok : s.end;
     return;

@@ -27,6 +27,16 @@ LatencyWindow RefWindow(const std::vector<RefSecond>& s, double from, double to)
   return {double(h.ValueAtQuantile(0.99)) / 1000.0, double(h.max_ns()) / 1000.0, h.count()};
 }
 
+// The baseline's latency: the seconds wholly before the fault, as its
+// throughput.
+LatencyWindow RefBefore(const std::vector<RefSecond>& s, double t, double baseline_s) {
+  Histogram h;
+  for (const RefSecond& x : s) {
+    if (x.end <= t && x.start >= t - baseline_s - 0.5) h.Merge(x.latency);
+  }
+  return {double(h.ValueAtQuantile(0.99)) / 1000.0, double(h.max_ns()) / 1000.0, h.count()};
+}
+
 // Healthy again: the first run of K healthy polls after the fault that
 // follows an unhealthy poll (or, if the probe never saw ill health, the
 // first such run after the fault).
@@ -131,7 +141,7 @@ std::vector<FaultRecovery> ReferenceRecovery(const std::vector<Json>& journal) {
       }
     }
     f.baseline_ops_per_s = base_time > 0 ? base_ok / base_time : 0;
-    f.before = RefWindow(seconds, f.t - opt.baseline_s, f.t);
+    f.before = RefBefore(seconds, f.t, opt.baseline_s);
     double run_zero = 0, first_err = -1, last_err = -1, min_rate = -1, held_from = -1;
     const double target = opt.recovered_fraction * f.baseline_ops_per_s;
     bool dipped = false, rated = false;

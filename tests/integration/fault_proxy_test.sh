@@ -62,6 +62,10 @@ expect_eq "$(jq -c '[.faults[] | .ok] | all' "$s")" true "every fault done: $(jq
 q() { jq --arg p "$1" --arg q "$2" '[.phases[] | select(.name == $p) | .ops[].latency_us[$q]] | max / 1000 | floor' "$s"; }
 for p in base delayed jittered healed; do echo "$p: p50 $(q $p p50) ms, p90 $(q $p p90) ms, p99 $(q $p p99) ms"; done
 [ "$(q base p99)" -lt 100 ] || fail "base p99 $(q base p99) ms"
+# The delay's "p99 before" is the base phase's: the second that straddles
+# the fault (the phase's first, its first slow operations) is not in it.
+before_ms=$(jq '.faults[0].latency_before.p99_us / 1000 | floor' "$s")
+[ "$before_ms" -lt 100 ] || fail "the delay's p99 before is $before_ms ms"
 [ "$(q delayed p50)" -lt 100 ] || fail "delayed p50 $(q delayed p50) ms: more than the proxied third was slowed"
 [ "$(q delayed p90)" -ge 200 ] || fail "delayed p90 $(q delayed p90) ms: the proxied third was not delayed by 200 ms"
 [ "$(q delayed p99)" -lt 300 ] || fail "delayed p99 $(q delayed p99) ms: a delay of 200 ms once per round trip"
