@@ -359,6 +359,7 @@ void PhaseRunner::Settle(Worker* w, int op, const drivers::OpResult& r, int64_t 
                          int64_t ended, const std::string& error) {
   w->stats->Record(op, r.outcome, static_cast<uint64_t>(ended - intended), retries, ended);
   if (r.rolled_back) w->stats->Rollback(op);
+  if (r.disk_full) w->stats->DiskFull(op);
   if (r.outcome == Outcome::kOk) {
     const int served = r.endpoint >= 0 ? r.endpoint : (per_endpoint_ok_ ? w->endpoint : -1);
     if (served >= 0) w->stats->endpoint(size_t(served)).RecordOk(ended);

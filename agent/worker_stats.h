@@ -20,6 +20,7 @@ struct OpCounters {
   std::atomic<uint64_t> retries{0};
   std::atomic<uint64_t> missed{0};
   std::atomic<uint64_t> rollbacks{0};
+  std::atomic<uint64_t> disk_full{0};
   HistogramRecorder latency;
 };
 
@@ -48,6 +49,7 @@ struct OpTotals {
   uint64_t retries = 0;
   uint64_t missed = 0;
   uint64_t rollbacks = 0;
+  uint64_t disk_full = 0;
 };
 // When, within one collection interval, operations first and last ended
 // ok and in error (monotonic ns, 0: none): what the sub-second recovery
@@ -132,6 +134,8 @@ class WorkerStats {
   void Miss(int op, uint64_t n = 1) { ops_[op]->missed.fetch_add(n, std::memory_order_relaxed); }
   // Worker thread only: an op (counted ok) that the workload rolled back.
   void Rollback(int op) { ops_[op]->rollbacks.fetch_add(1, std::memory_order_relaxed); }
+  // Worker thread only: an op (counted in error) refused for a full disk.
+  void DiskFull(int op) { ops_[op]->disk_full.fetch_add(1, std::memory_order_relaxed); }
   size_t num_ops() const { return ops_.size(); }
   EndpointCounters& endpoint(size_t i) { return *endpoints_[i]; }
 
@@ -143,6 +147,7 @@ class WorkerStats {
       (*ops)[i].retries += Take(ops_[i]->retries);
       (*ops)[i].missed += Take(ops_[i]->missed);
       (*ops)[i].rollbacks += Take(ops_[i]->rollbacks);
+      (*ops)[i].disk_full += Take(ops_[i]->disk_full);
       ops_[i]->latency.DrainInto(&(*latency)[i]);
     }
     // Counts first, then times (see Record): every counted operation's time

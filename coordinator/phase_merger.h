@@ -57,6 +57,7 @@ class PhaseMerger {
     uint64_t retries = 0;
     uint64_t missed = 0;
     uint64_t rollbacks = 0;
+    uint64_t disk_full = 0;
     Histogram latency;
   };
   struct Endpoint {

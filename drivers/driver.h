@@ -108,6 +108,9 @@ struct OpResult {
   // itself (Redis Cluster): its index in ConnectOptions::endpoint_names;
   // -1: the worker's own endpoint (or not known).
   int32_t endpoint = -1;
+  // The error was the database's disk (or its snapshot's) being full:
+  // counted beside its outcome, so a report can say so.
+  bool disk_full = false;
 };
 
 // A blocking connection for what is not measured: setup and cleanup

@@ -68,6 +68,13 @@ TEST(RedisErrorsTest, Prefixes) {
                                "persist to disk. Commands that may modify the data set are disabled"),
             Outcome::kUnavailable);
   EXPECT_EQ(ClassifyRedisError("OOM command not allowed when used memory > 'maxmemory'."), Outcome::kUnavailable);
+  EXPECT_TRUE(IsRedisDiskFull("MISCONF Redis is configured to save RDB snapshots"));
+  EXPECT_FALSE(IsRedisDiskFull("OOM command not allowed")) << "memory, not disk";
+  EXPECT_TRUE(IsPostgresDiskFull("53100"));
+  EXPECT_FALSE(IsPostgresDiskFull("53300"));
+  EXPECT_TRUE(IsMysqlDiskFull(1114));
+  EXPECT_TRUE(IsMysqlDiskFull(1021));
+  EXPECT_FALSE(IsMysqlDiskFull(1213));
   EXPECT_EQ(ClassifyRedisError("WRONGPASS invalid username-password pair or user is disabled."), Outcome::kFatal);
   EXPECT_EQ(ClassifyRedisError("ERR unknown command 'FOO'"), Outcome::kFatal);
 }

@@ -67,6 +67,7 @@ void MysqlAsyncDriver::Close() {
 OpResult MysqlAsyncDriver::Failed(unsigned code, const std::string& message, bool write, std::string* error) {
   OpResult r;
   r.outcome = ClassifyMysqlError(int(code), write);
+  r.disk_full = IsMysqlDiskFull(int(code));
   *error = endpoint_ + ": " + std::to_string(code) + ": " + (waiter_.aborted() ? "connection cut" : message);
   // 1047, 1180: this Galera node is not in the primary component; 1290:
   // this server is read-only (a replica, or a primary demoted by a

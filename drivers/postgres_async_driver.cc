@@ -148,6 +148,7 @@ PostgresAsyncDriver::Taken PostgresAsyncDriver::TakeResults(OpResult* result, bo
           const char* state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
           const char* msg = PQresultErrorMessage(res);
           result->outcome = ClassifyPostgresError(state ? state : "", msg ? msg : "");
+          result->disk_full = IsPostgresDiskFull(state ? state : "");
           *error = endpoint_ + ": " + (state ? std::string(state) + " " : "") + OneLine(msg);
           *failed = true;
         }

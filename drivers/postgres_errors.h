@@ -12,6 +12,8 @@ namespace stampede::drivers {
 // Classifies a server error by SQLSTATE (and message where codes are
 // ambiguous).
 Outcome ClassifyPostgresError(std::string_view sqlstate, std::string_view message);
+// disk_full (53100): a relation or WAL could not grow.
+inline bool IsPostgresDiskFull(std::string_view sqlstate) { return sqlstate == "53100"; }
 
 }  // namespace stampede::drivers
 

@@ -232,6 +232,7 @@ OpResult RedisAsyncDriver::FromReply(std::string* error) const {
   switch (reply_.type) {
     case REDIS_REPLY_ERROR:
       result.outcome = ClassifyRedisError(reply_.error);
+      result.disk_full = IsRedisDiskFull(reply_.error);
       *error = endpoint_ + ": " + reply_.error;
       break;
     case REDIS_REPLY_INTEGER:

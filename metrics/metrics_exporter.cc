@@ -27,6 +27,10 @@ MetricsExporter::MetricsExporter() : registry_(std::make_shared<prometheus::Regi
                         "Operations counted ok that the workload itself rolled back (TPC-C's New-Orders on an "
                         "unused item), by phase and op")
                     .Register(*registry_);
+  disk_full_ = &prometheus::BuildCounter()
+                    .Name("stampede_op_disk_full_total")
+                    .Help("Operations in error that the database refused for a full disk, by phase and op")
+                    .Register(*registry_);
   unaccounted_ = &prometheus::BuildCounter()
                       .Name("stampede_ops_unaccounted_total")
                       .Help("Operations a phase owed that no agent reported: the shares of agents lost on the way")
@@ -108,6 +112,7 @@ void MetricsExporter::AddOp(const std::string& phase, const std::string& op, con
   if (c.missed) missed_->Add({{"phase", phase}, {"op", op}}).Increment(double(c.missed));
   if (c.retries) retries_->Add({{"phase", phase}, {"op", op}}).Increment(double(c.retries));
   if (c.rollbacks) rollbacks_->Add({{"phase", phase}, {"op", op}}).Increment(double(c.rollbacks));
+  if (c.disk_full) disk_full_->Add({{"phase", phase}, {"op", op}}).Increment(double(c.disk_full));
   for (int i = 0; i < kNumOutcomes; ++i) {
     if (!c.outcomes[size_t(i)]) continue;
     ops_->Add({{"phase", phase}, {"op", op}, {"outcome", std::string(kOutcomeNames[i])}})
@@ -170,7 +175,7 @@ void MetricsExporter::OnRecord(const record::Record& r) {
 
 void MetricsExporter::AddSecondLocked(const record::Second& second) {
   for (const auto& [name, op] : second.ops) {
-    AddOp(second.phase, name, {op.outcomes, op.missed, op.retries, op.rollbacks, op.latency});
+    AddOp(second.phase, name, {op.outcomes, op.missed, op.retries, op.rollbacks, op.disk_full, op.latency});
   }
   for (const auto& [kind, n] : second.anomalies)
     anomalies_->Add({{"phase", second.phase}, {"kind", kind}}).Increment(double(n));
@@ -193,7 +198,7 @@ void MetricsExporter::OnSnapshot(const std::string& phase, const v1::Snapshot& s
     for (int i = 0; i < op.outcomes_size() && i < kNumOutcomes; ++i) outcomes[size_t(i)] = op.outcomes(i);
     Histogram h;
     MergeHistogramProto(op.latency(), &h);
-    AddOp(phase, op.op(), {outcomes, op.missed(), op.retries(), op.rollbacks(), h});
+    AddOp(phase, op.op(), {outcomes, op.missed(), op.retries(), op.rollbacks(), op.disk_full(), h});
   }
   for (const v1::AnomalyCount& a : snapshot.anomalies()) {
     anomalies_->Add({{"phase", phase}, {"kind", a.kind()}}).Increment(double(a.count()));

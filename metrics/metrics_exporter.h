@@ -5,6 +5,7 @@
 //   stampede_ops_missed_total{phase,op}           counter (due, never started)
 //   stampede_op_retries_total{phase,op}           counter (extra attempts)
 //   stampede_op_rollbacks_total{phase,op}         counter (counted ok, rolled back by the workload)
+//   stampede_op_disk_full_total{phase,op}         counter (errors: refused for a full disk)
 //   stampede_ops_unaccounted_total{phase}         counter (lost agents' shares)
 //   stampede_op_latency_seconds{phase,op}         histogram
 //   stampede_active_workers{phase}                gauge
@@ -68,7 +69,7 @@ class MetricsExporter {
   // One op's counts of a second or a snapshot.
   struct OpCounts {
     const std::array<uint64_t, kNumOutcomes>& outcomes;
-    uint64_t missed, retries, rollbacks;
+    uint64_t missed, retries, rollbacks, disk_full;
     const Histogram& latency;
   };
   void AddOp(const std::string& phase, const std::string& op, const OpCounts& c);
@@ -78,6 +79,7 @@ class MetricsExporter {
   prometheus::Family<prometheus::Counter>* missed_;
   prometheus::Family<prometheus::Counter>* retries_;
   prometheus::Family<prometheus::Counter>* rollbacks_;
+  prometheus::Family<prometheus::Counter>* disk_full_;
   prometheus::Family<prometheus::Counter>* unaccounted_;
   prometheus::Family<prometheus::Histogram>* latency_;
   prometheus::Family<prometheus::Gauge>* active_;

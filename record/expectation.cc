@@ -28,6 +28,7 @@ constexpr MetricInfo kPhaseMetrics[] = {
     {"retries", MetricUnit::kCount},
     {"missed", MetricUnit::kCount},
     {"rollbacks", MetricUnit::kCount},
+    {"disk_full", MetricUnit::kCount},
     {"tpmc", MetricUnit::kCount},
     {"tpmc_efficiency", MetricUnit::kFraction},
     {"acked_writes", MetricUnit::kCount},

@@ -25,6 +25,7 @@ struct OpSecond {
   uint64_t retries = 0;
   uint64_t missed = 0;     // due in this second but never started
   uint64_t rollbacks = 0;  // ok, rolled back by the workload
+  uint64_t disk_full = 0;  // in error: refused for a full disk
   Histogram latency;
 
   uint64_t count() const;  // ok + errors (not missed)

@@ -12,6 +12,7 @@ Json EncodeOp(const OpSecond& op) {
   Json j = {{"outcomes", op.outcomes}, {"retries", op.retries}, {"latency", HistogramToJson(op.latency)}};
   if (op.missed) j["missed"] = op.missed;
   if (op.rollbacks) j["rollbacks"] = op.rollbacks;
+  if (op.disk_full) j["disk_full"] = op.disk_full;
   return j;
 }
 
@@ -22,6 +23,7 @@ void DecodeOp(const Json& j, OpSecond* op) {
   op->retries = GetU64(j, "retries");
   op->missed = GetU64(j, "missed");
   op->rollbacks = GetU64(j, "rollbacks");
+  op->disk_full = GetU64(j, "disk_full");
   if (const Json* l = Field(j, "latency")) MergeHistogramJson(*l, &op->latency);
 }
 

@@ -67,7 +67,7 @@ OpSummary* PhaseSummary::FindOrAdd(const std::string& op) {
   for (auto& o : ops) {
     if (o.name == op) return &o;
   }
-  ops.push_back(OpSummary{op, {}, 0, 0, 0, Histogram()});
+  ops.push_back(OpSummary{op, {}, 0, 0, 0, 0, Histogram()});
   return &ops.back();
 }
 
@@ -114,6 +114,7 @@ void SummaryBuilder::AddSecond(const record::Second& second) {
     op->retries += o.retries;
     op->missed += o.missed;
     op->rollbacks += o.rollbacks;
+    op->disk_full += o.disk_full;
     op->latency.Merge(o.latency);
   }
   for (const auto& [agent, n] : second.agent_ops) p->agent_ops[agent] += n;
@@ -284,6 +285,7 @@ Json SummaryToJson(const RunSummary& s) {
           {"retries", o.retries},
           {"missed", o.missed},
           {"rollbacks", o.rollbacks},
+          {"disk_full", o.disk_full},
           {"ops_per_s", p.duration_s > 0 ? double(o.count()) / p.duration_s : 0.0},
           {"ns_per_op", o.count() > 0 ? p.duration_s * 1e9 / double(o.count()) : 0.0},
           {"latency_us",
@@ -389,6 +391,7 @@ void PhaseTableMarkdown(const RunSummary& s, const PhaseSummary& p, std::ostring
       if (!errors.empty()) errors += ", ";
       errors += std::string(kOutcomeNames[i]) + " " + std::to_string(o.outcomes[i]);
     }
+    if (o.disk_full) errors += " (disk full " + std::to_string(o.disk_full) + ")";
     md << "| " << o.name << " | " << o.count() << " | " << Fixed(p.duration_s, 2) << "s | "
        << Fixed(p.duration_s > 0 ? double(o.count()) / p.duration_s : 0, 1) << " | " << HumanUs(h.MeanNs() / 1000.0)
        << " | " << (s.ns_per_op ? Fixed(o.count() ? p.duration_s * 1e9 / double(o.count()) : 0, 0) + " | " : "")

@@ -28,6 +28,7 @@ struct OpSummary {
   uint64_t retries = 0;
   uint64_t missed = 0;     // due but never started (not in count())
   uint64_t rollbacks = 0;  // ok, rolled back by the workload (in count())
+  uint64_t disk_full = 0;  // in error: refused for a full disk (in errors())
   Histogram latency;
 
   uint64_t count() const;

@@ -39,6 +39,7 @@ double OpCount(const OpSummary& o, const std::string& metric, double duration_s)
   if (metric == "errors") return double(o.errors());
   if (metric == "retries") return double(o.retries);
   if (metric == "rollbacks") return double(o.rollbacks);
+  if (metric == "disk_full") return double(o.disk_full);
   if (metric == "missed") return double(o.missed);
   for (int i = 1; i < kNumOutcomes; ++i) {
     if (metric == "errors." + std::string(kOutcomeNames[i])) return double(o.outcomes[i]);

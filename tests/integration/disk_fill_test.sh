@@ -51,6 +51,8 @@ phases:
 faults:
   - {at: load+6s, action: fill, node: db1}
   - {at: load+14s, action: heal, node: db1}
+expect:
+  phases: {load: ["insert.disk_full > 100", "select.disk_full == 0"]}
 YAML
 "$STAMPEDE" run "$TMP/plan.yaml" --agent-config "$TMP/agent.yaml" --results "$TMP/res" \
   >"$TMP/run.out" 2>"$TMP/run.err" || fail "run exited $?: $(tail -3 "$TMP/run.err")"
@@ -77,5 +79,11 @@ after=$(window "$(jq -n "$t_heal + 1")" "$t_end" insert 0)
 [ "$after" -gt 100 ] || fail "inserts after the heal: $after"
 expect_eq "$(window "$(jq -n "$t_heal + 1")" "$t_end" insert 2)" 0 "inserts refused after the heal"
 grep -q "$full_error" "$TMP/res/report.md" || fail "report.md does not give the server's error"
+# Every refused insert is counted as refused for a full disk, in
+# summary.json and in the report's table.
+disk_full=$(jq '.phases[0].ops[] | select(.name == "insert") | .disk_full' "$s")
+[ "$disk_full" -ge "$full" ] || fail "disk_full $disk_full < $full inserts refused while full"
+grep -q "^| insert |.*(disk full $disk_full)" "$TMP/res/report.md" ||
+  fail "report.md's table: $(grep '^| insert |' "$TMP/res/report.md")"
 sed -n '/## Faults and recovery/,/## Phases/p' "$TMP/res/report.md" | grep -E "^###|unavailab|lowest|recovered"
 pass "fill ($driver): $full inserts refused ($(grep -o "$full_error" "$TMP/res/report.md" | head -n 1)) while $reads selects went on; heal: $after inserts ok after it, none refused; no fill left"
