@@ -86,4 +86,24 @@ disk_full=$(jq '.phases[0].ops[] | select(.name == "insert") | .disk_full' "$s")
 grep -q "^| insert |.*(disk full $disk_full)" "$TMP/res/report.md" ||
   fail "report.md's table: $(grep '^| insert |' "$TMP/res/report.md")"
 sed -n '/## Faults and recovery/,/## Phases/p' "$TMP/res/report.md" | grep -E "^###|unavailab|lowest|recovered"
-pass "fill ($driver): $full inserts refused ($(grep -o "$full_error" "$TMP/res/report.md" | head -n 1)) while $reads selects went on; heal: $after inserts ok after it, none refused; no fill left"
+# A run aborted (SIGTERM) while its fill is in place undoes it on the way
+# out: no fill file is left, and the report lists the heal among the
+# faults undone.
+cat >"$TMP/abort.yaml" <<YAML
+name: disk-fill-abort
+$(target_yaml "$driver")
+phases:
+  - {name: load, workload: crud, workers: 2, rate: 100, duration: 30s, params: {select: 1, table: df}}
+faults:
+  - {at: load+1s, action: fill, node: db1}
+YAML
+"$STAMPEDE" run "$TMP/abort.yaml" --agent-config "$TMP/agent.yaml" --results "$TMP/abort" >"$TMP/abort.out" \
+  2>"$TMP/abort.err" &
+run_pid=$!
+for _ in $(seq 1 100); do [ -e "$fill" ] && break; sleep 0.1; done
+[ -e "$fill" ] || fail "the fill never appeared: $(tail -n 3 "$TMP/abort.err")"
+kill -TERM "$run_pid"
+wait "$run_pid" || true
+[ -e "$fill" ] && fail "an aborted run left its fill: $(ls -l "$fill")"
+expect_eq "$(jq -c '[.undone[] | [.action, .ok]]' "$TMP/abort/summary.json")" '[["heal",true]]' "undone at the abort"
+pass "fill ($driver): $full inserts refused ($(grep -o "$full_error" "$TMP/res/report.md" | head -n 1)) while $reads selects went on; heal: $after inserts ok after it, none refused; no fill left, nor after an abort"
