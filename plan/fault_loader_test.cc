@@ -9,7 +9,7 @@
 namespace stampede::plan {
 namespace {
 
-std::vector<std::string> Errors(const std::string& text) { return LoadPlanText(text, "p.yaml").errors; }
+std::vector<std::string> FaultErrors(const std::string& text) { return LoadPlanText(text, "p.yaml").errors; }
 
 TEST(FaultLoaderTest, NetworkFaultsCarryBoundedNumbers) {
   const std::string head =
@@ -31,7 +31,7 @@ TEST(FaultLoaderTest, NetworkFaultsCarryBoundedNumbers) {
   auto again = LoadPlanText(PlanToYaml(r.plan), "again.yaml");
   ASSERT_TRUE(again.ok()) << again.errors[0];
   EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(again.plan, r.plan));
-  auto e = Errors(head +
+  auto e = FaultErrors(head +
                   "faults:\n  - {at: run+1s, action: partition, node: db3, direction: sideways}\n"
                   "  - {at: run+2s, action: delay, node: db3}\n"
                   "  - {at: run+2s, action: delay, node: db3, delay: 2m}\n"
@@ -68,7 +68,7 @@ TEST(FaultLoaderTest, ProxyFaultsCarryBandwidthMethodAndCloseDelay) {
   auto again = LoadPlanText(PlanToYaml(r.plan), "again.yaml");
   ASSERT_TRUE(again.ok()) << again.errors[0];
   EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(again.plan, r.plan));
-  auto e = Errors(head +
+  auto e = FaultErrors(head +
                   "faults:\n  - {at: run+1s, action: bandwidth, node: db3}\n"
                   "  - {at: run+2s, action: bandwidth, node: db3, bandwidth: 10B/s}\n"
                   "  - {at: run+3s, action: delay, node: db3, delay: 1s, method: magic}\n"
@@ -99,7 +99,7 @@ TEST(FaultLoaderTest, AFillLeavesABoundedFreeSize) {
   auto again = LoadPlanText(PlanToYaml(r.plan), "again.yaml");
   ASSERT_TRUE(again.ok()) << again.errors[0];
   EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(again.plan, r.plan));
-  auto e = Errors(head +
+  auto e = FaultErrors(head +
                   "faults:\n  - {at: run+1s, action: fill, node: db3, free: 2PiB}\n"
                   "  - {at: run+2s, action: fill, node: db3, free: lots}\n"
                   "  - {at: run+3s, action: kill, node: db3, free: 1GB}\n");
