@@ -32,11 +32,11 @@ TEST(FaultLoaderTest, NetworkFaultsCarryBoundedNumbers) {
   ASSERT_TRUE(again.ok()) << again.errors[0];
   EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(again.plan, r.plan));
   auto e = FaultErrors(head +
-                  "faults:\n  - {at: run+1s, action: partition, node: db3, direction: sideways}\n"
-                  "  - {at: run+2s, action: delay, node: db3}\n"
-                  "  - {at: run+2s, action: delay, node: db3, delay: 2m}\n"
-                  "  - {at: run+3s, action: loss, node: db3, loss: 0%}\n"
-                  "  - {at: run+4s, action: kill, node: db3, loss: 5%}\n");
+                       "faults:\n  - {at: run+1s, action: partition, node: db3, direction: sideways}\n"
+                       "  - {at: run+2s, action: delay, node: db3}\n"
+                       "  - {at: run+2s, action: delay, node: db3, delay: 2m}\n"
+                       "  - {at: run+3s, action: loss, node: db3, loss: 0%}\n"
+                       "  - {at: run+4s, action: kill, node: db3, loss: 5%}\n");
   ASSERT_EQ(e.size(), 5u);
   EXPECT_NE(e[0].find("p.yaml:6:59: faults[0].direction: expected in, out or both, found 'sideways'"),
             std::string::npos)
@@ -69,11 +69,11 @@ TEST(FaultLoaderTest, ProxyFaultsCarryBandwidthMethodAndCloseDelay) {
   ASSERT_TRUE(again.ok()) << again.errors[0];
   EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(again.plan, r.plan));
   auto e = FaultErrors(head +
-                  "faults:\n  - {at: run+1s, action: bandwidth, node: db3}\n"
-                  "  - {at: run+2s, action: bandwidth, node: db3, bandwidth: 10B/s}\n"
-                  "  - {at: run+3s, action: delay, node: db3, delay: 1s, method: magic}\n"
-                  "  - {at: run+4s, action: reset, node: db3, method: proxy}\n"
-                  "  - {at: run+5s, action: slow-close, node: db3}\n");
+                       "faults:\n  - {at: run+1s, action: bandwidth, node: db3}\n"
+                       "  - {at: run+2s, action: bandwidth, node: db3, bandwidth: 10B/s}\n"
+                       "  - {at: run+3s, action: delay, node: db3, delay: 1s, method: magic}\n"
+                       "  - {at: run+4s, action: reset, node: db3, method: proxy}\n"
+                       "  - {at: run+5s, action: slow-close, node: db3}\n");
   ASSERT_EQ(e.size(), 5u);
   EXPECT_NE(e[0].find("faults[0].bandwidth: a bandwidth fault needs bandwidth: (like 100KB/s)"), std::string::npos)
       << e[0];
@@ -100,9 +100,9 @@ TEST(FaultLoaderTest, AFillLeavesABoundedFreeSize) {
   ASSERT_TRUE(again.ok()) << again.errors[0];
   EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(again.plan, r.plan));
   auto e = FaultErrors(head +
-                  "faults:\n  - {at: run+1s, action: fill, node: db3, free: 2PiB}\n"
-                  "  - {at: run+2s, action: fill, node: db3, free: lots}\n"
-                  "  - {at: run+3s, action: kill, node: db3, free: 1GB}\n");
+                       "faults:\n  - {at: run+1s, action: fill, node: db3, free: 2PiB}\n"
+                       "  - {at: run+2s, action: fill, node: db3, free: lots}\n"
+                       "  - {at: run+3s, action: kill, node: db3, free: 1GB}\n");
   ASSERT_EQ(e.size(), 3u);
   EXPECT_NE(e[0].find("faults[0].free: expected a size from 0 to 1PiB like 0 or 64MB, found '2PiB'"), std::string::npos)
       << e[0];
