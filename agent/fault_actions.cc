@@ -298,7 +298,7 @@ Status FaultActions::Check(const std::string& action, const std::string& node, c
   if (net.method() == "proxy") {
     return Status::Error("node '" + node + "' declares no proxy: in this agent's config (method: proxy)");
   }
-  if (IsNetworkFaultAction(action)) return network_->Check(action, node);
+  if (IsNetworkFaultAction(action)) return network_->Check(action, node, net.direction());
   if (n.kind == NodeActions::Kind::kNone) {
     return Status::Error("node '" + node + "' declares no process, systemd, docker or command to " + action + " it");
   }

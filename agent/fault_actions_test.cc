@@ -49,6 +49,13 @@ TEST(FaultActionsTest, AProxyNodeTakesProxyFaultsAndKernelOnesNeedNetwork) {
   auto net = Parse("nodes:\n  db2: {network: {interface: eth0}}\n", "agent.yaml");
   ASSERT_TRUE(net.ok());
   EXPECT_NE(net->Check("delay", "db2", proxy).message().find("declares no proxy"), std::string::npos);
+  // The kernel shapes what leaves: an inbound delay is refused when the
+  // run is admitted, not when the fault fires.
+  v1::NetFault inbound;
+  inbound.set_direction("in");
+  EXPECT_TRUE(net->Check("delay", "db2").ok());
+  EXPECT_NE(net->Check("delay", "db2", inbound).message().find("direction: out"), std::string::npos);
+  EXPECT_NE(net->Check("bandwidth", "db2", inbound).message().find("direction: out"), std::string::npos);
   auto bad = Parse("nodes:\n  db1: {proxy: {listen: 127.0.0.1, upstream: [x]}}\n", "agent.yaml");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(),

@@ -203,12 +203,13 @@ std::string NftScript(const std::string& table, const NetworkSpec& spec, const N
   return s;
 }
 
-Status NetworkFaults::Check(const std::string& action, const std::string& node) const {
+Status NetworkFaults::Check(const std::string& action, const std::string& node, const std::string& direction) const {
   auto it = specs_.find(node);
   if (it == specs_.end()) {
     return Status::Error("node '" + node + "' declares no network: in this agent's config (needed for " + action + ")");
   }
-  v1::NetFault any;  // numbers that pass: what only the config decides
+  v1::NetFault any;  // numbers that pass: what only the config and the direction decide
+  any.set_direction(direction);
   any.set_loss_percent(100);
   any.set_delay_ms(1);
   any.set_bandwidth_bytes_per_s(kMinBandwidth);

@@ -93,7 +93,7 @@ class NetworkFaults {
 
   void Declare(const std::string& node, NetworkSpec spec) { specs_[node] = std::move(spec); }
   bool Has(const std::string& node) const { return specs_.count(node) > 0; }
-  Status Check(const std::string& action, const std::string& node) const;
+  Status Check(const std::string& action, const std::string& node, const std::string& direction = "") const;
   // Carries out a network action through exec (argv, never a shell).
   Status Run(const std::string& action, const std::string& node, const v1::NetFault& net, const Exec& exec);
   // Deletes every declared node's table, applied or not (see above).
