@@ -1,6 +1,7 @@
 #include "drivers/readiness_set.h"
 
 #include <errno.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <array>
@@ -10,9 +11,12 @@
 namespace stampede::drivers {
 
 ReadinessSet::ReadinessSet(boost::asio::execution_context& context)
-    : boost::asio::execution_context::service(context), epoll_fd_(epoll_create1(EPOLL_CLOEXEC)) {}
+    : boost::asio::execution_context::service(context),
+      epoll_fd_(epoll_create1(EPOLL_CLOEXEC)),
+      wake_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
 
 ReadinessSet::~ReadinessSet() {
+  if (wake_fd_ >= 0) ::close(wake_fd_);
   if (outer_) {
     outer_.reset();  // closes epoll_fd_
   } else if (epoll_fd_ >= 0) {
@@ -33,7 +37,8 @@ void ReadinessSet::shutdown() {
 
 void ReadinessSet::Wait(Entry& entry, uint32_t events, Handler handler, bool recheck,
                         const boost::asio::any_io_executor& executor) {
-  if (!outer_ && epoll_fd_ >= 0) outer_.emplace(executor, epoll_fd_);
+  // Under Run() Asio's reactor is in the set: the set must not be in it.
+  if (!outer_ && epoll_fd_ >= 0 && scheduler_ == nullptr) outer_.emplace(executor, epoll_fd_);
   entry.cancelled = false;
   if (entry.fd < 0 || !Set(entry, events, recheck)) {
     entry.cancelled = true;
@@ -42,7 +47,11 @@ void ReadinessSet::Wait(Entry& entry, uint32_t events, Handler handler, bool rec
   }
   entry.handler.emplace(std::move(handler));
   Link(entry);
-  Arm();
+  if (scheduler_ != nullptr) {
+    Hold();
+  } else {
+    Arm();
+  }
 }
 
 void ReadinessSet::Cancel(Entry& entry) {
@@ -64,6 +73,7 @@ void ReadinessSet::Forget(Entry& entry) {
 
 void ReadinessSet::Drop(Entry& entry) {
   Cancel(entry);
+  if (entry.events != 0) --registered_;
   entry.events = 0;
 }
 
@@ -81,7 +91,9 @@ bool ReadinessSet::Set(Entry& entry, uint32_t events, bool recheck) {
     op = EPOLL_CTL_MOD;
     rc = epoll_ctl(epoll_fd_, op, entry.fd, &event);
   }
+  const bool was_in = entry.events != 0;
   entry.events = rc == 0 || op == EPOLL_CTL_DEL ? events : 0;
+  registered_ += size_t(entry.events != 0) - size_t(was_in);
   return rc == 0;
 }
 
@@ -130,18 +142,30 @@ void ReadinessSet::Arm() {
 void ReadinessSet::Dispatch() {
   ++wakeups_;
   std::array<epoll_event, 64> events;
-  const int n = epoll_wait(epoll_fd_, events.data(), int(events.size()), 0);
+  Collect(events.data(), epoll_wait(epoll_fd_, events.data(), int(events.size()), 0));
+  // Nothing below adds to ready_: only this completion does.
+  for (Handler& handler : ready_) std::move(handler)();
+  ready_.clear();
+}
+
+bool ReadinessSet::Collect(const epoll_event* events, int n) {
+  bool asio = false;
   for (int i = 0; i < n; ++i) {
-    Entry& entry = *static_cast<Entry*>(events[size_t(i)].data.ptr);
+    void* mark = events[i].data.ptr;
+    if (mark == &reactor_fd_ || mark == &wake_fd_) {
+      asio = true;
+      uint64_t count;
+      if (mark == &wake_fd_) (void)!::read(wake_fd_, &count, sizeof count);
+      continue;
+    }
+    Entry& entry = *static_cast<Entry*>(mark);
     if (!entry.handler) {
       Set(entry, 0, false);  // nobody waits: out of the set until someone does
       continue;
     }
     ready_.push_back(Take(entry));
   }
-  // Nothing below adds to ready_: only this completion does.
-  for (Handler& handler : ready_) std::move(handler)();
-  ready_.clear();
+  return asio;
 }
 
 }  // namespace stampede::drivers

@@ -12,8 +12,13 @@
 // it (a server's notice, or its end) leaves the set until its waiter waits
 // again, so the loop never spins on it.
 //
+// A loop can also be run by the set itself (Run): it then blocks in the
+// set's own epoll, with Asio's reactor nested in it for Asio's timers and
+// sockets, so that a wake-up for C-library sockets costs one system call
+// (docs/architecture.md, "The event loop").
+//
 // An Asio service: one per execution context (event loop), used from that
-// loop's thread only.
+// loop's thread only, but for Wake.
 #ifndef STAMPEDE_DRIVERS_READINESS_SET_H_
 #define STAMPEDE_DRIVERS_READINESS_SET_H_
 
@@ -21,11 +26,17 @@
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/execution_context.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <cstdint>
 #include <optional>
 #include <vector>
+
+namespace boost::asio::detail {
+class scheduler;
+struct scheduler_thread_info;
+}  // namespace boost::asio::detail
 
 namespace stampede::drivers {
 
@@ -72,6 +83,18 @@ class ReadinessSet : public boost::asio::execution_context::service {
   // for must not make it spin).
   uint64_t wakeups() const { return wakeups_; }
 
+  // Runs `context` (this set's; concurrency hint 1) on this thread until it
+  // stops, as context.run() would. While the set holds sockets, the thread
+  // blocks in the set's own epoll, which also holds Asio's reactor and a
+  // wake-up descriptor; the ready waiters are resumed there, and Asio runs
+  // (poll) only when its reactor is ready, a waiter resumed posted work, or
+  // Wake was called. While the set is empty, Asio blocks (run_one). Where
+  // Asio's reactor is not epoll, this is context.run().
+  void Run(boost::asio::io_context& context);
+  // From any thread, after posting to a context that Run()s, or after
+  // releasing its work: the loop wakes and runs Asio.
+  void Wake();
+
  private:
   void shutdown() override;
   bool Set(Entry& entry, uint32_t events, bool recheck);
@@ -80,6 +103,16 @@ class ReadinessSet : public boost::asio::execution_context::service {
   void Unlink(Entry& entry);
   void Arm();
   void Dispatch();
+  // Takes the ready waiters' handlers into ready_; true if Asio's reactor
+  // or a Wake was among the events.
+  bool Collect(const epoll_event* events, int n);
+  // Run()'s parts (readiness_set_loop.cc).
+  bool Nest(boost::asio::io_context& context);
+  void Unnest();
+  bool BlockAndResume(boost::asio::detail::scheduler_thread_info& this_thread);
+  bool ResumeReady(boost::asio::detail::scheduler_thread_info& this_thread);
+  void Hold();
+  void Release();
 
   int epoll_fd_ = -1;
   std::optional<boost::asio::posix::stream_descriptor> outer_;  // epoll_fd_, as Asio watches it
@@ -87,6 +120,13 @@ class ReadinessSet : public boost::asio::execution_context::service {
   Entry* waiting_ = nullptr;
   std::vector<Handler> ready_;
   uint64_t wakeups_ = 0;
+  size_t registered_ = 0;  // sockets in the set
+  // Run()'s state: Asio's reactor descriptor and the wake-up eventfd, both
+  // in epoll_fd_ while it runs (their addresses mark their events).
+  int reactor_fd_ = -1;
+  int wake_fd_ = -1;
+  boost::asio::detail::scheduler* scheduler_ = nullptr;  // non-null: Run() is running
+  bool holding_ = false;                                 // a unit of the context's work, while anyone waits
 };
 
 }  // namespace stampede::drivers

@@ -6,9 +6,12 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
+#include <thread>
 
 #include "drivers/socket_waiter.h"
 
@@ -46,7 +49,21 @@ void After(boost::asio::io_context& io, std::chrono::milliseconds delay, F body)
   timer->async_wait([timer, body](const boost::system::error_code&) { body(); });
 }
 
-TEST(ReadinessSetTest, AWaitEndsWhenItsSocketIsReadableAndHoldsNothingOpenAfterwards) {
+// Each test runs its loop both ways: by Asio (run) and by the set (Run).
+class ReadinessSetTest : public testing::TestWithParam<bool> {};
+
+void RunLoop(boost::asio::io_context& io, bool own) {
+  if (own) {
+    boost::asio::use_service<ReadinessSet>(io).Run(io);
+  } else {
+    io.run();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Loops, ReadinessSetTest, testing::Values(false, true),
+                         [](const testing::TestParamInfo<bool>& info) { return info.param ? "OwnLoop" : "Asio"; });
+
+TEST_P(ReadinessSetTest, AWaitEndsWhenItsSocketIsReadableAndHoldsNothingOpenAfterwards) {
   boost::asio::io_context io;
   Pair pair;
   SocketWaiter waiter(io.get_executor());
@@ -65,11 +82,11 @@ TEST(ReadinessSetTest, AWaitEndsWhenItsSocketIsReadableAndHoldsNothingOpenAfterw
       },
       boost::asio::detached);
   After(io, 5ms, [&] { pair.Send(); });
-  io.run();  // returns: the socket stays in the set, but nobody waits
+  RunLoop(io, GetParam());  // returns: the socket stays in the set, but nobody waits
   EXPECT_EQ(woken, 3);
 }
 
-TEST(ReadinessSetTest, ReadinessNobodyWaitsForLeavesTheSetAndIsSeenAtTheNextWait) {
+TEST_P(ReadinessSetTest, ReadinessNobodyWaitsForLeavesTheSetAndIsSeenAtTheNextWait) {
   boost::asio::io_context io;
   Pair quiet, busy;
   SocketWaiter first(io.get_executor()), second(io.get_executor());
@@ -95,13 +112,13 @@ TEST(ReadinessSetTest, ReadinessNobodyWaitsForLeavesTheSetAndIsSeenAtTheNextWait
         EXPECT_TRUE(second.ok());
       },
       boost::asio::detached);
-  io.run();
+  RunLoop(io, GetParam());
   EXPECT_TRUE(first_again);
   // A spinning set would wake thousands of times in 50 ms.
   EXPECT_LT(boost::asio::use_service<ReadinessSet>(io).wakeups(), 10u);
 }
 
-TEST(ReadinessSetTest, AbortAndForgetEndAPendingWaitAsFailed) {
+TEST_P(ReadinessSetTest, AbortAndForgetEndAPendingWaitAsFailed) {
   boost::asio::io_context io;
   Pair a, b;
   SocketWaiter aborted(io.get_executor()), forgotten(io.get_executor());
@@ -117,12 +134,12 @@ TEST(ReadinessSetTest, AbortAndForgetEndAPendingWaitAsFailed) {
   boost::asio::co_spawn(io, wait(forgotten), boost::asio::detached);
   After(io, 5ms, [&] { aborted.Abort(); });
   After(io, 5ms, [&] { forgotten.Watch(-1); });
-  io.run();
+  RunLoop(io, GetParam());
   EXPECT_EQ(ended, 2);
   EXPECT_TRUE(aborted.aborted());
 }
 
-TEST(ReadinessSetTest, WritableAndConnectStyleWaits) {
+TEST_P(ReadinessSetTest, WritableAndConnectStyleWaits) {
   boost::asio::io_context io;
   Pair pair;
   SocketWaiter waiter(io.get_executor());
@@ -140,10 +157,80 @@ TEST(ReadinessSetTest, WritableAndConnectStyleWaits) {
         unwatched = co_await waiter.Readable();
       },
       boost::asio::detached);
-  io.run();
+  RunLoop(io, GetParam());
   EXPECT_TRUE(writable);
   EXPECT_TRUE(readable);
   EXPECT_FALSE(unwatched);
+}
+
+// What only the set's own loop does: Asio's timers, a post made by a
+// resumed waiter, and a post from another thread with Wake all run while
+// the thread blocks in the set; the loop ends when the work runs out.
+TEST(ReadinessSetOwnLoopTest, RunsAsiosWorkWhileBlockedInTheSet) {
+  boost::asio::io_context io{1};
+  auto& set = boost::asio::use_service<ReadinessSet>(io);
+  Pair pair;
+  SocketWaiter waiter(io.get_executor());
+  waiter.Watch(pair.mine);
+  auto guard = boost::asio::make_work_guard(io);
+  int woken = 0;
+  bool posted_ran = false, from_thread = false;
+  std::thread other;
+  boost::asio::co_spawn(
+      io,
+      [&]() -> Task<void> {
+        After(io, 2ms, [&] { pair.Send(); });  // a timer while the socket is in the set
+        co_await waiter.ReadableNow();
+        pair.Drain();
+        ++woken;
+        co_await boost::asio::post(io, boost::asio::use_awaitable);  // posted by a resumed waiter
+        posted_ran = true;
+        other = std::thread([&] {  // another thread's post ends the next wait
+          std::this_thread::sleep_for(5ms);
+          boost::asio::post(io, [&] {
+            from_thread = true;
+            pair.Send();
+          });
+          set.Wake();
+        });
+        co_await waiter.ReadableNow();
+        pair.Drain();
+        ++woken;
+        guard.reset();
+      },
+      boost::asio::detached);
+  set.Run(io);
+  other.join();
+  EXPECT_EQ(woken, 2);
+  EXPECT_TRUE(posted_ran);
+  EXPECT_TRUE(from_thread);
+  EXPECT_TRUE(io.stopped());
+}
+
+// Work released from another thread (a work guard's reset) ends the loop
+// once it is woken, even while a socket stays in the set.
+TEST(ReadinessSetOwnLoopTest, ReleasingTheWorkElsewhereEndsTheLoopWhenWoken) {
+  boost::asio::io_context io{1};
+  auto& set = boost::asio::use_service<ReadinessSet>(io);
+  Pair pair;
+  SocketWaiter waiter(io.get_executor());
+  waiter.Watch(pair.mine);
+  auto guard = boost::asio::make_work_guard(io);
+  boost::asio::co_spawn(
+      io,
+      [&]() -> Task<void> {
+        pair.Send();
+        co_await waiter.ReadableNow();  // in the set; then nobody waits
+      },
+      boost::asio::detached);
+  std::thread other([&] {
+    std::this_thread::sleep_for(20ms);
+    guard.reset();
+    set.Wake();
+  });
+  set.Run(io);
+  other.join();
+  EXPECT_TRUE(io.stopped());
 }
 
 }  // namespace
