@@ -41,6 +41,7 @@
 #include <atomic>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <condition_variable>
@@ -64,6 +65,7 @@
 #include "drivers/driver.h"
 #include "drivers/driver_registry.h"
 #include "drivers/endpoint_names.h"
+#include "drivers/readiness_set.h"
 #include "proto/stampede.pb.h"
 #include "workloads/workload.h"
 
@@ -305,7 +307,15 @@ class PhaseRunner {
   // One event loop: its thread, and a watchdog timer that cuts its
   // workers' overdue operations.
   struct Loop {
-    boost::asio::io_context context{1};
+    boost::asio::io_context context{1};  // hint 1: ReadinessSet::Run needs it
+    // Runs fn on the loop, from another thread: the loop blocks in its
+    // readiness set, which a post alone does not wake.
+    template <typename Fn>
+    void Post(Fn fn) {
+      boost::asio::post(context, std::move(fn));
+      Wake();
+    }
+    void Wake() { boost::asio::use_service<drivers::ReadinessSet>(context).Wake(); }
     std::unique_ptr<boost::asio::steady_timer> watchdog;
     // The lag probe: a timer every kProbeNs, recording how late it ran
     // into stats (the loop's, shared with its workers).

@@ -40,6 +40,7 @@ PhaseRunner::~PhaseRunner() {
     while (!AllFinished()) cv_.wait(lock.native());
   }
   guards_.clear();
+  for (auto& loop : loops_) loop->Wake();
   for (auto& t : threads_) {
     if (t.joinable()) t.join();
   }
@@ -48,7 +49,7 @@ PhaseRunner::~PhaseRunner() {
 template <typename Fn>
 void PhaseRunner::OnEachLoop(Fn fn) {
   for (auto& loop : loops_) {
-    boost::asio::post(loop->context, [l = loop.get(), fn] {
+    loop->Post([l = loop.get(), fn] {
       for (Worker* w : l->workers) fn(w);
     });
   }
@@ -106,7 +107,13 @@ Status PhaseRunner::Prepare() {
     });
   }
   for (auto& loop : loops_) {
-    threads_.emplace_back([l = loop.get()] { l->context.run(); });
+    threads_.emplace_back([l = loop.get(), own = driver_info_->on_readiness_set] {
+      if (own) {
+        boost::asio::use_service<drivers::ReadinessSet>(l->context).Run(l->context);
+      } else {
+        l->context.run();
+      }
+    });
     loop_threads_.push_back(threads_.back().native_handle());
   }
   MutexLock lock(mu_);
@@ -427,11 +434,11 @@ void PhaseRunner::Run(int64_t start_coord_ns, int64_t join_coord_ns) {
   OnEachLoop([](Worker* w) { w->sleep->cancel(); });
   if (op_timeout_ns_ > 0 || hard_stop_mono_ns_ != INT64_MAX) {
     for (auto& loop : loops_) {
-      boost::asio::post(loop->context, [this, l = loop.get(), hs = hard_stop_mono_ns_] { Watch(l, hs); });
+      loop->Post([this, l = loop.get(), hs = hard_stop_mono_ns_] { Watch(l, hs); });
     }
   }
   for (auto& loop : loops_) {
-    boost::asio::post(loop->context, [this, l = loop.get()] {
+    loop->Post([this, l = loop.get()] {
       l->probe_due = 0;
       Probe(l);
     });
@@ -467,7 +474,7 @@ void PhaseRunner::Probe(Loop* loop) {
 void PhaseRunner::CloseConnections() {
   std::latch closed(std::ptrdiff_t(loops_.size()));
   for (auto& loop : loops_) {
-    boost::asio::post(loop->context, [l = loop.get(), &closed] {
+    loop->Post([l = loop.get(), &closed] {
       for (Worker* w : l->workers) w->driver->Close();
       closed.count_down();
     });

@@ -55,7 +55,7 @@ v1::WritesCheck PhaseRunner::CheckWrites(int64_t budget_ns) {
   }
   for (auto& loop : loops_) loop->running.store(int(loop->workers.size()));
   for (auto& loop : loops_) {
-    boost::asio::post(loop->context, [this, l = loop.get(), hs = hard_stop_mono_ns_] { Watch(l, hs); });
+    loop->Post([this, l = loop.get(), hs = hard_stop_mono_ns_] { Watch(l, hs); });
   }
   for (size_t i = 0; i < workers_.size(); ++i) {
     Worker* w = workers_[i].get();
@@ -64,6 +64,7 @@ v1::WritesCheck PhaseRunner::CheckWrites(int64_t budget_ns) {
       Finished(w);
     });
   }
+  for (auto& loop : loops_) loop->Wake();  // co_spawn posts from this thread
   {
     MutexLock lock(mu_);
     while (!AllFinished()) cv_.wait(lock.native());

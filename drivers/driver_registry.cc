@@ -26,7 +26,8 @@ std::vector<DriverInfo>& Registry() {
        [](const std::string&, const boost::asio::any_io_executor& ex) {
          return std::unique_ptr<AsyncDriver>(new PostgresAsyncDriver(ex));
        },
-       {"postgres"}},
+       {"postgres"},
+       true},
       {"mysql",
        "MySQL wire protocol (the MariaDB C API; mysql-connector-c++ for one-off statements)",
        Dialect::kMysql,
@@ -35,7 +36,8 @@ std::vector<DriverInfo>& Registry() {
        [](const std::string&, const boost::asio::any_io_executor& ex) {
          return std::unique_ptr<AsyncDriver>(new MysqlAsyncDriver(ex));
        },
-       {}},
+       {},
+       true},
       {"redis",
        "Redis protocol (hiredis)",
        Dialect::kRedis,

@@ -29,6 +29,10 @@ struct DriverInfo {
       async_factory;
   // The flavors whose asynchronous driver pipelines (AsyncDriver::Append).
   std::vector<std::string> pipelined_flavors;
+  // Its asynchronous driver waits on C-library sockets through the loop's
+  // ReadinessSet: the runner's loops then block in the set (Run), not in
+  // Asio's reactor.
+  bool on_readiness_set = false;
 };
 
 const std::vector<DriverInfo>& Drivers();
