@@ -414,7 +414,11 @@ drivers::Task<drivers::OpResult> PhaseRunner::ExecuteStatement(Worker* w, const 
     Arm(w);
     r = co_await w->driver->Execute(req, &w->error);
     if (Disarm(w)) w->error = TimeoutNote() + w->error;
-    if (!retry_.Again(r.outcome, attempt, w->driver->connected(), MonoNowNs(), deadline_mono_ns_)) break;
+    // Only a retryable outcome reads the clock: not every operation.
+    if (r.outcome != Outcome::kRetryable ||
+        !retry_.Again(r.outcome, attempt, w->driver->connected(), MonoNowNs(), deadline_mono_ns_)) {
+      break;
+    }
     ++*retries;
     if (!co_await SleepUntil(w, std::min(MonoNowNs() + retry_.BackoffNs(attempt, &w->jitter), deadline_mono_ns_))) {
       break;
