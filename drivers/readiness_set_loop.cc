@@ -57,15 +57,19 @@ void ReadinessSet::Run(boost::asio::io_context& context) {
   detail::scheduler_thread_info this_thread;
   this_thread.private_outstanding_work = 0;
   for (;;) {
+    // First: a unit held for waiters that are gone would keep Asio's own
+    // blocking wait below from ever running out of work.
+    Release();
     if (registered_ == 0) {
       // No socket to watch: Asio blocks in its own reactor.
       if (context.run_one() == 0) break;
       continue;
     }
-    Release();
     context.poll();
+    // What Asio ran may have forgotten the last waiter or socket.
+    Release();
     if (context.stopped()) break;
-    if (!BlockAndResume(this_thread)) break;
+    if (registered_ > 0 && !BlockAndResume(this_thread)) break;
   }
   Unnest();
 }

@@ -163,15 +163,20 @@ TEST_P(ReadinessSetTest, WritableAndConnectStyleWaits) {
   EXPECT_FALSE(unwatched);
 }
 
+// A loop the set runs itself, with one socket pair watched.
+class ReadinessSetOwnLoopTest : public testing::Test {
+ protected:
+  ReadinessSetOwnLoopTest() { waiter.Watch(pair.mine); }
+  boost::asio::io_context io{1};
+  ReadinessSet& set = boost::asio::use_service<ReadinessSet>(io);
+  Pair pair;
+  SocketWaiter waiter{io.get_executor()};
+};
+
 // What only the set's own loop does: Asio's timers, a post made by a
 // resumed waiter, and a post from another thread with Wake all run while
 // the thread blocks in the set; the loop ends when the work runs out.
-TEST(ReadinessSetOwnLoopTest, RunsAsiosWorkWhileBlockedInTheSet) {
-  boost::asio::io_context io{1};
-  auto& set = boost::asio::use_service<ReadinessSet>(io);
-  Pair pair;
-  SocketWaiter waiter(io.get_executor());
-  waiter.Watch(pair.mine);
+TEST_F(ReadinessSetOwnLoopTest, RunsAsiosWorkWhileBlockedInTheSet) {
   auto guard = boost::asio::make_work_guard(io);
   int woken = 0;
   bool posted_ran = false, from_thread = false;
@@ -209,12 +214,7 @@ TEST(ReadinessSetOwnLoopTest, RunsAsiosWorkWhileBlockedInTheSet) {
 
 // Work released from another thread (a work guard's reset) ends the loop
 // once it is woken, even while a socket stays in the set.
-TEST(ReadinessSetOwnLoopTest, ReleasingTheWorkElsewhereEndsTheLoopWhenWoken) {
-  boost::asio::io_context io{1};
-  auto& set = boost::asio::use_service<ReadinessSet>(io);
-  Pair pair;
-  SocketWaiter waiter(io.get_executor());
-  waiter.Watch(pair.mine);
+TEST_F(ReadinessSetOwnLoopTest, ReleasingTheWorkElsewhereEndsTheLoopWhenWoken) {
   auto guard = boost::asio::make_work_guard(io);
   boost::asio::co_spawn(
       io,
@@ -230,6 +230,24 @@ TEST(ReadinessSetOwnLoopTest, ReleasingTheWorkElsewhereEndsTheLoopWhenWoken) {
   });
   set.Run(io);
   other.join();
+  EXPECT_TRUE(io.stopped());
+}
+
+// A waiter forgotten by Asio's work (a timer) leaves the set empty: the
+// unit of work held for it is given back before Asio blocks on its own,
+// so the loop ends rather than waiting forever.
+TEST_F(ReadinessSetOwnLoopTest, AWaiterForgottenInAsiosWorkLeavesNoWorkBehind) {
+  bool ended = false;
+  boost::asio::co_spawn(
+      io,
+      [&]() -> Task<void> {
+        co_await waiter.ReadableNow();
+        ended = !waiter.ok();
+      },
+      boost::asio::detached);
+  After(io, 5ms, [&] { waiter.Watch(-1); });
+  set.Run(io);
+  EXPECT_TRUE(ended);
   EXPECT_TRUE(io.stopped());
 }
 
