@@ -29,9 +29,7 @@ std::string OneLine(const char* text) {
 
 }  // namespace
 
-PostgresAsyncDriver::PostgresAsyncDriver(const boost::asio::any_io_executor& executor) : waiter_(executor) {
-  for (auto& v : values_) v.reserve(64);
-}
+PostgresAsyncDriver::PostgresAsyncDriver(const boost::asio::any_io_executor& executor) : waiter_(executor) {}
 
 PostgresAsyncDriver::~PostgresAsyncDriver() { Close(); }
 
@@ -168,15 +166,12 @@ Task<bool> PostgresAsyncDriver::Collect(OpResult* result, bool scalar, std::stri
 }
 
 Task<Status> PostgresAsyncDriver::Prepare(const std::vector<StatementSpec>& statements) {
-  names_.clear();
-  writes_.clear();
-  scalars_.clear();
+  statements_.clear();
   for (size_t i = 0; i < statements.size(); ++i) {
     if (!conn_) co_return Status::Error(endpoint_ + ": not connected");
-    names_.push_back("s" + std::to_string(i));
-    writes_.push_back(statements[i].write);
-    scalars_.push_back(statements[i].scalar);
-    if (!PQsendPrepare(conn_, names_.back().c_str(), statements[i].text.c_str(), 0, nullptr) || !co_await Flush()) {
+    statements_.push_back({"s" + std::to_string(i), statements[i].write, statements[i].scalar});
+    if (!PQsendPrepare(conn_, statements_.back().name.c_str(), statements[i].text.c_str(), 0, nullptr) ||
+        !co_await Flush()) {
       std::string error;
       Lost(false, &error);
       co_return Status::Error(error);
@@ -200,11 +195,11 @@ Task<OpResult> PostgresAsyncDriver::Execute(const OpRequest& req, std::string* e
     *error = endpoint_ + ": not connected";
     co_return result;
   }
-  SetParams(req);
+  const char* const* params = SetParams(req);
   if (req.text) req.text->clear();
-  const bool write = writes_[size_t(req.stmt)];
-  if (!PQsendQueryPrepared(conn_, names_[size_t(req.stmt)].c_str(), req.nparams, pointers_.data(), nullptr, nullptr,
-                           0)) {
+  const Statement& st = statements_[size_t(req.stmt)];
+  const bool write = st.write;
+  if (!PQsendQueryPrepared(conn_, st.name.c_str(), req.nparams, params, nullptr, nullptr, 0)) {
     co_return Lost(false, error);
   }
   // The per-operation path awaits the socket itself: Flush and Collect
@@ -215,7 +210,7 @@ Task<OpResult> PostgresAsyncDriver::Execute(const OpRequest& req, std::string* e
   if (!sent) co_return Lost(false, error);  // nothing (complete) reached the server
   bool failed = false;
   while (true) {
-    const Taken taken = TakeResults(&result, scalars_[size_t(req.stmt)], &failed, error, req.text);
+    const Taken taken = TakeResults(&result, st.scalar, &failed, error, req.text);
     if (taken == Taken::kDone) break;
     if (taken == Taken::kLost) co_return Lost(write, error);
     co_await waiter_.ReadableNow();
@@ -224,23 +219,35 @@ Task<OpResult> PostgresAsyncDriver::Execute(const OpRequest& req, std::string* e
   co_return result;
 }
 
-void PostgresAsyncDriver::SetParams(const OpRequest& req) {
-  if (size_t(req.nparams) > values_.size()) {
-    values_.resize(size_t(req.nparams));
-    pointers_.resize(size_t(req.nparams));
+const char* const* PostgresAsyncDriver::SetParams(const OpRequest& req) {
+  const size_t n = size_t(req.nparams);
+  const char** out = pointers_.data();
+  if (n > pointers_.size()) {
+    if (wide_pointers_.size() < n) wide_pointers_.resize(n);
+    out = wide_pointers_.data();
   }
-  for (int i = 0; i < req.nparams; ++i) {
-    std::string& v = values_[size_t(i)];
-    const Param& p = req.param(i);
+  for (size_t i = 0; i < n; ++i) {
+    const Param& p = req.param(int(i));
+    char buf[24];
+    char* text = i < ints_.size() ? ints_[i].data() : buf;
     if (p.is_int) {
-      char buf[24];
-      auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), p.i);
-      v.assign(buf, end);
+      // 20 characters at most, and the terminator.
+      *std::to_chars(text, text + sizeof(buf) - 1, p.i).ptr = '\0';
+      if (text != buf) {
+        out[i] = text;
+        continue;
+      }
+    }
+    if (values_.size() < n) values_.resize(n);
+    std::string& v = values_[i];
+    if (p.is_int) {
+      v.assign(buf);
     } else {
       v.assign(p.s.data(), p.s.size());
     }
-    pointers_[size_t(i)] = v.c_str();
+    out[i] = v.c_str();
   }
+  return out;
 }
 
 void PostgresAsyncDriver::SyncReads() {
@@ -251,18 +258,18 @@ void PostgresAsyncDriver::SyncReads() {
 }
 
 void PostgresAsyncDriver::Append(const OpRequest& req) {
-  const bool write = writes_[size_t(req.stmt)];
+  const Statement& st = statements_[size_t(req.stmt)];
+  const bool write = st.write;
   if (write) SyncReads();
-  appended_.push_back(Appended{write, scalars_[size_t(req.stmt)], write});
+  appended_.push_back(Appended{write, st.scalar, write});
   if (!conn_ || append_failed_) return;
   if (PQpipelineStatus(conn_) == PQ_PIPELINE_OFF && !PQenterPipelineMode(conn_)) {
     append_failed_ = true;
     return;
   }
   // libpq copies the parameters into its output buffer here.
-  SetParams(req);
-  append_failed_ = !PQsendQueryPrepared(conn_, names_[size_t(req.stmt)].c_str(), req.nparams, pointers_.data(), nullptr,
-                                        nullptr, 0) ||
+  const char* const* params = SetParams(req);
+  append_failed_ = !PQsendQueryPrepared(conn_, st.name.c_str(), req.nparams, params, nullptr, nullptr, 0) ||
                    (write && !PQpipelineSync(conn_));
   reads_open_ = !write;
 }
@@ -317,8 +324,8 @@ Task<OpResult> PostgresAsyncDriver::Control(std::string_view statement, bool wri
     *error = endpoint_ + ": not connected";
     co_return result;
   }
-  values_[0].assign(statement.data(), statement.size());
-  if (!PQsendQuery(conn_, values_[0].c_str()) || !co_await Flush()) co_return Lost(false, error);
+  control_.assign(statement.data(), statement.size());
+  if (!PQsendQuery(conn_, control_.c_str()) || !co_await Flush()) co_return Lost(false, error);
   if (!co_await Collect(&result, false, error)) co_return Lost(write, error);
   co_return result;
 }

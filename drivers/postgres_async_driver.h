@@ -49,17 +49,29 @@ class PostgresAsyncDriver : public AsyncDriver {
   // Reads the Sync's result that ends one pipelined statement.
   Task<bool> AwaitSync();
   OpResult Lost(bool write, std::string* error);
-  // Copies req's parameters into values_ (pointers_ point at them).
-  void SetParams(const OpRequest& req);
+  // Writes req's parameters as text; returns libpq's array of them.
+  const char* const* SetParams(const OpRequest& req);
 
   SocketWaiter waiter_;
   PGconn* conn_ = nullptr;
   std::string endpoint_;
-  std::vector<std::string> names_;
-  std::vector<bool> writes_, scalars_;
-  // Grown to the widest request seen (a batched insert), then reused.
-  std::vector<std::string> values_ = std::vector<std::string>(kMaxParams);
-  std::vector<const char*> pointers_ = std::vector<const char*>(kMaxParams);
+  // What an operation reads lives in few cache lines: at 1,000
+  // connections every separate block is one more cache miss per operation
+  // (docs/PERFORMANCE.md, issue 35). The prepared statements, in one block:
+  struct Statement {
+    std::string name;  // "s0", ...: within the string itself
+    bool write = false;
+    bool scalar = false;
+  };
+  std::vector<Statement> statements_;
+  // The parameters as text: up to kMaxParams in the driver itself, integers
+  // written in place; string parameters and wider requests (a batched
+  // insert) in the vectors, grown to the widest seen and reused.
+  std::array<const char*, kMaxParams> pointers_{};
+  std::array<std::array<char, 24>, kMaxParams> ints_{};
+  std::vector<std::string> values_;
+  std::vector<const char*> wide_pointers_;
+  std::string control_;  // Control's statement
   // Pipelined: what was appended, whether appending failed (the connection
   // is then treated as lost), and whether reads wait for a Sync.
   struct Appended {
