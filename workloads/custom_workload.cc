@@ -112,18 +112,12 @@ class CustomWorker : public WorkerOps {
  public:
   CustomWorker(const CustomWorkload& w, uint32_t worker, uint32_t total_workers, uint64_t seed)
       : w_(w), worker_(worker), stride_(total_workers), rng_(seed) {
-    uint64_t acc = 0;
-    for (const auto& op : w_.op_info_) cumulative_.push_back(acc += op.weight);
     const auto& stmts = w_.statements_;
     slots_.resize(stmts.size());
     for (size_t s = 0; s < stmts.size(); ++s) {
-      const v1::CustomStatement& spec = SpecOf(int(s));
-      slots_[s].counters.assign(size_t(spec.params_size()), 0);
-      slots_[s].buffers.assign(size_t(spec.params_size()), std::string(36, ' '));
-      for (const v1::ParamGen& g : spec.params()) {
-        slots_[s].kinds.push_back(KindOf(g.kind()));
-        slots_[s].from_op.push_back(g.kind() == "from" ? w_.FindOp(g.from_op()) : -1);
-      }
+      const size_t n = w_.params_[s].size();
+      slots_[s].counters.assign(n, 0);
+      slots_[s].buffers.assign(n, std::string(36, ' '));
     }
     rings_.resize(w_.op_info_.size());
     pending_.resize(w_.op_info_.size());
@@ -137,9 +131,9 @@ class CustomWorker : public WorkerOps {
   }
 
   int Next(drivers::OpRequest* req) override {
-    const uint64_t pick = rng_.Uniform(cumulative_.back());
+    const uint64_t pick = rng_.Uniform(w_.cumulative_.back());
     int op = 0;
-    while (pick >= cumulative_[size_t(op)]) ++op;
+    while (pick >= w_.cumulative_[size_t(op)]) ++op;
     op_ = op;
     stage_ = 0;
     ++epoch_;
@@ -177,11 +171,11 @@ class CustomWorker : public WorkerOps {
   }
 
  private:
+  // A statement's per-worker generator state, touched only by the kinds
+  // that keep some.
   struct Slot {
     std::vector<uint64_t> counters;    // sequence generators
     std::vector<std::string> buffers;  // uuid / now text
-    std::vector<Kind> kinds;
-    std::vector<int> from_op;  // kFrom: the op's index
   };
 
   const v1::CustomStatement& SpecOf(int statement) const {
@@ -192,13 +186,14 @@ class CustomWorker : public WorkerOps {
   void Fill(int statement, drivers::OpRequest* req) {
     const v1::CustomStatement& spec = SpecOf(statement);
     Slot& slot = slots_[size_t(statement)];
+    const auto& plans = w_.params_[size_t(statement)];
     req->stmt = statement;
     req->nparams = 0;
     const bool record = statement == w_.op_info_[size_t(op_)].first && w_.op_info_[size_t(op_)].referenced;
     for (int p = 0; p < spec.params_size(); ++p) {
       const v1::ParamGen& g = spec.params(p);
       Param v;
-      switch (slot.kinds[size_t(p)]) {
+      switch (Kind(plans[size_t(p)].kind)) {
         case kSequence:
           v = Param::Int(g.a() + int64_t(worker_ + slot.counters[size_t(p)]++ * stride_));
           break;
@@ -230,7 +225,7 @@ class CustomWorker : public WorkerOps {
           v = Param::Str(g.choices(0));
           break;
         case kFrom:
-          v = From(slot.from_op[size_t(p)], g.from_param());
+          v = From(plans[size_t(p)].from_op, g.from_param());
           break;
       }
       req->Set(p, v);
@@ -258,7 +253,6 @@ class CustomWorker : public WorkerOps {
   uint64_t worker_;
   uint64_t stride_;
   Rng rng_;
-  std::vector<uint64_t> cumulative_;
   std::vector<Slot> slots_;
   std::vector<std::vector<Ring>> rings_;     // [op][param of its first statement]
   std::vector<std::vector<Value>> pending_;  // this op's values, kept until Observe
@@ -332,6 +326,16 @@ StatusOr<std::unique_ptr<Workload>> CustomWorkload::Create(const WorkloadContext
                                " parameter(s) in its first statement");
         }
         w->op_info_[size_t(target)].referenced = true;
+      }
+    }
+  }
+  uint64_t acc = 0;
+  for (const Op& op : w->op_info_) w->cumulative_.push_back(acc += op.weight);
+  for (const v1::CustomOp& op : w->spec_.ops()) {
+    for (const v1::CustomStatement& st : op.statements()) {
+      auto& plans = w->params_.emplace_back();
+      for (const v1::ParamGen& g : st.params()) {
+        plans.push_back({uint8_t(KindOf(g.kind())), g.kind() == "from" ? w->FindOp(g.from_op()) : -1});
       }
     }
   }

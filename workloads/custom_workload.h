@@ -50,6 +50,16 @@ class CustomWorkload : public StatementWorkload {
   std::vector<int> statement_op_;  // statement -> op
   // zipfian generators by (statement, param) index.
   std::vector<std::vector<std::shared_ptr<const ZipfianGenerator>>> zipf_;
+  // What every worker draws by, built once and shared: the ops' cumulative
+  // weights and, by statement, each parameter's generator and `from` op. A
+  // worker's own state is then touched only where it keeps some: at 1,000
+  // workers every per-worker block is one more cache miss per operation.
+  std::vector<uint64_t> cumulative_;
+  struct ParamPlan {
+    uint8_t kind = 0;  // the generator (custom_workload.cc's Kind)
+    int from_op = -1;  // `from`: the op whose values it reads
+  };
+  std::vector<std::vector<ParamPlan>> params_;
   std::unique_ptr<const RandomText> text_;  // values of string params
 };
 
