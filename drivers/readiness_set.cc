@@ -28,9 +28,7 @@ void ReadinessSet::shutdown() {
   // Pending waits are abandoned, as Asio abandons its own operations: their
   // handlers are destroyed, not called. Destroying one may destroy waiters,
   // which Forget their entries here.
-  while (waiting_ != nullptr) {
-    Handler abandoned = Take(*waiting_);
-  }
+  AbandonAll();
   outer_.reset();
   epoll_fd_ = -1;
 }
@@ -46,7 +44,8 @@ void ReadinessSet::Wait(Entry& entry, uint32_t events, Handler handler, bool rec
     return;
   }
   entry.handler.emplace(std::move(handler));
-  Link(entry);
+  ++waiting_;
+  Enlist(entry);
   if (scheduler_ != nullptr) {
     Hold();
   } else {
@@ -60,7 +59,7 @@ void ReadinessSet::Cancel(Entry& entry) {
   Handler handler = Take(entry);
   const auto executor = handler.get_executor();
   boost::asio::post(executor, std::move(handler));
-  if (waiting_ == nullptr && armed_) {
+  if (waiting_ == 0 && armed_) {
     boost::system::error_code ignored;
     outer_->cancel(ignored);  // nothing holds the loop open any more
   }
@@ -68,11 +67,13 @@ void ReadinessSet::Cancel(Entry& entry) {
 
 void ReadinessSet::Forget(Entry& entry) {
   Cancel(entry);
+  Delist(entry);
   Set(entry, 0, false);
 }
 
 void ReadinessSet::Drop(Entry& entry) {
   Cancel(entry);
+  Delist(entry);
   if (entry.events != 0) --registered_;
   entry.events = 0;
 }
@@ -98,38 +99,48 @@ bool ReadinessSet::Set(Entry& entry, uint32_t events, bool recheck) {
 }
 
 ReadinessSet::Handler ReadinessSet::Take(Entry& entry) {
-  Unlink(entry);
+  --waiting_;
   Handler handler = std::move(*entry.handler);
   entry.handler.reset();
   return handler;
 }
 
-void ReadinessSet::Link(Entry& entry) {
-  entry.prev = nullptr;
-  entry.next = waiting_;
-  if (waiting_ != nullptr) waiting_->prev = &entry;
-  waiting_ = &entry;
+void ReadinessSet::Enlist(Entry& entry) {
+  if (entry.slot >= 0) return;
+  entry.slot = int32_t(entries_.size());
+  entries_.push_back(&entry);
 }
 
-void ReadinessSet::Unlink(Entry& entry) {
-  if (entry.prev != nullptr) {
-    entry.prev->next = entry.next;
-  } else {
-    waiting_ = entry.next;
+void ReadinessSet::Delist(Entry& entry) {
+  if (entry.slot < 0) return;
+  Entry* last = entries_.back();
+  entries_[size_t(entry.slot)] = last;
+  last->slot = entry.slot;
+  entries_.pop_back();
+  entry.slot = -1;
+}
+
+void ReadinessSet::AbandonAll() {
+  // Destroying a handler may Forget entries, which moves the last one into
+  // the freed place: an entry not yet visited always stays below i.
+  for (size_t i = entries_.size(); i-- > 0;) {
+    if (i >= entries_.size()) continue;
+    Entry& entry = *entries_[i];
+    if (entry.handler) {
+      Handler abandoned = Take(entry);  // destroyed here
+    }
   }
-  if (entry.next != nullptr) entry.next->prev = entry.prev;
-  entry.prev = entry.next = nullptr;
 }
 
 void ReadinessSet::Arm() {
-  if (armed_ || waiting_ == nullptr || !outer_) return;
+  if (armed_ || waiting_ == 0 || !outer_) return;
   armed_ = true;
   outer_->async_wait(boost::asio::posix::stream_descriptor::wait_read, [this](const boost::system::error_code& ec) {
     armed_ = false;
     if (!ec) {
       Dispatch();
     } else if (ec != boost::asio::error::operation_aborted) {
-      while (waiting_ != nullptr) Cancel(*waiting_);  // the set itself failed: no wait can end
+      for (Entry* entry : entries_) Cancel(*entry);  // the set itself failed: no wait can end
       return;
     }
     Arm();  // someone waited again after a cancel, or is still waiting

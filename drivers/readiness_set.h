@@ -54,8 +54,9 @@ class ReadinessSet : public boost::asio::execution_context::service {
     uint32_t events = 0;     // what the set asks of fd now; 0: fd is not in the set
     bool cancelled = false;  // the last wait ended by Cancel, not readiness
     std::optional<Handler> handler;
-    Entry* prev = nullptr;  // the list of entries with a handler
-    Entry* next = nullptr;
+    // Its place in the set's entries_ from its first wait until Forget or
+    // Drop; -1: none.
+    int32_t slot = -1;
   };
 
   explicit ReadinessSet(boost::asio::execution_context& context);
@@ -98,9 +99,11 @@ class ReadinessSet : public boost::asio::execution_context::service {
  private:
   void shutdown() override;
   bool Set(Entry& entry, uint32_t events, bool recheck);
-  Handler Take(Entry& entry);  // a waiting entry's handler, off the list
-  void Link(Entry& entry);
-  void Unlink(Entry& entry);
+  Handler Take(Entry& entry);  // a waiting entry's handler
+  void Enlist(Entry& entry);
+  void Delist(Entry& entry);
+  // Takes every pending handler; destroying them may Forget entries.
+  void AbandonAll();
   void Arm();
   void Dispatch();
   // Takes the ready waiters' handlers into ready_; true if Asio's reactor
@@ -117,7 +120,13 @@ class ReadinessSet : public boost::asio::execution_context::service {
   int epoll_fd_ = -1;
   std::optional<boost::asio::posix::stream_descriptor> outer_;  // epoll_fd_, as Asio watches it
   bool armed_ = false;
-  Entry* waiting_ = nullptr;
+  // Every entry that has waited and was not forgotten since, so that
+  // shutdown can find the pending waits; how many of them wait now. Not a
+  // list of the waiting ones: taking one out of a linked list writes to
+  // its neighbours, other workers' entries, cold in cache at 1,000
+  // connections (docs/PERFORMANCE.md, issue 35).
+  std::vector<Entry*> entries_;
+  size_t waiting_ = 0;
   std::vector<Handler> ready_;
   uint64_t wakeups_ = 0;
   size_t registered_ = 0;  // sockets in the set

@@ -148,7 +148,7 @@ void ReadinessSet::Hold() {
 }
 
 void ReadinessSet::Release() {
-  if (!holding_ || waiting_ != nullptr) return;
+  if (!holding_ || waiting_ != 0) return;
   holding_ = false;
   scheduler_->work_finished();  // may stop the context
 }

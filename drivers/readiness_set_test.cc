@@ -12,6 +12,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <thread>
+#include <vector>
 
 #include "drivers/socket_waiter.h"
 
@@ -137,6 +138,40 @@ TEST_P(ReadinessSetTest, AbortAndForgetEndAPendingWaitAsFailed) {
   RunLoop(io, GetParam());
   EXPECT_EQ(ended, 2);
   EXPECT_TRUE(aborted.aborted());
+}
+
+// A waiter whose socket never turns readable; its frame (and the waiter
+// in it) is destroyed when its wait is abandoned.
+struct Destroyed {
+  int* count;
+  ~Destroyed() { ++*count; }
+};
+
+Task<void> WaitForever(boost::asio::any_io_executor executor, int fd, int* destroyed) {
+  Destroyed counted{destroyed};
+  SocketWaiter waiter(executor);
+  waiter.Watch(fd);
+  co_await waiter.ReadableNow();
+  ADD_FAILURE() << "no socket turned readable, yet a wait ended";
+}
+
+// At shutdown the set destroys the pending waits' handlers; each destroyed
+// waiter forgets its entry, which moves others in the set's list of
+// entries while it is being walked (ASan: nothing is read after it is
+// freed; every frame is destroyed).
+TEST_P(ReadinessSetTest, PendingWaitsAreAbandonedAtShutdown) {
+  constexpr int kWaiters = 9;
+  std::vector<Pair> pairs(kWaiters);
+  int destroyed = 0;
+  {
+    boost::asio::io_context io;
+    for (const Pair& p : pairs)
+      boost::asio::co_spawn(io, WaitForever(io.get_executor(), p.mine, &destroyed), boost::asio::detached);
+    After(io, 5ms, [&] { io.stop(); });
+    RunLoop(io, GetParam());
+    EXPECT_EQ(destroyed, 0);
+  }
+  EXPECT_EQ(destroyed, kWaiters);
 }
 
 TEST_P(ReadinessSetTest, WritableAndConnectStyleWaits) {
