@@ -153,7 +153,7 @@ Status PhaseRunner::PrepareShare(const std::function<WorkerState*()>& make,
     WorkerState* w = make();
     w->global = share_.first + i;
     const uint64_t budget = WorkerSchedule::BudgetOf(phase_, w->global);
-    w->schedule = std::make_unique<WorkerSchedule>(phase_, seed, options_.phase_index, w->global, budget);
+    w->schedule.emplace(phase_, seed, options_.phase_index, w->global, budget);
     if (owes_) owed_ops_ += WorkerSchedule::Owed(phase_, seed, options_.phase_index, w->global, budget);
     w->jitter = Rng(MixSeed(options_.plan.seed() ^ 0x6a177e5, w->global));
     if (target.balance() == "random") {
