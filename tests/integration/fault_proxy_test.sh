@@ -67,7 +67,11 @@ for p in base delayed jittered healed; do echo "$p: p50 $(q $p p50) ms, p90 $(q 
 before_ms=$(jq '.faults[0].latency_before.p99_us / 1000 | floor' "$s")
 [ "$before_ms" -lt 100 ] || fail "the delay's p99 before is $before_ms ms"
 [ "$(q delayed p50)" -lt 100 ] || fail "delayed p50 $(q delayed p50) ms: more than the proxied third was slowed"
-[ "$(q delayed p90)" -ge 200 ] || fail "delayed p90 $(q delayed p90) ms: the proxied third was not delayed by 200 ms"
+# A quantile is its bucket's midpoint, within 0.4% of the values in it
+# (common/histogram.h): the bucket [199.23, 200.28) ms reports 199.75, so
+# operations that all took 200.0-200.28 ms show a p90 of 199 here. Less
+# than 199 means some of the proxied third were not delayed.
+[ "$(q delayed p90)" -ge 199 ] || fail "delayed p90 $(q delayed p90) ms: the proxied third was not delayed by 200 ms"
 [ "$(q delayed p99)" -lt 300 ] || fail "delayed p99 $(q delayed p99) ms: a delay of 200 ms once per round trip"
 spread=$(($(q jittered p99) - $(q jittered p90)))
 [ "$(q jittered p99)" -ge 260 ] && [ "$spread" -ge 30 ] ||
