@@ -98,7 +98,9 @@ class WorkerStats {
   void Record(int op, Outcome outcome, uint64_t latency_ns, uint32_t retries, int64_t now_ns) {
     // The time before the count (released with it), and the collector takes
     // counts before times: an operation counted in an interval has its time
-    // there too.
+    // there too. One that ends between the collector's two takes has its
+    // time in that interval and its count in the next (report/recovery.cc:
+    // a straggler).
     const bool ok = outcome == Outcome::kOk;
     std::atomic<int64_t>& first = ok ? first_ok_ : first_err_;
     if (!first.load(std::memory_order_relaxed)) first.store(now_ns, std::memory_order_relaxed);

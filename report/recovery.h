@@ -149,6 +149,7 @@ class RecoveryTracker {
     double prev_ok = -1, gap = -1, exact_first_err = -1, exact_last_err = -1, uncertainty = 0;
     double held_first_ok = -1;  // the first ok in the held stretch's first second
     bool timed = false;         // a second in the window had its times (not an older agent's journal)
+    bool seen_times = false;    // any second so far had its times: this journal's agents send them
     bool dipped = false, saw_unhealthy = false;
     Streak any;                     // the first healthy run after the fault
     Streak after_unhealthy{false};  // the first after an unhealthy poll
