@@ -228,20 +228,18 @@ const char* const* PostgresAsyncDriver::SetParams(const OpRequest& req) {
   }
   for (size_t i = 0; i < n; ++i) {
     const Param& p = req.param(int(i));
-    char buf[24];
-    char* text = i < ints_.size() ? ints_[i].data() : buf;
-    if (p.is_int) {
+    if (p.is_int && i < ints_.size()) {
       // 20 characters at most, and the terminator.
-      *std::to_chars(text, text + sizeof(buf) - 1, p.i).ptr = '\0';
-      if (text != buf) {
-        out[i] = text;
-        continue;
-      }
+      char* text = ints_[i].data();
+      *std::to_chars(text, text + ints_[i].size() - 1, p.i).ptr = '\0';
+      out[i] = text;
+      continue;
     }
     if (values_.size() < n) values_.resize(n);
     std::string& v = values_[i];
     if (p.is_int) {
-      v.assign(buf);
+      char buf[24];
+      v.assign(buf, std::to_chars(buf, buf + sizeof(buf), p.i).ptr);
     } else {
       v.assign(p.s.data(), p.s.size());
     }
