@@ -12,10 +12,17 @@ namespace {
 // Polls kept: a day of them, once a second.
 constexpr size_t kMaxPolls = 86400;
 
+// Giving its data away, in the engines' words: a PD store Offline, a
+// CockroachDB node decommissioning.
+bool Leaving(const record::NodeShare& n) { return n.state == "Offline" || n.state == "decommissioning"; }
+
 bool Serving(const record::NodeShare& n) {
-  if (n.share <= 0) return false;
-  // Draining or gone, in the engines' words (PD store states, yb-master).
-  return n.state != "Offline" && n.state != "Tombstone" && n.state != "Down" && n.state != "DEAD";
+  if (n.share <= 0 || Leaving(n)) return false;
+  // Gone (PD store states, yb-master, CockroachDB's liveness and membership).
+  for (const char* gone : {"Tombstone", "Down", "DEAD", "dead", "decommissioned"}) {
+    if (n.state == gone) return false;
+  }
+  return true;
 }
 
 // What the nodes that gained hold more, by get (-1 if a side does not know
@@ -49,7 +56,10 @@ bool Balanced(const std::vector<record::NodeShare>& shares, double tolerance, co
   if (action == "join" && n <= nodes_before) return false;
   if (action == "leave" && n >= nodes_before) return false;
   double total = 0;
-  for (const record::NodeShare& s : shares) total += Serving(s) ? s.share : 0;
+  for (const record::NodeShare& s : shares) {
+    if (Leaving(s) && s.share > 0) return false;  // its data is still on the move
+    total += Serving(s) ? s.share : 0;
+  }
   const double even = total / double(n);
   for (const record::NodeShare& s : shares) {
     if (Serving(s) && std::abs(s.share - even) > tolerance * even) return false;

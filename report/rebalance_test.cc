@@ -37,6 +37,16 @@ TEST(RebalanceTest, BalancedMeansEvenWithinToleranceOverServingNodes) {
   // A leave is balanced once fewer nodes serve, evenly.
   EXPECT_FALSE(Balanced({Share("a", 4096), Share("b", 4096), Share("c", 4096), Share("d", 4096)}, 0.1, "leave", 4));
   EXPECT_TRUE(Balanced({Share("a", 5462), Share("b", 5461), Share("c", 5461), Share("d", 0)}, 0.1, "leave", 4));
+  // A node decommissioning (CockroachDB) or Offline (PD) serves no more, but
+  // while it still holds data the move is not over, however even the others
+  // are; once it holds none, it is.
+  std::vector<record::NodeShare> leaving = {Share("a", 73), Share("b", 73), Share("c", 73), Share("d", 39)};
+  leaving[3].state = "decommissioning";
+  EXPECT_FALSE(Balanced(leaving, 0.1, "leave", 4));
+  leaving[3].share = 0;
+  EXPECT_TRUE(Balanced(leaving, 0.1, "leave", 4));
+  leaving[3].state = "decommissioned";
+  EXPECT_TRUE(Balanced(leaving, 0.1, "leave", 4));
 }
 
 // A fourth master joins at 10 s; the slots move for 6 s, then hold.
