@@ -177,6 +177,90 @@ StatusOr<Shares> ParseCockroachStoreShares(std::string_view text) {
   return out;
 }
 
+const char* const kCockroachNodesSql =
+    "SELECT l.node_id AS id, n.address, coalesce(n.is_live, false) AS is_live, s.replicas_leaseholders, s.ranges, "
+    "s.live_bytes, n.ranges AS gossiped_replicas, l.membership, l.draining AS is_draining "
+    "FROM crdb_internal.gossip_liveness AS l "
+    "LEFT JOIN crdb_internal.gossip_nodes AS n ON n.node_id = l.node_id "
+    "LEFT JOIN (SELECT node_id, sum((metrics->>'replicas.leaseholders')::DECIMAL)::INT AS replicas_leaseholders, "
+    "sum((metrics->>'replicas')::DECIMAL)::INT AS ranges, sum((metrics->>'livebytes')::DECIMAL)::INT8 AS live_bytes "
+    "FROM crdb_internal.kv_store_status GROUP BY node_id) AS s ON s.node_id = l.node_id "
+    "ORDER BY l.node_id";
+
+namespace {
+
+// A row's cells by column name; NULL, absent or not a count is -1.
+class RowReader {
+ public:
+  explicit RowReader(const SqlRows& t) : t_(t) {}
+  int Column(std::string_view name) const {
+    for (size_t i = 0; i < t_.columns.size(); ++i) {
+      if (t_.columns[i] == name) return int(i);
+    }
+    return -1;
+  }
+  const std::optional<std::string>* Cell(size_t row, int column) const {
+    const auto& r = t_.rows[row];
+    return column >= 0 && size_t(column) < r.size() && r[size_t(column)] ? &r[size_t(column)] : nullptr;
+  }
+  double Count(size_t row, int column) const {
+    const auto* c = Cell(row, column);
+    if (!c) return -1;
+    char* end = nullptr;
+    const double v = std::strtod((*c)->c_str(), &end);
+    if (end == (*c)->c_str() || !std::isfinite(v) || v < 0 || v >= 9.2e18) return -1;
+    return v;
+  }
+  // true/false as the CLI prints them, t/f as PostgreSQL's text format does.
+  bool Flag(size_t row, int column) const {
+    const auto* c = Cell(row, column);
+    return c && (**c == "true" || **c == "t");
+  }
+  std::string Text(size_t row, int column) const {
+    const auto* c = Cell(row, column);
+    return c && **c != "NULL" ? **c : std::string();
+  }
+
+ private:
+  const SqlRows& t_;
+};
+
+}  // namespace
+
+StatusOr<Shares> ParseCockroachNodeRows(const SqlRows& t) {
+  const RowReader r(t);
+  const int id = r.Column("id");
+  const int counts[] = {r.Column("ranges"), r.Column("gossiped_replicas"), r.Column("replicas")};
+  if (id < 0 || std::all_of(std::begin(counts), std::end(counts), [](int c) { return c < 0; })) {
+    return Status::Error("CockroachDB node status: no id or replica count column");
+  }
+  const int address = r.Column("address"), live = r.Column("is_live"), membership = r.Column("membership"),
+            decommissioning = r.Column("is_decommissioning"), leaders = r.Column("replicas_leaseholders"),
+            bytes = r.Column("live_bytes");
+  Shares out;
+  out.unit = "replicas";
+  for (size_t i = 0; i < t.rows.size() && out.nodes.size() < record::kMaxShareNodes; ++i) {
+    record::NodeShare n;
+    const std::string where = r.Text(i, address);
+    n.node = "n" + r.Text(i, id) + (where.empty() ? "" : " (" + where + ")");
+    n.share = 0;  // a node nobody reports a count for holds nothing known
+    for (int c : counts) {
+      if (r.Count(i, c) >= 0) {
+        n.share = r.Count(i, c);
+        break;
+      }
+    }
+    n.leaders = r.Count(i, leaders);
+    n.bytes = int64_t(r.Count(i, bytes));
+    std::string m = membership >= 0 ? r.Text(i, membership) : (r.Flag(i, decommissioning) ? "decommissioning" : "");
+    n.state = !m.empty() && m != "active" ? m : (r.Flag(i, live) ? "live" : "dead");
+    n.migrating = n.state == "decommissioning" && n.share > 0;  // its replicas are moving away
+    out.nodes.push_back(std::move(n));
+  }
+  if (out.nodes.empty()) return Status::Error("CockroachDB node status: no node");
+  return out;
+}
+
 std::vector<std::string> GaleraMembers(std::string_view status) {
   std::vector<std::string> out;
   std::istringstream in(ParseGaleraVars(status)["wsrep_incoming_addresses"]);

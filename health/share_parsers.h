@@ -8,11 +8,14 @@
 // region size per store; state Up, Offline while it drains, Tombstone).
 // YugabyteDB: yb-master /api/v1/tablet-servers (user tablets, leaders, SST
 // bytes per tablet server). CockroachDB: a node's /_status/vars (replicas,
-// leaseholders, capacity used per store). Galera and Patroni: which members
-// hold a current copy of the whole data set.
+// leaseholders, capacity used per store), or the whole cluster from any one
+// node over SQL (replicas, leaseholders and live bytes per node, with its
+// membership: active, decommissioning, decommissioned). Galera and Patroni:
+// which members hold a current copy of the whole data set.
 #ifndef STAMPEDE_HEALTH_SHARE_PARSERS_H_
 #define STAMPEDE_HEALTH_SHARE_PARSERS_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +36,26 @@ StatusOr<Shares> ParseRedisClusterNodes(std::string_view text);
 StatusOr<Shares> ParsePdStoreShares(std::string_view json);
 StatusOr<Shares> ParseYbTabletServerShares(std::string_view json);
 StatusOr<Shares> ParseCockroachStoreShares(std::string_view prometheus_text);
+
+// A SQL answer as text: column names, and rows with NULL as nullopt.
+struct SqlRows {
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::optional<std::string>>> rows;
+};
+// CockroachDB's cluster as one node sees it: a row per node that ever
+// joined, live or not, under the column names `cockroach node status --all`
+// prints (id, address, is_live, replicas_leaseholders, ranges, live_bytes,
+// gossiped_replicas, membership, is_draining), so that command's output is a
+// recorded answer to it.
+extern const char* const kCockroachNodesSql;
+// Reads kCockroachNodesSql's rows, or any table with an id column and a count
+// of replicas by one of the names CockroachDB gives it: ranges (summed over
+// the node's stores), gossiped_replicas, or replicas (`cockroach node
+// decommission`'s progress table). A node's state is its membership when it
+// is not active (decommissioning: its replicas are moving away), else live
+// or dead; a node that is not serving (report/rebalance.cc) counts for no
+// share of the balance.
+StatusOr<Shares> ParseCockroachNodeRows(const SqlRows& rows);
 // Galera: every member holds the whole data set. wsrep_incoming_addresses
 // of one node's status (SHOW STATUS LIKE 'wsrep_%') names the members; a
 // member's own status gives its share: 1 when Synced (it holds and serves

@@ -15,6 +15,35 @@ std::string ShareFixture(const std::string& name) {
   return ss.str();
 }
 
+// The cockroach CLI's table (a header, a rule, rows, "(N rows)") back into
+// the rows the query returned: what the CLI printed is what the SQL answered.
+SqlRows CliTable(const std::string& text) {
+  auto cells = [](const std::string& line) {
+    std::vector<std::string> out;
+    std::istringstream in(line);
+    std::string cell;
+    while (std::getline(in, cell, '|')) {
+      const size_t a = cell.find_first_not_of(' '), b = cell.find_last_not_of(' ');
+      out.push_back(a == std::string::npos ? "" : cell.substr(a, b - a + 1));
+    }
+    return out;
+  };
+  SqlRows t;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '(' || line.find("---") != std::string::npos) continue;
+    if (t.columns.empty()) {
+      t.columns = cells(line);
+      continue;
+    }
+    std::vector<std::optional<std::string>> row;
+    for (const std::string& c : cells(line)) row.emplace_back(c);
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
 const record::NodeShare* Node(const Shares& s, const std::string& name) {
   for (const auto& n : s.nodes) {
     if (n.node == name) return &n;
@@ -91,6 +120,68 @@ TEST(ShareParsersTest, CockroachStoreFromStatusVars) {
   EXPECT_EQ(s->nodes[0].share, 34);
   EXPECT_EQ(s->nodes[0].leaders, 7);
   EXPECT_EQ(s->nodes[0].bytes, 131897916);
+}
+
+// The whole cluster from one node, in CockroachDB's docs (v23.1
+// node-shutdown.md): nodes 4 and 5 decommissioning with 39 and 34 replicas
+// still to move; then done, three active nodes holding 73 each; and a dead
+// node that still counts as a member.
+TEST(ShareParsersTest, CockroachNodesMidDecommission) {
+  auto moving = ParseCockroachNodeRows(CliTable(ShareFixture("cockroachdb_node_decommission_in_progress.txt")));
+  ASSERT_TRUE(moving.ok()) << moving.status().message();
+  EXPECT_EQ(moving->unit, "replicas");
+  ASSERT_EQ(moving->nodes.size(), 2u);
+  EXPECT_EQ(Node(*moving, "n4")->share, 39);
+  EXPECT_EQ(Node(*moving, "n4")->state, "decommissioning");
+  EXPECT_TRUE(Node(*moving, "n4")->migrating);
+  EXPECT_EQ(Node(*moving, "n5")->share, 34);
+  EXPECT_EQ(Node(*moving, "n5")->leaders, -1);  // this table has no leaseholders
+
+  auto done = ParseCockroachNodeRows(CliTable(ShareFixture("cockroachdb_node_status_decommissioned.txt")));
+  ASSERT_TRUE(done.ok()) << done.status().message();
+  ASSERT_EQ(done->nodes.size(), 5u);
+  const auto* one = Node(*done, "n1 (localhost:26257)");
+  ASSERT_NE(one, nullptr);
+  EXPECT_EQ(one->share, 73);
+  EXPECT_EQ(one->state, "live");
+  EXPECT_FALSE(one->migrating);
+  EXPECT_EQ(Node(*done, "n5 (localhost:26261)")->state, "decommissioned");
+  EXPECT_EQ(Node(*done, "n5 (localhost:26261)")->share, 0);
+  EXPECT_FALSE(Node(*done, "n5 (localhost:26261)")->migrating);
+
+  auto dead = ParseCockroachNodeRows(CliTable(ShareFixture("cockroachdb_node_status_dead_node.txt")));
+  ASSERT_TRUE(dead.ok());
+  EXPECT_EQ(Node(*dead, "n1 (localhost:26257)")->state, "dead");
+  EXPECT_EQ(Node(*dead, "n4 (localhost:26260)")->share, 73);
+}
+
+// kCockroachNodesSql's own columns, as libpq hands them over: t/f booleans,
+// NULL for what a dead node's stores no longer report.
+TEST(ShareParsersTest, CockroachNodeRowsFromSql) {
+  SqlRows t;
+  t.columns = {"id",         "address",    "is_live",           "replicas_leaseholders",
+               "ranges",     "live_bytes", "gossiped_replicas", "membership",
+               "is_draining"};
+  t.rows.push_back({"1", "db1:26257", "t", "20", "57", "1048576", "57", "active", "f"});
+  t.rows.push_back({"2", "db2:26257", "f", std::nullopt, std::nullopt, std::nullopt, "57", "active", "f"});
+  t.rows.push_back({"3", std::nullopt, "t", "0", "12", "8", "12", "decommissioning", "t"});
+  auto s = ParseCockroachNodeRows(t);
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  EXPECT_EQ(Node(*s, "n1 (db1:26257)")->leaders, 20);
+  EXPECT_EQ(Node(*s, "n1 (db1:26257)")->bytes, 1048576);
+  EXPECT_EQ(Node(*s, "n1 (db1:26257)")->state, "live");
+  EXPECT_EQ(Node(*s, "n2 (db2:26257)")->share, 57);  // the gossiped count, its stores being silent
+  EXPECT_EQ(Node(*s, "n2 (db2:26257)")->state, "dead");
+  EXPECT_TRUE(Node(*s, "n3")->migrating);
+  EXPECT_FALSE(ParseCockroachNodeRows(SqlRows{{"id", "address"}, {{"1", "x"}}}).ok());
+  // Plain `cockroach node status` (v19.2 in the docs) has no replica count.
+  EXPECT_FALSE(ParseCockroachNodeRows(CliTable(ShareFixture("cockroachdb_node_status_all_live.txt"))).ok());
+  EXPECT_FALSE(ParseCockroachNodeRows(SqlRows{{"id", "ranges"}, {}}).ok());
+  // Counts no node can hold are unknown, never converted.
+  auto odd = ParseCockroachNodeRows(SqlRows{{"id", "ranges", "live_bytes"}, {{"7", "-3", "+Inf"}}});
+  ASSERT_TRUE(odd.ok());
+  EXPECT_EQ(odd->nodes[0].share, 0);
+  EXPECT_EQ(odd->nodes[0].bytes, -1);
 }
 
 TEST(ShareParsersTest, PatroniMembersWithACurrentCopy) {
