@@ -20,6 +20,7 @@
 #include "common/strings.h"
 #include "drivers/driver_registry.h"
 #include "drivers/mysql_driver.h"
+#include "health/pg_rows.h"
 #include "health/share_parsers.h"
 
 namespace stampede::health {
@@ -64,10 +65,26 @@ class HttpProbe : public HealthProbe {
       if (o_.kind != "cockroachdb") break;  // one answering PD / master is enough
     }
     if (!any) return last;
+    if (o_.kind == "cockroachdb" && !o_.endpoints.empty()) AttachCockroachNodes(&total);
     return total;
   }
 
  private:
+  // The whole cluster from the first SQL endpoint that answers, dead and
+  // decommissioning nodes included, in place of the stores the answering
+  // nodes' /_status/vars listed; those stay if no endpoint answers, and the
+  // detail says why.
+  void AttachCockroachNodes(HealthReport* total) const {
+    Status last = Status::Error("no endpoint");
+    for (const std::string& ep : o_.endpoints) {
+      auto rows = PgQueryRows({ep, o_.user, o_.password, o_.database, o_.timeout_ms}, kCockroachNodesSql);
+      auto shares = rows.ok() ? ParseCockroachNodeRows(*rows) : StatusOr<Shares>(rows.status());
+      if (shares.ok()) return Attach(shares, total);
+      last = shares.status();
+    }
+    total->detail += "; nodes over SQL: " + last.message();
+  }
+
   StatusOr<HealthReport> PollOne(const std::string& base) {
     auto get = [&](const std::string& path) { return HttpGet(base + path, o_.timeout_ms); };
     if (o_.kind == "cockroachdb") {
