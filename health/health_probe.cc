@@ -72,17 +72,25 @@ class HttpProbe : public HealthProbe {
  private:
   // The whole cluster from the first SQL endpoint that answers, dead and
   // decommissioning nodes included, in place of the stores the answering
-  // nodes' /_status/vars listed; those stay if no endpoint answers, and the
-  // detail says why.
-  void AttachCockroachNodes(HealthReport* total) const {
+  // nodes' /_status/vars listed. If no endpoint answers, the detail says
+  // why, and the stores stay only while no poll has read the nodes: a run's
+  // shares are never stores one second and nodes the next.
+  void AttachCockroachNodes(HealthReport* total) {
     Status last = Status::Error("no endpoint");
     for (const std::string& ep : o_.endpoints) {
       auto rows = PgQueryRows({ep, o_.user, o_.password, o_.database, o_.timeout_ms}, kCockroachNodesSql);
       auto shares = rows.ok() ? ParseCockroachNodeRows(*rows) : StatusOr<Shares>(rows.status());
-      if (shares.ok()) return Attach(shares, total);
+      if (shares.ok()) {
+        nodes_read_ = true;
+        return Attach(shares, total);
+      }
       last = shares.status();
     }
     total->detail += "; nodes over SQL: " + last.message();
+    if (nodes_read_) {
+      total->share_unit.clear();
+      total->shares.clear();
+    }
   }
 
   StatusOr<HealthReport> PollOne(const std::string& base) {
@@ -162,6 +170,7 @@ class HttpProbe : public HealthProbe {
   }
 
   ProbeOptions o_;
+  bool nodes_read_ = false;  // a poll has read the nodes over SQL
 };
 
 class GaleraProbe : public HealthProbe {
