@@ -78,7 +78,8 @@ class HttpProbe : public HealthProbe {
   void AttachCockroachNodes(HealthReport* total) {
     Status last = Status::Error("no endpoint");
     for (const std::string& ep : o_.endpoints) {
-      auto rows = PgQueryRows({ep, o_.user, o_.password, o_.database, o_.timeout_ms}, kCockroachNodesSql);
+      auto rows = PgQueryRows({ep, o_.user, o_.password, o_.database, o_.timeout_ms}, kCockroachNodesSql,
+                              int(record::kMaxShareNodes));
       auto shares = rows.ok() ? ParseCockroachNodeRows(*rows) : StatusOr<Shares>(rows.status());
       if (shares.ok()) {
         nodes_read_ = true;

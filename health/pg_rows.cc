@@ -1,5 +1,6 @@
 #include "health/pg_rows.h"
 
+#include <errno.h>
 #include <libpq-fe.h>
 #include <poll.h>
 
@@ -26,10 +27,14 @@ std::string Message(PGconn* c) {
 // Waits until the connection's socket is ready for events or the deadline
 // passes; false on the deadline.
 bool WaitFor(PGconn* c, short events, int64_t deadline_ns) {
-  const int64_t left_ms = (deadline_ns - MonoNowNs()) / kNsPerMs;
-  if (left_ms <= 0) return false;
-  pollfd p{PQsocket(c), events, 0};
-  return ::poll(&p, 1, int(left_ms)) > 0;
+  for (;;) {
+    const int64_t left_ms = (deadline_ns - MonoNowNs()) / kNsPerMs;
+    if (left_ms <= 0) return false;
+    pollfd p{PQsocket(c), events, 0};
+    const int n = ::poll(&p, 1, int(left_ms));
+    if (n > 0) return true;  // ready, or an error libpq will read
+    if (n < 0 && errno != EINTR) return false;
+  }
 }
 
 Status ConnectBy(PGconn* c, const std::string& ep, int64_t deadline_ns) {
@@ -43,10 +48,10 @@ Status ConnectBy(PGconn* c, const std::string& ep, int64_t deadline_ns) {
   }
 }
 
-StatusOr<SqlRows> Rows(PGresult* r) {
+StatusOr<SqlRows> Rows(PGresult* r, int max_rows) {
   SqlRows t;
   for (int c = 0; c < PQnfields(r); ++c) t.columns.emplace_back(PQfname(r, c));
-  for (int i = 0; i < PQntuples(r); ++i) {
+  for (int i = 0; i < PQntuples(r) && i < max_rows; ++i) {
     std::vector<std::optional<std::string>>& row = t.rows.emplace_back();
     for (int c = 0; c < PQnfields(r); ++c) {
       if (PQgetisnull(r, i, c)) {
@@ -61,7 +66,7 @@ StatusOr<SqlRows> Rows(PGresult* r) {
 
 }  // namespace
 
-StatusOr<SqlRows> PgQueryRows(const PgTarget& t, const char* sql) {
+StatusOr<SqlRows> PgQueryRows(const PgTarget& t, const char* sql, int max_rows) {
   std::string host;
   int port = 0;
   if (!SplitHostPort(t.endpoint, &host, &port)) return Status::Error(t.endpoint + ": not host:port");
@@ -95,7 +100,7 @@ StatusOr<SqlRows> PgQueryRows(const PgTarget& t, const char* sql) {
       const char* primary = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
       out = Status::Error(t.endpoint + ": " + (primary ? std::string(primary) : Message(c.get())));
     } else if (!out.ok()) {
-      out = Rows(r);
+      out = Rows(r, max_rows);
     }
     PQclear(r);
   }

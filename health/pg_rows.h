@@ -18,9 +18,9 @@ struct PgTarget {
   int timeout_ms = 2000;
 };
 
-// The rows of one statement, as text. The password goes to libpq only; no
-// error message carries it.
-StatusOr<SqlRows> PgQueryRows(const PgTarget& target, const char* sql);
+// The first max_rows rows of one statement, as text. The password goes to
+// libpq only; no error message carries it.
+StatusOr<SqlRows> PgQueryRows(const PgTarget& target, const char* sql, int max_rows);
 
 }  // namespace stampede::health
 
