@@ -19,6 +19,11 @@ std::string Join(const std::vector<std::string>& parts, std::string_view sep);
 // Splits "host:port" ("[v6]:port" too). Returns false if malformed.
 bool SplitHostPort(std::string_view endpoint, std::string* host, int* port);
 
+// A message that spans lines (libpq's "could not connect...\n\tIs the
+// server...") as one line: each run of line breaks and tabs becomes one
+// space, and trailing ones go.
+std::string OneLine(std::string_view text);
+
 // Whitespace-separated words; double-quoted words may contain spaces.
 std::vector<std::string> SplitWords(std::string_view text);
 

@@ -24,6 +24,13 @@ TEST(StringsTest, SplitHostPort) {
   EXPECT_FALSE(SplitHostPort("h:99999", &h, &p));
 }
 
+TEST(StringsTest, OneLine) {
+  EXPECT_EQ(OneLine("could not connect to server\n\tIs the server running?\n"),
+            "could not connect to server Is the server running?");
+  EXPECT_EQ(OneLine(""), "");
+  EXPECT_EQ(OneLine("a\r\n\nb\n"), "a b");
+}
+
 TEST(StringsTest, SplitWords) {
   auto w = SplitWords(R"(EVAL "return 1" 0 a)");
   ASSERT_EQ(w.size(), 4u);

@@ -8,26 +8,10 @@
 #include <cstdlib>
 
 #include "common/clock.h"
+#include "common/strings.h"
 #include "drivers/postgres_errors.h"
 
 namespace stampede::drivers {
-namespace {
-
-// libpq messages span lines: the user gets one.
-std::string OneLine(const char* text) {
-  std::string out;
-  for (const char* p = text ? text : ""; *p; ++p) {
-    if (*p == '\n' || *p == '\t' || *p == '\r') {
-      if (!out.empty() && out.back() != ' ') out += ' ';
-    } else {
-      out += *p;
-    }
-  }
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  return out;
-}
-
-}  // namespace
 
 PostgresAsyncDriver::PostgresAsyncDriver(const boost::asio::any_io_executor& executor) : waiter_(executor) {}
 

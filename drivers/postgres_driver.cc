@@ -2,23 +2,10 @@
 
 #include <pqxx/pqxx>
 
+#include "common/strings.h"
+
 namespace stampede::drivers {
 namespace {
-
-// libpq messages span lines ("could not connect...\n\tIs the server..."):
-// the user gets one line.
-std::string OneLine(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '\n' || c == '\t' || c == '\r') {
-      if (!out.empty() && out.back() != ' ') out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  return out;
-}
 
 std::string Quote(const std::string& v) {
   std::string out = "'";

@@ -17,12 +17,7 @@ struct ConnCloser {
 };
 using Conn = std::unique_ptr<PGconn, ConnCloser>;
 
-std::string Message(PGconn* c) {
-  std::string m = PQerrorMessage(c);
-  while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
-  for (char& ch : m) ch = ch == '\n' ? ' ' : ch;
-  return m;
-}
+std::string Message(PGconn* c) { return OneLine(PQerrorMessage(c)); }
 
 // Waits until the connection's socket is ready for events or the deadline
 // passes; false on the deadline.
