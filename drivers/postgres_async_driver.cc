@@ -192,6 +192,10 @@ Task<OpResult> PostgresAsyncDriver::Execute(const OpRequest& req, std::string* e
   bool sent = flushed == 0;
   if (flushed > 0) sent = co_await Flush();
   if (!sent) co_return Lost(false, error);  // nothing (complete) reached the server
+  // Read once before waiting, as pgbench does: the reply is often in
+  // already, and then the operation ends without a trip through the
+  // readiness set (docs/PERFORMANCE.md, issue 35).
+  if (!PQconsumeInput(conn_)) co_return Lost(write, error);
   bool failed = false;
   while (true) {
     const Taken taken = TakeResults(&result, st.scalar, &failed, error, req.text);
