@@ -245,8 +245,8 @@ StatusOr<Shares> ParseCockroachNodeRows(const SqlRows& t) {
     n.node = "n" + r.Text(i, id) + (where.empty() ? "" : " (" + where + ")");
     n.share = 0;  // a node nobody reports a count for holds nothing known
     for (int c : counts) {
-      if (r.Count(i, c) >= 0) {
-        n.share = r.Count(i, c);
+      if (const double v = r.Count(i, c); v >= 0) {
+        n.share = v;
         break;
       }
     }
