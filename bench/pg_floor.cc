@@ -24,14 +24,18 @@ struct Client {
   char key[24] = {};
 };
 
-bool Send(Client& client, uint64_t keys) {  // false: the reply is still to come
+bool Receive(Client& client);
+
+// Sends the next select and reads once at once, as pgbench does (and as
+// stampede's driver does): true when the reply had already arrived.
+bool Send(Client& client, uint64_t keys) {
   std::snprintf(client.key, sizeof client.key, "%llu", static_cast<unsigned long long>(NextKey(client.random, keys)));
   const char* values[1] = {client.key};
   if (PQsendQueryPrepared(client.conn, "s", 1, values, nullptr, nullptr, 0) != 1 || PQflush(client.conn) != 0) {
     Fail(std::string("send: ") + PQerrorMessage(client.conn));
   }
   client.busy = true;
-  return false;
+  return Receive(client);
 }
 
 // Reads what arrived; true when the client's query has all its results.
