@@ -49,6 +49,11 @@ size_t ServingNodes(const std::vector<record::NodeShare>& shares) {
   return size_t(std::count_if(shares.begin(), shares.end(), Serving));
 }
 
+bool Copying(const record::HealthPoll& poll) {
+  const std::string& u = poll.share_unit;
+  return poll.underreplicated > 0 && (u == "tablets" || u == "regions" || u == "replicas");
+}
+
 bool Balanced(const std::vector<record::NodeShare>& shares, double tolerance, const std::string& action,
               size_t nodes_before) {
   const size_t n = ServingNodes(shares);
@@ -80,7 +85,7 @@ void RebalanceTracker::Add(const record::Record& r) {
   } else if (const auto* poll = std::get_if<record::HealthPoll>(&r)) {
     if (poll->shares.empty() || polls_.size() >= kMaxPolls) return;
     unit_ = poll->share_unit;
-    polls_.push_back({poll->t, poll->shares});
+    polls_.push_back({poll->t, poll->shares, Copying(*poll)});
   } else if (const auto* f = std::get_if<record::FaultSent>(&r)) {
     if (!f->undo) faults_.push_back({int(f->index), f->action, f->requested_t});
   } else if (const auto* n = std::get_if<record::NodeSample>(&r)) {
@@ -175,7 +180,7 @@ std::map<int, RebalanceNumbers> RebalanceTracker::Result() const {
       last = &p;
       if (done) continue;
       const size_t nodes_before = before ? ServingNodes(before->shares) : 0;
-      if (!Balanced(p.shares, opt_.tolerance, f.action, nodes_before)) {
+      if (p.copying || !Balanced(p.shares, opt_.tolerance, f.action, nodes_before)) {
         held = nullptr;
       } else if (!held) {
         held = &p;
@@ -187,7 +192,7 @@ std::map<int, RebalanceNumbers> RebalanceTracker::Result() const {
     n.unit = unit_;
     if (before) {
       n.before = before->shares;
-      n.balanced_before = Balanced(before->shares, opt_.tolerance, "", 0);
+      n.balanced_before = !before->copying && Balanced(before->shares, opt_.tolerance, "", 0);
     }
     const Poll* end = done ? held : last;
     n.after = end->shares;

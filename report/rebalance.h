@@ -5,10 +5,13 @@
 //
 // A poll is balanced when every serving node (one holding a share, not
 // draining or gone) holds within `tolerance` of an even share, and, after
-// a join, more nodes serve than before it (after a leave, fewer). Time to
-// balanced runs from when the fault was asked for to the first poll of a
-// balanced stretch held for `hold`, within the fault's window (until the
-// next fault is asked for). Not thread-safe.
+// a join, more nodes serve than before it (after a leave, fewer), and, on
+// the engines that re-create lost copies themselves (YugabyteDB tablets,
+// TiDB regions, CockroachDB ranges), none is under-replicated: those
+// copies are data still on the move. Time to balanced runs from when the
+// fault was asked for to the first poll of a balanced stretch held for
+// `hold`, within the fault's window (until the next fault is asked for).
+// Not thread-safe.
 #ifndef STAMPEDE_REPORT_REBALANCE_H_
 #define STAMPEDE_REPORT_REBALANCE_H_
 
@@ -60,6 +63,10 @@ bool Balanced(const std::vector<record::NodeShare>& shares, double tolerance, co
               size_t nodes_before);
 // Nodes that serve: holding a share, neither draining nor down.
 size_t ServingNodes(const std::vector<record::NodeShare>& shares);
+// Whether a poll says the engine is still re-creating copies: under-
+// replicated tablets, regions or ranges. (Redis slots without a master and
+// a Galera node missing are not copies in flight: they wait for a node.)
+bool Copying(const record::HealthPoll& poll);
 
 Json RebalanceToJson(const RebalanceNumbers& n);
 // Rows of a fault's table in report.md: time to balanced, what moved, the
@@ -77,6 +84,7 @@ class RebalanceTracker {
   struct Poll {
     double t;
     std::vector<record::NodeShare> shares;
+    bool copying = false;  // the engine is re-creating under-replicated copies
   };
   struct Fault {
     int index;
