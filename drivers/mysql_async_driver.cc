@@ -1,6 +1,7 @@
 #include "drivers/mysql_async_driver.h"
 
 #include <mysql.h>
+#include <sys/epoll.h>
 
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -13,22 +14,29 @@
 namespace stampede::drivers {
 namespace {
 
-// Resumes a suspended non-blocking call (status: the MYSQL_WAIT_* it waits
-// for) until it completes; cont(ready) resumes it. A cut wait resumes it
-// too: the socket is shut down, so the library sees the end and returns.
+// The epoll events a suspended call (status: the MYSQL_WAIT_* it waits
+// for) needs; 0: none.
+uint32_t WaitEvents(int status) {
+  if (status & MYSQL_WAIT_WRITE) return uint32_t(EPOLLOUT);
+  return status & (MYSQL_WAIT_READ | MYSQL_WAIT_EXCEPT) ? uint32_t(EPOLLIN) : 0;
+}
+
+// What to resume the call with: what it waited for if the wait ended well;
+// a cut wait resumes it too (the socket is shut down, so the library sees
+// the end and returns).
+int Ready(int status, bool ok) {
+  return ok ? status & (MYSQL_WAIT_READ | MYSQL_WAIT_WRITE | MYSQL_WAIT_EXCEPT) : status;
+}
+
+// Resumes a suspended non-blocking call until it completes; cont(ready)
+// resumes it.
 template <typename Cont>
 Task<void> Drive(SocketWaiter& waiter, MYSQL* mysql, int status, Cont cont) {
   while (status != 0) {
     waiter.Watch(int(mysql_get_socket(mysql)));
-    bool ok = true;
-    if (status & MYSQL_WAIT_WRITE) {
-      co_await waiter.WritableNow();
-      ok = waiter.ok();
-    } else if (status & (MYSQL_WAIT_READ | MYSQL_WAIT_EXCEPT)) {
-      co_await waiter.ReadableNow();
-      ok = waiter.ok();
-    }
-    status = cont(ok ? status & (MYSQL_WAIT_READ | MYSQL_WAIT_WRITE | MYSQL_WAIT_EXCEPT) : status);
+    const uint32_t events = WaitEvents(status);
+    if (events != 0) co_await waiter.EventsNow(events);
+    status = cont(Ready(status, events == 0 || waiter.ok()));
   }
 }
 
@@ -192,8 +200,11 @@ Task<OpResult> MysqlAsyncDriver::Execute(const OpRequest& req, std::string* erro
   int ret = 0;
   // Drive only a call that has to wait: each is a coroutine frame.
   int status = mysql_stmt_execute_start(&ret, st.stmt);
-  if (status != 0) {
-    co_await Drive(waiter_, mysql_, status, [&](int ready) { return mysql_stmt_execute_cont(&ret, st.stmt, ready); });
+  while (status != 0) {  // Drive, written out: its frame is one more per operation
+    waiter_.Watch(int(mysql_get_socket(mysql_)));
+    const uint32_t events = WaitEvents(status);
+    if (events != 0) co_await waiter_.EventsNow(events);
+    status = mysql_stmt_execute_cont(&ret, st.stmt, Ready(status, events == 0 || waiter_.ok()));
   }
   if (ret != 0) co_return Failed(mysql_stmt_errno(st.stmt), mysql_stmt_error(st.stmt), st.write, error);
   if (mysql_stmt_field_count(st.stmt) == 0) {

@@ -60,6 +60,7 @@ class SocketWaiter {
   // became readable (writable).
   Task<void> ReadableNow() { return Start(EPOLLIN, false); }
   Task<void> WritableNow() { return Start(EPOLLOUT, false); }
+  Task<void> EventsNow(uint32_t events) { return Start(events, false); }
   bool ok() const { return !entry_.cancelled && !aborted_; }
 
   // Ends the connection under the library: a pending wait returns false,
