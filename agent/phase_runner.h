@@ -374,7 +374,14 @@ class PhaseRunner {
   // into w->calls (*statements > 0); an interactive one leaves
   // *statements kInteractive (kSequence on Redis). Returns its op index.
   int NextOp(Worker* w, int* statements);
+  // One statement: an attempt, then retries while the outcome is
+  // retryable and the retry policy allows (RunOps writes the first attempt
+  // out itself, a frame less per operation).
   Task<drivers::OpResult> ExecuteStatement(Worker* w, const drivers::OpRequest& req, uint32_t* retries);
+  // The retries after attempt 1 ended in r, retryable.
+  Task<drivers::OpResult> Retry(Worker* w, const drivers::OpRequest& req, drivers::OpResult r, uint32_t* retries);
+  // After an attempt: disarms its timeout, noting in w->error if it cut it.
+  void AfterAttempt(Worker* w);
   // n statements from calls, or an interactive one (n == kInteractive:
   // calls is its first statement) as one transaction
   // (phase_runner_transaction.cc).

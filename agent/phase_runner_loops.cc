@@ -352,8 +352,14 @@ drivers::Task<void> PhaseRunner::RunOps(Worker* w) {
     } else if (statements == kSequence) {
       r = co_await ExecuteSequence(w, &retries);
     } else {
-      r = co_await ExecuteStatement(w, w->req, &retries);
-      while (r.outcome == Outcome::kOk && w->ops->More(&w->req)) r = co_await ExecuteStatement(w, w->req, &retries);
+      do {
+        // ExecuteStatement written out: its frame would be one more per
+        // operation. A retryable outcome goes on in Retry's.
+        Arm(w);
+        r = co_await w->driver->Execute(w->req, &w->error);
+        AfterAttempt(w);
+        if (r.outcome == Outcome::kRetryable) r = co_await Retry(w, w->req, r, &retries);
+      } while (r.outcome == Outcome::kOk && w->ops->More(&w->req));
     }
     Settle(w, op, r, intended, retries, MonoNowNs(), w->error);
     if (!w->driver->connected()) co_await AfterLoss(w);
@@ -407,22 +413,31 @@ int PhaseRunner::NextOp(Worker* w, int* statements) {
   return op;
 }
 
+void PhaseRunner::AfterAttempt(Worker* w) {
+  if (Disarm(w)) w->error = TimeoutNote() + w->error;
+}
+
 drivers::Task<drivers::OpResult> PhaseRunner::ExecuteStatement(Worker* w, const drivers::OpRequest& req,
                                                                uint32_t* retries) {
-  drivers::OpResult r;
-  for (uint32_t attempt = 1;; ++attempt) {
-    Arm(w);
-    r = co_await w->driver->Execute(req, &w->error);
-    if (Disarm(w)) w->error = TimeoutNote() + w->error;
-    // Only a retryable outcome reads the clock: not every operation.
-    if (r.outcome != Outcome::kRetryable ||
-        !retry_.Again(r.outcome, attempt, w->driver->connected(), MonoNowNs(), deadline_mono_ns_)) {
-      break;
-    }
+  Arm(w);
+  drivers::OpResult r = co_await w->driver->Execute(req, &w->error);
+  AfterAttempt(w);
+  if (r.outcome == Outcome::kRetryable) r = co_await Retry(w, req, r, retries);
+  co_return r;
+}
+
+drivers::Task<drivers::OpResult> PhaseRunner::Retry(Worker* w, const drivers::OpRequest& req, drivers::OpResult r,
+                                                    uint32_t* retries) {
+  // Only a retryable outcome reads the clock: not every operation.
+  for (uint32_t attempt = 1; r.outcome == Outcome::kRetryable; ++attempt) {
+    if (!retry_.Again(r.outcome, attempt, w->driver->connected(), MonoNowNs(), deadline_mono_ns_)) break;
     ++*retries;
     if (!co_await SleepUntil(w, std::min(MonoNowNs() + retry_.BackoffNs(attempt, &w->jitter), deadline_mono_ns_))) {
       break;
     }
+    Arm(w);
+    r = co_await w->driver->Execute(req, &w->error);
+    AfterAttempt(w);
   }
   co_return r;
 }
