@@ -157,17 +157,19 @@ drivers::Task<void> PhaseRunner::WorkerMain(Worker* w) {
     if (!s.ok() && prepare_error_.ok()) {
       prepare_error_ = s;
       first_error = true;
+      // Prepare fails with this error whatever the others find: the
+      // workers still waiting for a connection turn give up now
+      // (TakeConnectTurn), so an endpoint that never answers fails the
+      // phase in one connect_timeout, not one per round of kMaxConnecting.
+      // Set under the lock: a worker on another loop that failed too has
+      // already handed its turn on, and the one it handed to runs after
+      // that worker took this lock, so it must see the flag. (Set after
+      // the lock, a preempted thread let a second round start.)
+      give_up_connecting_.store(true);
     }
   }
   cv_.notify_all();
-  if (first_error) {
-    // Prepare fails with this error whatever the others find: the workers
-    // still waiting for a connection turn give up now (TakeConnectTurn),
-    // so an endpoint that never answers fails the phase in one
-    // connect_timeout, not one per round of kMaxConnecting.
-    give_up_connecting_.store(true);
-    OnEachLoop([](Worker* x) { x->sleep->cancel(); });
-  }
+  if (first_error) OnEachLoop([](Worker* x) { x->sleep->cancel(); });
   if (!s.ok()) co_return;
   w->ops = workload_->MakeWorker(w->global);
   if (w->history) w->ops->SetHistory(w->history.get(), &w->endpoint);
