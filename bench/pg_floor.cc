@@ -26,8 +26,8 @@ struct Client {
 
 bool Receive(Client& client);
 
-// Sends the next select and reads once at once, as pgbench does (and as
-// stampede's driver does): true when the reply had already arrived.
+// Sends the next select and reads once right away, as pgbench and
+// stampede's driver do: true when the reply had already arrived.
 bool Send(Client& client, uint64_t keys) {
   std::snprintf(client.key, sizeof client.key, "%llu", static_cast<unsigned long long>(NextKey(client.random, keys)));
   const char* values[1] = {client.key};

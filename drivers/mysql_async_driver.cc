@@ -198,9 +198,10 @@ Task<OpResult> MysqlAsyncDriver::Execute(const OpRequest& req, std::string* erro
   }
   if (!st.binds.empty()) mysql_stmt_bind_param(st.stmt, st.binds.data());
   int ret = 0;
-  // Drive only a call that has to wait: each is a coroutine frame.
+  // The execution's wait is Drive written out: a Drive frame would be one
+  // more per operation. The calls below take Drive only when they must wait.
   int status = mysql_stmt_execute_start(&ret, st.stmt);
-  while (status != 0) {  // Drive, written out: its frame is one more per operation
+  while (status != 0) {
     waiter_.Watch(int(mysql_get_socket(mysql_)));
     const uint32_t events = WaitEvents(status);
     if (events != 0) co_await waiter_.EventsNow(events);
