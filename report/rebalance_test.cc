@@ -154,9 +154,7 @@ TEST(RebalanceTest, PeakReplicationLagUntilBalanced) {
 // master wait for a node, not for copies: they do not hold balance open.
 TEST(RebalanceTest, CopiesStillBeingMadeKeepTheMoveOpen) {
   auto tserver = [](const std::string& name, double tablets, const std::string& status) {
-    record::NodeShare s;
-    s.node = name;
-    s.share = tablets;
+    record::NodeShare s = Share(name, tablets);
     s.state = status;
     return s;
   };
