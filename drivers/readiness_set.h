@@ -44,9 +44,18 @@ class ReadinessSet : public boost::asio::execution_context::service {
  public:
   using key_type = ReadinessSet;
   static inline boost::asio::execution_context::id id;
-  // What a coroutine waiting with use_awaitable leaves behind: calling it
-  // resumes the coroutine.
-  using Handler = boost::asio::async_result<boost::asio::use_awaitable_t<>, void()>::handler_type;
+  // What a suspended coroutine leaves behind: calling it resumes the
+  // coroutine. It is Asio's own record of a coroutine's stack, the one
+  // use_awaitable's handlers hold, taken straight from the frame that
+  // suspends (SocketWaiter::Suspend) and resumed as Asio launches a
+  // coroutine. use_awaitable would suspend in a frame of its own
+  // (async_result::initiate), one more allocation per operation
+  // (docs/PERFORMANCE.md, issue 35).
+  class Handler : public boost::asio::detail::awaitable_thread<boost::asio::any_io_executor> {
+   public:
+    explicit Handler(awaitable_thread* suspended) : awaitable_thread(std::move(*suspended)) {}
+    void operator()() { launch(); }
+  };
 
   // One socket's place in the set; its waiter owns it.
   struct Entry {

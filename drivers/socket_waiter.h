@@ -9,10 +9,8 @@
 #include <sys/epoll.h>
 #include <sys/socket.h>
 
-#include <boost/asio/async_result.hpp>
 #include <boost/asio/execution/context.hpp>
 #include <boost/asio/query.hpp>
-#include <boost/asio/use_awaitable.hpp>
 
 #include "drivers/async_driver.h"
 #include "drivers/readiness_set.h"
@@ -58,9 +56,10 @@ class SocketWaiter {
   // The wait itself, without a coroutine frame of its own (for the
   // per-operation path): co_await it, then ok() says whether the socket
   // became readable (writable).
-  Task<void> ReadableNow() { return Start(EPOLLIN, false); }
-  Task<void> WritableNow() { return Start(EPOLLOUT, false); }
-  Task<void> EventsNow(uint32_t events) { return Start(events, false); }
+  class Suspend;
+  Suspend ReadableNow();
+  Suspend WritableNow();
+  Suspend EventsNow(uint32_t events);
   bool ok() const { return !entry_.cancelled && !aborted_; }
 
   // Ends the connection under the library: a pending wait returns false,
@@ -73,24 +72,44 @@ class SocketWaiter {
   bool aborted() const { return aborted_; }
 
  private:
-  Task<void> Start(uint32_t events, bool recheck) {
-    return boost::asio::async_initiate<const boost::asio::use_awaitable_t<>&, void()>(
-        [this, events, recheck](ReadinessSet::Handler handler) {
-          set_.Wait(entry_, events, std::move(handler), recheck, executor_);
-        },
-        boost::asio::use_awaitable);
-  }
-  Task<bool> Wait(uint32_t events) {
-    if (aborted_ || entry_.fd < 0) co_return false;
-    co_await Start(events, true);
-    co_return ok();
-  }
+  Task<bool> Wait(uint32_t events);
 
   boost::asio::any_io_executor executor_;
   ReadinessSet& set_;
   ReadinessSet::Entry entry_;
   bool aborted_ = false;
 };
+
+// co_await it in a Task coroutine: Asio's awaitable runs it once the
+// coroutine is suspended (the await_transform that async_initiate uses
+// itself), and it hands the coroutine's stack to the set, which resumes the
+// coroutine when the socket is ready. The coroutine suspends in its own
+// frame: there is no other.
+class SocketWaiter::Suspend {
+ public:
+  using Frame = boost::asio::detail::awaitable_frame_base<boost::asio::any_io_executor>;
+  Suspend(SocketWaiter& waiter, uint32_t events, bool recheck) : waiter_(waiter), events_(events), recheck_(recheck) {}
+  ReadinessSet::Handler* operator()(Frame* frame) const {
+    waiter_.set_.Wait(waiter_.entry_, events_, ReadinessSet::Handler(frame->detach_thread()), recheck_,
+                      waiter_.executor_);
+    return nullptr;
+  }
+
+ private:
+  SocketWaiter& waiter_;
+  uint32_t events_;
+  bool recheck_;
+};
+
+inline SocketWaiter::Suspend SocketWaiter::ReadableNow() { return Suspend(*this, EPOLLIN, false); }
+inline SocketWaiter::Suspend SocketWaiter::WritableNow() { return Suspend(*this, EPOLLOUT, false); }
+inline SocketWaiter::Suspend SocketWaiter::EventsNow(uint32_t events) { return Suspend(*this, events, false); }
+
+inline Task<bool> SocketWaiter::Wait(uint32_t events) {
+  if (aborted_ || entry_.fd < 0) co_return false;
+  co_await Suspend(*this, events, true);
+  co_return ok();
+}
 
 }  // namespace stampede::drivers
 
