@@ -18,6 +18,7 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "drivers/socket_waiter.h"
 
 namespace stampede::agent {
 namespace {
@@ -355,10 +356,19 @@ drivers::Task<void> PhaseRunner::RunOps(Worker* w) {
       r = co_await ExecuteSequence(w, &retries);
     } else {
       do {
-        // ExecuteStatement written out: its frame would be one more per
-        // operation. A retryable outcome goes on in Retry's.
+        // ExecuteStatement written out, and the driver's steps where it
+        // has them: their frames would be two more per operation. A
+        // retryable outcome goes on in Retry's.
         Arm(w);
-        r = co_await w->driver->Execute(w->req, &w->error);
+        if (drivers::SocketWaiter* steps = w->driver->steps()) {
+          bool done = w->driver->Begin(w->req, &r, &w->error);
+          while (!done) {
+            co_await steps->Pending();
+            done = w->driver->Proceed(&r, &w->error);
+          }
+        } else {
+          r = co_await w->driver->Execute(w->req, &w->error);
+        }
         AfterAttempt(w);
         if (r.outcome == Outcome::kRetryable) r = co_await Retry(w, w->req, r, &retries);
       } while (r.outcome == Outcome::kOk && w->ops->More(&w->req));

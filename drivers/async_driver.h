@@ -26,6 +26,8 @@
 
 namespace stampede::drivers {
 
+class SocketWaiter;
+
 template <typename T>
 using Task = boost::asio::awaitable<T>;
 
@@ -41,6 +43,22 @@ class AsyncDriver {
   // Executes one prepared statement; on a non-ok outcome *error gets the
   // server's or the library's message.
   virtual Task<OpResult> Execute(const OpRequest& request, std::string* error) = 0;
+  // The same execution without a coroutine frame, for the per-operation
+  // path (docs/PERFORMANCE.md, issue 35), where steps() is not null: Begin
+  // starts it (request must outlive it); while Begin or Proceed returns
+  // false, co_await steps()->Pending() and then call Proceed. Once one
+  // returns true, *result and *error hold what Execute would have given.
+  // Where steps() is null, Execute is the only way.
+  SocketWaiter* steps() const { return steps_; }
+  virtual bool Begin(const OpRequest& request, OpResult* result, std::string* error) {
+    (void)request;
+    return Proceed(result, error);
+  }
+  virtual bool Proceed(OpResult* result, std::string* error) {
+    *result = OpResult{Outcome::kFatal, 0, 0};
+    *error = "this driver has no steps";
+    return true;
+  }
   // A statement of the transaction protocol (BEGIN, COMMIT, ROLLBACK,
   // SAVEPOINT ...), unprepared. write: a lost connection is ambiguous.
   virtual Task<OpResult> Control(std::string_view statement, bool write, std::string* error) = 0;
@@ -68,6 +86,9 @@ class AsyncDriver {
   // abort): the operation in flight, if any, ends as a lost connection.
   virtual void Abort() = 0;
   virtual void Close() = 0;
+
+ protected:
+  SocketWaiter* steps_ = nullptr;  // set by a driver that offers Begin and Proceed
 };
 
 }  // namespace stampede::drivers

@@ -7,6 +7,7 @@
 #include <boost/asio/this_coro.hpp>
 #include <chrono>
 #include <cstring>
+#include <type_traits>
 
 #include "drivers/mysql_errors.h"
 #include "drivers/statement_template.h"
@@ -61,7 +62,11 @@ struct MysqlAsyncDriver::Statement {
   }
 };
 
-MysqlAsyncDriver::MysqlAsyncDriver(const boost::asio::any_io_executor& executor) : waiter_(executor) {}
+static_assert(std::is_same_v<my_bool, char>, "MysqlAsyncDriver::freed_ holds a my_bool");
+
+MysqlAsyncDriver::MysqlAsyncDriver(const boost::asio::any_io_executor& executor) : waiter_(executor) {
+  steps_ = &waiter_;
+}
 
 MysqlAsyncDriver::~MysqlAsyncDriver() { Close(); }
 
@@ -173,11 +178,15 @@ Task<Status> MysqlAsyncDriver::Prepare(const std::vector<StatementSpec>& stateme
 }
 
 Task<OpResult> MysqlAsyncDriver::Execute(const OpRequest& req, std::string* error) {
-  OpResult result;
+  return ExecuteInSteps(*this, req, error);
+}
+
+bool MysqlAsyncDriver::Begin(const OpRequest& req, OpResult* result, std::string* error) {
+  *result = OpResult{};
   if (!mysql_) {
-    result.outcome = Outcome::kUnavailable;
+    result->outcome = Outcome::kUnavailable;
     *error = endpoint_ + ": not connected";
-    co_return result;
+    return true;
   }
   Statement& st = *statements_[size_t(req.stmt)];
   for (size_t i = 0; i < st.order.size(); ++i) {
@@ -197,51 +206,96 @@ Task<OpResult> MysqlAsyncDriver::Execute(const OpRequest& req, std::string* erro
     }
   }
   if (!st.binds.empty()) mysql_stmt_bind_param(st.stmt, st.binds.data());
-  int ret = 0;
-  // The execution's wait is Drive written out: a Drive frame would be one
-  // more per operation. The calls below take Drive only when they must wait.
-  int status = mysql_stmt_execute_start(&ret, st.stmt);
-  while (status != 0) {
-    waiter_.Watch(int(mysql_get_socket(mysql_)));
-    const uint32_t events = WaitEvents(status);
-    if (events != 0) co_await waiter_.EventsNow(events);
-    status = mysql_stmt_execute_cont(&ret, st.stmt, Ready(status, events == 0 || waiter_.ok()));
+  current_ = &st;
+  request_ = &req;
+  stage_ = Stage::kExecute;
+  status_ = mysql_stmt_execute_start(&ret_, st.stmt);
+  return Advance(result, error);
+}
+
+bool MysqlAsyncDriver::Proceed(OpResult* result, std::string* error) {
+  // A cut wait resumes the call too: the socket is shut down, so the
+  // library sees the end and returns.
+  status_ = Continue(Ready(status_, waiter_.ok()));
+  return Advance(result, error);
+}
+
+int MysqlAsyncDriver::Continue(int ready) {
+  switch (stage_) {
+    case Stage::kExecute:
+      return mysql_stmt_execute_cont(&ret_, current_->stmt, ready);
+    case Stage::kStore:
+      return mysql_stmt_store_result_cont(&ret_, current_->stmt, ready);
+    case Stage::kFree:
+      break;
   }
-  if (ret != 0) co_return Failed(mysql_stmt_errno(st.stmt), mysql_stmt_error(st.stmt), st.write, error);
-  if (mysql_stmt_field_count(st.stmt) == 0) {
-    result.rows = int64_t(mysql_stmt_affected_rows(st.stmt));
-    co_return result;
-  }
-  // A result set: read it all (the rows are counted), the scalar bound.
-  if (req.text) req.text->clear();
-  if (st.scalar) mysql_stmt_bind_result(st.stmt, req.text ? &st.text : &st.result);
-  status = mysql_stmt_store_result_start(&ret, st.stmt);
-  if (status != 0) {
-    co_await Drive(waiter_, mysql_, status,
-                   [&](int ready) { return mysql_stmt_store_result_cont(&ret, st.stmt, ready); });
-  }
-  if (ret != 0) co_return Failed(mysql_stmt_errno(st.stmt), mysql_stmt_error(st.stmt), false, error);
-  result.rows = int64_t(mysql_stmt_num_rows(st.stmt));
-  if (st.scalar && result.rows > 0) {
-    const int fetched = mysql_stmt_fetch(st.stmt);
-    if (!req.text) {
-      if (fetched == 0) result.value = st.value;
-    } else if ((fetched == 0 || fetched == MYSQL_DATA_TRUNCATED) && !st.text_null && st.text_length > 0) {
-      req.text->resize(st.text_length);
-      MYSQL_BIND column{};
-      column.buffer_type = MYSQL_TYPE_STRING;
-      column.buffer = req.text->data();
-      column.buffer_length = st.text_length;
-      mysql_stmt_fetch_column(st.stmt, &column, 0, 0);
+  return mysql_stmt_free_result_cont(&freed_, current_->stmt, ready);
+}
+
+bool MysqlAsyncDriver::Advance(OpResult* result, std::string* error) {
+  do {
+    while (status_ != 0) {
+      const uint32_t events = WaitEvents(status_);
+      if (events != 0) {
+        waiter_.Watch(int(mysql_get_socket(mysql_)));
+        waiter_.Expect(events);
+        return false;
+      }
+      status_ = Continue(Ready(status_, true));
     }
+  } while (NextStage(result, error));
+  return true;
+}
+
+bool MysqlAsyncDriver::NextStage(OpResult* result, std::string* error) {
+  Statement& st = *current_;
+  switch (stage_) {
+    case Stage::kExecute:
+      if (ret_ != 0) {
+        *result = Failed(mysql_stmt_errno(st.stmt), mysql_stmt_error(st.stmt), st.write, error);
+        return false;
+      }
+      if (mysql_stmt_field_count(st.stmt) == 0) {
+        result->rows = int64_t(mysql_stmt_affected_rows(st.stmt));
+        return false;
+      }
+      // A result set: read it all (the rows are counted), the scalar bound.
+      if (request_->text) request_->text->clear();
+      if (st.scalar) mysql_stmt_bind_result(st.stmt, request_->text ? &st.text : &st.result);
+      stage_ = Stage::kStore;
+      status_ = mysql_stmt_store_result_start(&ret_, st.stmt);
+      return true;
+    case Stage::kStore:
+      if (ret_ != 0) {
+        *result = Failed(mysql_stmt_errno(st.stmt), mysql_stmt_error(st.stmt), false, error);
+        return false;
+      }
+      result->rows = int64_t(mysql_stmt_num_rows(st.stmt));
+      if (st.scalar && result->rows > 0) Fetch(st, result);
+      stage_ = Stage::kFree;
+      status_ = mysql_stmt_free_result_start(&freed_, st.stmt);
+      return true;
+    case Stage::kFree:
+      break;
   }
-  my_bool freed = 0;
-  status = mysql_stmt_free_result_start(&freed, st.stmt);
-  if (status != 0) {
-    co_await Drive(waiter_, mysql_, status,
-                   [&](int ready) { return mysql_stmt_free_result_cont(&freed, st.stmt, ready); });
+  return false;
+}
+
+// The scalar of a stored result: an integer, or the text the request asks
+// for.
+void MysqlAsyncDriver::Fetch(Statement& st, OpResult* result) {
+  const int fetched = mysql_stmt_fetch(st.stmt);
+  std::string* text = request_->text;
+  if (!text) {
+    if (fetched == 0) result->value = st.value;
+  } else if ((fetched == 0 || fetched == MYSQL_DATA_TRUNCATED) && !st.text_null && st.text_length > 0) {
+    text->resize(st.text_length);
+    MYSQL_BIND column{};
+    column.buffer_type = MYSQL_TYPE_STRING;
+    column.buffer = text->data();
+    column.buffer_length = st.text_length;
+    mysql_stmt_fetch_column(st.stmt, &column, 0, 0);
   }
-  co_return result;
 }
 
 Task<OpResult> MysqlAsyncDriver::Control(std::string_view statement, bool write, std::string* error) {

@@ -19,7 +19,7 @@ typedef struct st_mysql_stmt MYSQL_STMT;
 
 namespace stampede::drivers {
 
-class MysqlAsyncDriver : public AsyncDriver {
+class MysqlAsyncDriver final : public AsyncDriver {
  public:
   explicit MysqlAsyncDriver(const boost::asio::any_io_executor& executor);
   ~MysqlAsyncDriver() override;
@@ -27,6 +27,8 @@ class MysqlAsyncDriver : public AsyncDriver {
   Task<Status> Connect(const ConnectOptions& options) override;
   Task<Status> Prepare(const std::vector<StatementSpec>& statements) override;
   Task<OpResult> Execute(const OpRequest& request, std::string* error) override;
+  bool Begin(const OpRequest& request, OpResult* result, std::string* error) override;
+  bool Proceed(OpResult* result, std::string* error) override;
   Task<OpResult> Control(std::string_view statement, bool write, std::string* error) override;
   bool connected() const override { return mysql_ != nullptr; }
   void Abort() override { waiter_.Abort(); }
@@ -37,11 +39,29 @@ class MysqlAsyncDriver : public AsyncDriver {
   OpResult Failed(unsigned code, const std::string& message, bool write, std::string* error);
   // session: read-write: "" if the server accepts writes, else why not.
   Task<std::string> ReadOnlyProblem();
+  // Begin's and Proceed's parts: the suspended call of the current stage,
+  // resumed; the operation run on until it must wait (false) or ends; a
+  // stage's completed call taken, and the next stage's call started
+  // (false: the operation has ended).
+  int Continue(int ready);
+  bool Advance(OpResult* result, std::string* error);
+  bool NextStage(OpResult* result, std::string* error);
+  void Fetch(Statement& st, OpResult* result);
 
   SocketWaiter waiter_;
   MYSQL* mysql_ = nullptr;
   std::string endpoint_;
   std::vector<std::unique_ptr<Statement>> statements_;
+  // The operation in flight: its statement and request, its stage, and the
+  // stage's call: the MYSQL_WAIT_* it is suspended on (0: completed) and
+  // what it returns.
+  enum class Stage : uint8_t { kExecute, kStore, kFree };
+  Statement* current_ = nullptr;
+  const OpRequest* request_ = nullptr;
+  Stage stage_ = Stage::kExecute;
+  int status_ = 0;
+  int ret_ = 0;
+  char freed_ = 0;  // mysql_stmt_free_result's my_bool
 };
 
 }  // namespace stampede::drivers

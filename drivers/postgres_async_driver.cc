@@ -1,6 +1,7 @@
 #include "drivers/postgres_async_driver.h"
 
 #include <libpq-fe.h>
+#include <sys/epoll.h>
 
 #include <boost/asio/steady_timer.hpp>
 #include <charconv>
@@ -13,7 +14,9 @@
 
 namespace stampede::drivers {
 
-PostgresAsyncDriver::PostgresAsyncDriver(const boost::asio::any_io_executor& executor) : waiter_(executor) {}
+PostgresAsyncDriver::PostgresAsyncDriver(const boost::asio::any_io_executor& executor) : waiter_(executor) {
+  steps_ = &waiter_;
+}
 
 PostgresAsyncDriver::~PostgresAsyncDriver() { Close(); }
 
@@ -173,38 +176,70 @@ Task<Status> PostgresAsyncDriver::Prepare(const std::vector<StatementSpec>& stat
 }
 
 Task<OpResult> PostgresAsyncDriver::Execute(const OpRequest& req, std::string* error) {
-  OpResult result;
+  return ExecuteInSteps(*this, req, error);
+}
+
+bool PostgresAsyncDriver::Begin(const OpRequest& req, OpResult* result, std::string* error) {
+  *result = OpResult{};
   if (!conn_) {
-    result.outcome = Outcome::kUnavailable;
+    result->outcome = Outcome::kUnavailable;
     *error = endpoint_ + ": not connected";
-    co_return result;
+    return true;
   }
   const char* const* params = SetParams(req);
   if (req.text) req.text->clear();
-  const Statement& st = statements_[size_t(req.stmt)];
-  const bool write = st.write;
-  if (!PQsendQueryPrepared(conn_, st.name.c_str(), req.nparams, params, nullptr, nullptr, 0)) {
-    co_return Lost(false, error);
+  current_ = &statements_[size_t(req.stmt)];
+  request_ = &req;
+  failed_ = false;
+  flushing_ = true;
+  if (!PQsendQueryPrepared(conn_, current_->name.c_str(), req.nparams, params, nullptr, nullptr, 0)) {
+    *result = Lost(false, error);
+    return true;
   }
-  // The per-operation path awaits the socket itself: Flush and Collect
-  // are each a coroutine frame more, so only a full socket takes Flush.
-  const int flushed = PQflush(conn_);
-  bool sent = flushed == 0;
-  if (flushed > 0) sent = co_await Flush();
-  if (!sent) co_return Lost(false, error);  // nothing (complete) reached the server
+  return Flushed(PQflush(conn_), result, error);
+}
+
+bool PostgresAsyncDriver::Proceed(OpResult* result, std::string* error) {
+  if (!waiter_.ok() || !PQconsumeInput(conn_)) {
+    // Until the request is sent whole, nothing of it reached the server.
+    *result = Lost(!flushing_ && current_->write, error);
+    return true;
+  }
+  return flushing_ ? Flushed(PQflush(conn_), result, error) : Take(result, error);
+}
+
+bool PostgresAsyncDriver::Flushed(int flushed, OpResult* result, std::string* error) {
+  if (flushed < 0) {
+    *result = Lost(false, error);
+    return true;
+  }
+  if (flushed > 0) {  // a full socket: rare
+    waiter_.Expect(EPOLLOUT);
+    return false;
+  }
+  flushing_ = false;
   // Read once before waiting, as pgbench does: the reply is often in
   // already, and then the operation ends without a trip through the
   // readiness set (docs/PERFORMANCE.md, issue 35).
-  if (!PQconsumeInput(conn_)) co_return Lost(write, error);
-  bool failed = false;
-  while (true) {
-    const Taken taken = TakeResults(&result, st.scalar, &failed, error, req.text);
-    if (taken == Taken::kDone) break;
-    if (taken == Taken::kLost) co_return Lost(write, error);
-    co_await waiter_.ReadableNow();
-    if (!waiter_.ok() || !PQconsumeInput(conn_)) co_return Lost(write, error);
+  if (!PQconsumeInput(conn_)) {
+    *result = Lost(current_->write, error);
+    return true;
   }
-  co_return result;
+  return Take(result, error);
+}
+
+bool PostgresAsyncDriver::Take(OpResult* result, std::string* error) {
+  switch (TakeResults(result, current_->scalar, &failed_, error, request_->text)) {
+    case Taken::kDone:
+      return true;
+    case Taken::kLost:
+      *result = Lost(current_->write, error);
+      return true;
+    case Taken::kMore:
+      break;
+  }
+  waiter_.Expect(EPOLLIN);
+  return false;
 }
 
 const char* const* PostgresAsyncDriver::SetParams(const OpRequest& req) {

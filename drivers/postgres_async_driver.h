@@ -17,7 +17,7 @@ typedef struct pg_result PGresult;
 
 namespace stampede::drivers {
 
-class PostgresAsyncDriver : public AsyncDriver {
+class PostgresAsyncDriver final : public AsyncDriver {
  public:
   explicit PostgresAsyncDriver(const boost::asio::any_io_executor& executor);
   ~PostgresAsyncDriver() override;
@@ -25,6 +25,8 @@ class PostgresAsyncDriver : public AsyncDriver {
   Task<Status> Connect(const ConnectOptions& options) override;
   Task<Status> Prepare(const std::vector<StatementSpec>& statements) override;
   Task<OpResult> Execute(const OpRequest& request, std::string* error) override;
+  bool Begin(const OpRequest& request, OpResult* result, std::string* error) override;
+  bool Proceed(OpResult* result, std::string* error) override;
   Task<OpResult> Control(std::string_view statement, bool write, std::string* error) override;
   // libpq's pipeline mode. A Sync ends each implicit transaction: every
   // write has one of its own (it commits, or fails, alone), consecutive
@@ -49,6 +51,10 @@ class PostgresAsyncDriver : public AsyncDriver {
   // Reads the Sync's result that ends one pipelined statement.
   Task<bool> AwaitSync();
   OpResult Lost(bool write, std::string* error);
+  // Begin's and Proceed's parts: after PQflush returned `flushed`, and
+  // reading the results; true once the operation has ended.
+  bool Flushed(int flushed, OpResult* result, std::string* error);
+  bool Take(OpResult* result, std::string* error);
   // Writes req's parameters as text; returns libpq's array of them.
   const char* const* SetParams(const OpRequest& req);
 
@@ -64,6 +70,13 @@ class PostgresAsyncDriver : public AsyncDriver {
     bool scalar = false;
   };
   std::vector<Statement> statements_;
+  // The operation in flight (Begin, Proceed): its statement and request,
+  // whether its request is still being sent, and whether an error was
+  // already taken for it.
+  const Statement* current_ = nullptr;
+  const OpRequest* request_ = nullptr;
+  bool flushing_ = false;
+  bool failed_ = false;
   // The parameters as text: up to kMaxParams in the driver itself, integers
   // written in place; string parameters and wider requests (a batched
   // insert) in the vectors, grown to the widest seen and reused.

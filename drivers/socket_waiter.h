@@ -61,6 +61,10 @@ class SocketWaiter {
   Suspend WritableNow();
   Suspend EventsNow(uint32_t events);
   bool ok() const { return !entry_.cancelled && !aborted_; }
+  // A driver's step that must wait says for what (AsyncDriver::Begin);
+  // Pending() is then that wait.
+  void Expect(uint32_t events) { expected_ = events; }
+  Suspend Pending();
 
   // Ends the connection under the library: a pending wait returns false,
   // and the library's next read sees the end of the stream.
@@ -78,6 +82,7 @@ class SocketWaiter {
   ReadinessSet& set_;
   ReadinessSet::Entry entry_;
   bool aborted_ = false;
+  uint32_t expected_ = EPOLLIN;
 };
 
 // co_await it in a Task coroutine: Asio's awaitable runs it once the
@@ -104,11 +109,24 @@ class SocketWaiter::Suspend {
 inline SocketWaiter::Suspend SocketWaiter::ReadableNow() { return Suspend(*this, EPOLLIN, false); }
 inline SocketWaiter::Suspend SocketWaiter::WritableNow() { return Suspend(*this, EPOLLOUT, false); }
 inline SocketWaiter::Suspend SocketWaiter::EventsNow(uint32_t events) { return Suspend(*this, events, false); }
+inline SocketWaiter::Suspend SocketWaiter::Pending() { return Suspend(*this, expected_, false); }
 
 inline Task<bool> SocketWaiter::Wait(uint32_t events) {
   if (aborted_ || entry_.fd < 0) co_return false;
   co_await Suspend(*this, events, true);
   co_return ok();
+}
+
+// AsyncDriver::Execute for a driver with steps (Begin and Proceed).
+template <typename Driver>
+Task<OpResult> ExecuteInSteps(Driver& driver, const OpRequest& request, std::string* error) {
+  OpResult result;
+  bool done = driver.Begin(request, &result, error);
+  while (!done) {
+    co_await driver.steps()->Pending();
+    done = driver.Proceed(&result, error);
+  }
+  co_return result;
 }
 
 }  // namespace stampede::drivers
