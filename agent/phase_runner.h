@@ -113,26 +113,34 @@ WorkerShare ShareOf(uint32_t total, uint32_t agent_index, uint32_t agent_count,
 // parts). Its fields belong to the loop's thread; stats are drained by the
 // collector.
 struct WorkerState {
+  // What every operation reads comes first, in one cache line: at 1,000
+  // workers each line of a worker is a cache miss per operation
+  // (docs/PERFORMANCE.md, issue 35). The event loop's parts live here too
+  // (PhaseRunner::Worker has the rest).
   uint32_t global = 0;
   int endpoint = 0;  // index into target.endpoints
   // Where it records: its event loop's, shared with the loop's other
   // workers (one writer thread).
   WorkerStats* stats = nullptr;
-  // In the worker itself, not a block of its own: every operation reads
-  // it, and at 1,000 workers a separate block is one more cache miss each.
-  std::optional<WorkerSchedule> schedule;
   std::unique_ptr<workloads::WorkerOps> ops;
-  drivers::OpRequest req;
-  // Between reconnects, from kReconnectBackoffNs (common/backoff.h).
-  Backoff backoff{kReconnectBackoffNs};
+  std::unique_ptr<drivers::AsyncDriver> driver;
+  size_t loop = 0;
+  size_t slot = 0;   // its place in its loop's cut_at
   int failures = 0;  // connections lost since the last successful op
-  Rng jitter{0};
   // A worker whose first endpoint is one of target.joining (a node that
   // joins mid-run): that endpoint, which it tries again every
   // kHomeRetryNs while on another one; -1: none.
   int home = -1;
+  bool cut_fired = false;  // the watchdog cut its operation
+  bool active = false;     // counted in active_
+  // Between reconnects, from kReconnectBackoffNs (common/backoff.h).
+  Backoff backoff{kReconnectBackoffNs};
+  // In the worker itself, not a block of its own: every operation reads
+  // it.
+  drivers::OpRequest req;
+  std::optional<WorkerSchedule> schedule;
+  Rng jitter{0};
   int64_t next_home_ns = 0;
-  bool active = false;  // counted in active_
   // A history-keeping workload's (Workload::keeps_history): the worker
   // writes, the collector drains.
   std::unique_ptr<HistoryLog> history;
@@ -288,11 +296,7 @@ class PhaseRunner {
   using Task = drivers::Task<T>;
   static constexpr int kMaxTxnStatements = 16;
   struct Worker : WorkerState {
-    size_t loop = 0;
-    size_t slot = 0;  // its place in its loop's cut_at
-    std::unique_ptr<drivers::AsyncDriver> driver;
     std::unique_ptr<boost::asio::steady_timer> sleep;  // schedule, back-off, the start gate
-    bool cut_fired = false;                            // the watchdog cut its operation
     bool connect_turn = false;                         // handed a connection attempt's turn (EndConnectTurn)
     std::string error;
     // A transaction's statements, made the first time one runs.

@@ -76,15 +76,18 @@ constexpr int kMaxParams = 16;
 constexpr int kMaxStatementParams = 4096;
 
 struct OpRequest {
+  // Every field an operation reads comes before params, so that a request
+  // of one or two parameters is read from one cache line (at 1,000
+  // connections each line is a miss; docs/PERFORMANCE.md, issue 35).
   int stmt = 0;
   int nparams = 0;
-  std::array<Param, kMaxParams> params;
   // nparams > kMaxParams: the parameters are wide[0..nparams), owned by
   // the caller until Execute or Append returns.
   const Param* wide = nullptr;
   // A scalar statement's first column, as text, is copied here ("" for no
   // row or NULL); null: not wanted (append's reads of a list).
   std::string* text = nullptr;
+  std::array<Param, kMaxParams> params;
 
   void Set(int i, Param p) {
     params[i] = p;
