@@ -311,6 +311,7 @@ drivers::Task<void> PhaseRunner::RunOps(Worker* w) {
   const double rank = double(w->global - share_.first) * options_.agent_count + options_.agent_index;
   const int64_t think_ns = int64_t(phase_.think_time_ms()) * kNsPerMs;
   const bool paced = workload_->paced();
+  const bool staged = stages.staged_workers();
   int64_t due;
   while (schedule.Next(&due)) {
     if (Aborted()) co_return;
@@ -331,7 +332,7 @@ drivers::Task<void> PhaseRunner::RunOps(Worker* w) {
     } else {
       if (paced) co_await SleepUntil(w, std::min(MonoNowNs() + w->ops->PauseNs(), deadline_mono_ns_));
       intended = MonoNowNs();
-      if (stages.staged_workers()) {
+      if (staged) {
         // Wait (not counted as active) until the ramp reaches this worker.
         while (intended < deadline_mono_ns_ && rank + 0.5 > stages.ValueAt(double(intended - start_mono_ns_) / 1e9)) {
           SetActive(w, false);

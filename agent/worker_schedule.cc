@@ -13,13 +13,15 @@ constexpr uint64_t kArrivalSalt = 0xa771fa15;
 
 WorkerSchedule::WorkerSchedule(const v1::Phase& phase, uint64_t seed, uint32_t phase_index, uint32_t global,
                                uint64_t budget)
-    : schedule_(phase),
+    : budget_(budget),
       poisson_(phase.arrival() == "poisson"),
-      workers_(phase.workers() > 0 ? double(phase.workers()) : 1.0),
       global_(global),
-      budget_(budget),
+      workers_(phase.workers() > 0 ? double(phase.workers()) : 1.0),
       duration_ns_(int64_t(phase.duration_ms()) * kNsPerMs),
-      arrivals_(MixSeed(MixSeed(seed ^ kArrivalSalt, phase_index), global)) {}
+      arrivals_(MixSeed(MixSeed(seed ^ kArrivalSalt, phase_index), global)),
+      schedule_(phase) {
+  open_loop_ = schedule_.open_loop();
+}
 
 bool WorkerSchedule::Peek(int64_t* due_ns) {
   if (!peeked_) {
@@ -39,7 +41,7 @@ bool WorkerSchedule::Next(int64_t* due_ns) {
 
 bool WorkerSchedule::Compute(int64_t* due_ns) {
   if (budget_ && k_ >= budget_) return false;
-  if (!schedule_.open_loop()) {
+  if (!open_loop_) {
     *due_ns = 0;
     return true;
   }

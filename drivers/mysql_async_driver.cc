@@ -47,10 +47,17 @@ Task<void> Drive(SocketWaiter& waiter, MYSQL* mysql, int status, Cont cont) {
 struct MysqlAsyncDriver::Statement {
   MYSQL_STMT* stmt = nullptr;
   bool write = false, scalar = false;
-  std::vector<int> order;  // the request parameter of each '?'
+  // Each '?': the request parameter it takes, and its value's length or
+  // the integer itself, in one block (each block is a cache miss per
+  // operation at 1,000 connections); the bindings in another, as the C
+  // API reads them.
+  struct Slot {
+    int order = 0;
+    unsigned long length = 0;
+    long long value = 0;
+  };
+  std::vector<Slot> slots;
   std::vector<MYSQL_BIND> binds;
-  std::vector<long long> ints;
-  std::vector<unsigned long> lengths;
   MYSQL_BIND result{};
   long long value = 0;
   // The scalar as text (OpRequest::text): its length first, then fetched.
@@ -147,7 +154,8 @@ Task<Status> MysqlAsyncDriver::Prepare(const std::vector<StatementSpec>& stateme
   for (const StatementSpec& spec : statements) {
     if (!mysql_) co_return Status::Error(endpoint_ + ": not connected");
     auto st = std::make_unique<Statement>();
-    auto text = ToQuestionMarks(spec.text, kMaxStatementParams, &st->order);
+    std::vector<int> order;
+    auto text = ToQuestionMarks(spec.text, kMaxStatementParams, &order);
     if (!text.ok()) co_return text.status();
     st->write = spec.write;
     st->scalar = spec.scalar;
@@ -161,10 +169,8 @@ Task<Status> MysqlAsyncDriver::Prepare(const std::vector<StatementSpec>& stateme
       if (IsMysqlConnectionError(int(mysql_stmt_errno(st->stmt)))) Close();
       co_return s;
     }
-    const size_t n = st->order.size();
-    st->binds.assign(n, MYSQL_BIND{});
-    st->ints.assign(n, 0);
-    st->lengths.assign(n, 0);
+    st->binds.assign(order.size(), MYSQL_BIND{});
+    for (int o : order) st->slots.push_back({o, 0, 0});
     if (spec.scalar) {
       st->result.buffer_type = MYSQL_TYPE_LONGLONG;
       st->result.buffer = &st->value;
@@ -189,20 +195,21 @@ bool MysqlAsyncDriver::Begin(const OpRequest& req, OpResult* result, std::string
     return true;
   }
   Statement& st = *statements_[size_t(req.stmt)];
-  for (size_t i = 0; i < st.order.size(); ++i) {
-    const Param& p = req.param(st.order[i]);
+  for (size_t i = 0; i < st.slots.size(); ++i) {
+    Statement::Slot& slot = st.slots[i];
+    const Param& p = req.param(slot.order);
     MYSQL_BIND& b = st.binds[i];
     if (p.is_int) {
-      st.ints[i] = p.i;
+      slot.value = p.i;
       b.buffer_type = MYSQL_TYPE_LONGLONG;
-      b.buffer = &st.ints[i];
+      b.buffer = &slot.value;
       b.length = nullptr;
     } else {
-      st.lengths[i] = p.s.size();
+      slot.length = p.s.size();
       b.buffer_type = MYSQL_TYPE_STRING;
       b.buffer = const_cast<char*>(p.s.data());
       b.buffer_length = p.s.size();
-      b.length = &st.lengths[i];
+      b.length = &slot.length;
     }
   }
   if (!st.binds.empty()) mysql_stmt_bind_param(st.stmt, st.binds.data());
