@@ -58,6 +58,11 @@ struct MysqlAsyncDriver::Statement {
   };
   std::vector<Slot> slots;
   std::vector<MYSQL_BIND> binds;
+  // The library holds a copy of binds (mysql_stmt_bind_param), so an
+  // integer's value and a string's length, read through pointers, change
+  // without binding again; a new type or string address needs it. Binding
+  // again also sends the parameter types with the next execution.
+  bool bound = false;
   MYSQL_BIND result{};
   long long value = 0;
   // The scalar as text (OpRequest::text): its length first, then fetched.
@@ -195,29 +200,38 @@ bool MysqlAsyncDriver::Begin(const OpRequest& req, OpResult* result, std::string
     return true;
   }
   Statement& st = *statements_[size_t(req.stmt)];
+  if (!st.binds.empty() && Rebind(st, req)) st.bound = mysql_stmt_bind_param(st.stmt, st.binds.data()) == 0;
+  current_ = &st;
+  request_ = &req;
+  stage_ = Stage::kExecute;
+  status_ = mysql_stmt_execute_start(&ret_, st.stmt);
+  return Advance(result, error);
+}
+
+// Sets each '?' from the request; true if the library must be handed the
+// bindings again (Statement::bound).
+bool MysqlAsyncDriver::Rebind(Statement& st, const OpRequest& req) {
+  bool changed = !st.bound;
   for (size_t i = 0; i < st.slots.size(); ++i) {
     Statement::Slot& slot = st.slots[i];
     const Param& p = req.param(slot.order);
     MYSQL_BIND& b = st.binds[i];
     if (p.is_int) {
       slot.value = p.i;
+      if (b.buffer_type == MYSQL_TYPE_LONGLONG) continue;
       b.buffer_type = MYSQL_TYPE_LONGLONG;
       b.buffer = &slot.value;
       b.length = nullptr;
     } else {
       slot.length = p.s.size();
+      if (b.buffer_type == MYSQL_TYPE_STRING && b.buffer == p.s.data()) continue;
       b.buffer_type = MYSQL_TYPE_STRING;
       b.buffer = const_cast<char*>(p.s.data());
-      b.buffer_length = p.s.size();
       b.length = &slot.length;
     }
+    changed = true;
   }
-  if (!st.binds.empty()) mysql_stmt_bind_param(st.stmt, st.binds.data());
-  current_ = &st;
-  request_ = &req;
-  stage_ = Stage::kExecute;
-  status_ = mysql_stmt_execute_start(&ret_, st.stmt);
-  return Advance(result, error);
+  return changed;
 }
 
 bool MysqlAsyncDriver::Proceed(OpResult* result, std::string* error) {

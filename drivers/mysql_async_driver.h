@@ -47,6 +47,7 @@ class MysqlAsyncDriver final : public AsyncDriver {
   bool Advance(OpResult* result, std::string* error);
   bool NextStage(OpResult* result, std::string* error);
   void Fetch(Statement& st, OpResult* result);
+  static bool Rebind(Statement& st, const OpRequest& request);
 
   // What an operation reads comes first: at 1,000 connections each cache
   // line of a driver is a miss per operation (docs/PERFORMANCE.md, issue
