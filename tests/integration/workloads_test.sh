@@ -277,6 +277,8 @@ agents: {min: 2}
 setup:
   - "CREATE TABLE IF NOT EXISTS it_orders (id BIGINT PRIMARY KEY, customer BIGINT, amount INT, note VARCHAR(20), token VARCHAR(36), created $created, status VARCHAR(10))"
   - "TRUNCATE TABLE it_orders"
+  - "CREATE TABLE IF NOT EXISTS it_tokens (id VARCHAR(36) PRIMARY KEY, n BIGINT)"
+  - "TRUNCATE TABLE it_tokens"
 phases:
   - name: orders
     workload: custom
@@ -295,6 +297,18 @@ phases:
         statements:
           - {sql: "UPDATE it_orders SET status = \$2 WHERE id = \$1", params: [{from: new_order.1}, {choice: [paid, refunded]}]}
           - {sql: "SELECT status FROM it_orders WHERE id = \$1", params: [{from: new_order}]}
+  # A parameter that is the integer 0 until its op has run, then a string:
+  # the driver must follow the change (a MariaDB statement keeps its
+  # bindings). CONCAT: MySQL would compare the string column to 0 as numbers.
+  - name: tokens
+    workload: custom
+    workers: 6
+    ops: 2000
+    custom:
+      - {name: add, sql: "INSERT INTO it_tokens (id, n) VALUES (\$1, 0)", params: [uuid]}
+      - name: touch
+        sql: {postgres: "UPDATE it_tokens SET n = n + 1 WHERE id = \$1", mysql: "UPDATE it_tokens SET n = n + 1 WHERE id = CONCAT(\$1, '')"}
+        params: [{from: add}]
 YAML
   run_plan custom
   cop() { jq --arg o "$1" '[.phases[0].ops[] | select(.name==$o) | .ok] | add // 0' "$s"; }
@@ -306,7 +320,15 @@ YAML
   [ "$paid" -gt 0 ] || fail "custom: pay (from: new_order) changed no row"
   bad=$(db_sql "$driver" "SELECT count(*) FROM it_orders WHERE length(token) <> 36 OR length(note) <> 12 OR created IS NULL OR amount < 1 OR amount > 500 OR customer >= 100")
   expect_eq "$bad" 0 "custom: rows whose generated values are out of shape"
-  pass "custom on $driver: $ins inserts = rows, $look lookups, $pay pay transactions ($paid rows paid/refunded)"
+  # Each note is its own 12 characters at a random place in the worker's
+  # text: a driver that kept a string's first binding writes one note.
+  notes=$(db_sql "$driver" "SELECT count(DISTINCT note) FROM it_orders")
+  [ "$((notes * 2))" -gt "$ins" ] || fail "custom: $notes distinct notes in $ins rows"
+  touch=$(jq '[.phases[1].ops[] | select(.name=="touch") | .ok] | add' "$s")
+  touched=$(db_sql "$driver" "SELECT sum(n) FROM it_tokens")
+  # Only a worker's touches before its first add find no row: a few.
+  [ "$((touch - touched))" -le 40 ] || fail "custom: $touched of $touch touches (from: add, a uuid) found their row"
+  pass "custom on $driver: $ins inserts = rows, $look lookups, $pay pay transactions ($paid rows paid/refunded), $touched of $touch touches by uuid"
 fi
 
 # --- geo: PostgreSQL earthdistance or Redis GEO ---------------------------
