@@ -9,13 +9,14 @@
 # Another host: PG_HOST=10.77.0.4 listens there (and accepts password logins
 # from anywhere), PG_NETNS=ns4 starts it inside that network namespace.
 # PG_MAX_CONNECTIONS=1100 for more than 300 clients (bench/tpcc's 1,000
-# terminals).
+# terminals). PG_HUGE_PAGES=on puts shared memory on huge pages and fails
+# the start if none are reserved (bench/peers; default: try).
 set -euo pipefail
 cmd=${1:?start|stop|pid}; dir=${2:?DIR}
 bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 options() {  # PORT HOST
-  echo "-p $1 -k $dir -c listen_addresses=$2 -c max_connections=${PG_MAX_CONNECTIONS:-300} -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  echo "-p $1 -k $dir -c listen_addresses=$2 -c max_connections=${PG_MAX_CONNECTIONS:-300} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c huge_pages=${PG_HUGE_PAGES:-try}"
 }
 case "$cmd" in
   start-node)
