@@ -29,12 +29,20 @@ using workloads::ParamSpec;
 // The run's default timeout beyond its timed phases.
 constexpr uint64_t kDefaultRunSlackMs = 3600 * 1000;
 
-class Loader : public YamlReader {
+// What the readers write into, a base of Loader's so that it is built
+// before YamlReader, which keeps pointers to it (a member would be built
+// after every base).
+struct LoaderOutput {
+  PlanLoadResult result_;
+  YamlPlaces yaml_places_;
+};
+
+class Loader : private LoaderOutput, public YamlReader {
  public:
   explicit Loader(std::string file)
-      : YamlReader(file, &result_.errors, &places_),
-        statements_(file, &result_.errors, &places_, result_.plan),
-        faults_(file, &result_.errors, &places_, &result_.plan) {}
+      : YamlReader(file, &result_.errors, &yaml_places_),
+        statements_(file, &result_.errors, &yaml_places_, result_.plan),
+        faults_(file, &result_.errors, &yaml_places_, &result_.plan) {}
 
   PlanLoadResult Load(const std::string& text) {
     if (auto limit = CheckPlanTextLimits(text)) {
@@ -60,7 +68,7 @@ class Loader : public YamlReader {
     plan.set_name(RequiredString(root, "name", "name"));
     plan.set_seed(root["seed"] ? UInt(root["seed"], "seed", 0, 18446744073709551616.0) : 1);
     LoadTarget(root);
-    AgentsLoader(file(), &result_.errors, &places_, result_.plan.mutable_agents()).Load(root);
+    AgentsLoader(file(), &result_.errors, &yaml_places_, result_.plan.mutable_agents()).Load(root);
     LoadRetry(root);
     LoadPhases(root);
     faults_.LoadFaults(root);
@@ -68,7 +76,7 @@ class Loader : public YamlReader {
     if (root["cleanup"]) statements_.LoadStatements(root["cleanup"], "cleanup", result_.plan.mutable_cleanup());
     if (root["report"]) LoadReportOptions(root["report"]);
     faults_.LoadRecovery(root);
-    if (root["expect"]) ExpectLoader(file(), &result_.errors, &places_, &result_.plan).LoadExpect(root["expect"]);
+    if (root["expect"]) ExpectLoader(file(), &result_.errors, &yaml_places_, &result_.plan).LoadExpect(root["expect"]);
     LoadRunTimeout(root);
     ReportProblems(root);
     return Finish();
@@ -93,7 +101,7 @@ class Loader : public YamlReader {
     }
     std::set<std::pair<std::string, std::string>> seen;  // a repeat's copies share their problems
     for (const PlanProblem& p : ValidatePlan(result_.plan)) {
-      const YamlPlace place = places_.Locate(root, p.field);
+      const YamlPlace place = yaml_places_.Locate(root, p.field);
       if (std::any_of(reported.begin(), reported.end(),
                       [&](const std::string& r) { return FieldsOverlap(r, place.field); })) {
         continue;
@@ -379,9 +387,7 @@ class Loader : public YamlReader {
     }
   }
 
-  PlanLoadResult result_;
-  YamlPlaces places_;
-  CustomGrammar statements_;  // after result_ and places_: these read and fill them
+  CustomGrammar statements_;  // after LoaderOutput: these read and fill it
   FaultLoader faults_;
 };
 
