@@ -44,33 +44,50 @@ Task<void> Drive(SocketWaiter& waiter, MYSQL* mysql, int status, Cont cont) {
 }  // namespace
 
 // A prepared statement, its parameter bindings reused for every execution.
+// What an execution reads comes first, its parameters' slots in the
+// statement itself, and a driver's statements lie in one array: at 1,000
+// connections each separate block is a cache miss per operation
+// (docs/PERFORMANCE.md, issue 35).
 struct MysqlAsyncDriver::Statement {
-  MYSQL_STMT* stmt = nullptr;
-  bool write = false, scalar = false;
-  // Each '?': the request parameter it takes, and its value's length or
-  // the integer itself, in one block (each block is a cache miss per
-  // operation at 1,000 connections); the bindings in another, as the C
-  // API reads them.
+  // Each '?': the request parameter it takes, its value's length or the
+  // integer itself (the library reads them through pointers at each
+  // execution), and the type and string last handed to the library.
   struct Slot {
     int order = 0;
+    enum_field_types type = MYSQL_TYPE_NULL;  // MYSQL_TYPE_NULL: not bound yet
     unsigned long length = 0;
     long long value = 0;
+    const char* text = nullptr;
   };
-  std::vector<Slot> slots;
-  std::vector<MYSQL_BIND> binds;
-  // The library holds a copy of binds (mysql_stmt_bind_param), so an
-  // integer's value and a string's length, read through pointers, change
-  // without binding again; a new type or string address needs it. Binding
-  // again also sends the parameter types with the next execution.
+  MYSQL_STMT* stmt = nullptr;
+  bool write = false, scalar = false;
+  // The library holds a copy of the bindings (mysql_stmt_bind_param), so
+  // an integer's value and a string's length change without binding
+  // again; a new type or string address needs it. Binding again also
+  // sends the parameter types with the next execution.
   bool bound = false;
+  size_t nslots = 0;
+  Slot* slots = nullptr;             // few's or many's (SetSlots)
+  std::array<Slot, kMaxParams> few;  // up to kMaxParams '?', else in many
+  std::vector<Slot> many;
   MYSQL_BIND result{};
   long long value = 0;
   // The scalar as text (OpRequest::text): its length first, then fetched.
   MYSQL_BIND text{};
   unsigned long text_length = 0;
   my_bool text_null = 0;
+
+  Statement() = default;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
   ~Statement() {
     if (stmt) mysql_stmt_close(stmt);
+  }
+  void SetSlots(const std::vector<int>& order) {
+    if (order.size() > few.size()) many.resize(order.size());
+    slots = order.size() > few.size() ? many.data() : few.data();
+    nslots = order.size();
+    for (size_t i = 0; i < nslots; ++i) slots[i].order = order[i];
   }
 };
 
@@ -83,7 +100,7 @@ MysqlAsyncDriver::MysqlAsyncDriver(const boost::asio::any_io_executor& executor)
 MysqlAsyncDriver::~MysqlAsyncDriver() { Close(); }
 
 void MysqlAsyncDriver::Close() {
-  statements_.clear();
+  statements_.reset();
   waiter_.Unwatch(mysql_ ? int(mysql_get_socket(mysql_)) : -1);
   if (mysql_) mysql_close(mysql_);
   mysql_ = nullptr;
@@ -155,10 +172,11 @@ Task<std::string> MysqlAsyncDriver::ReadOnlyProblem() {
 }
 
 Task<Status> MysqlAsyncDriver::Prepare(const std::vector<StatementSpec>& statements) {
-  statements_.clear();
-  for (const StatementSpec& spec : statements) {
+  statements_ = std::make_unique<Statement[]>(statements.size());
+  for (size_t i = 0; i < statements.size(); ++i) {
+    const StatementSpec& spec = statements[i];
     if (!mysql_) co_return Status::Error(endpoint_ + ": not connected");
-    auto st = std::make_unique<Statement>();
+    Statement* st = &statements_[i];
     std::vector<int> order;
     auto text = ToQuestionMarks(spec.text, kMaxStatementParams, &order);
     if (!text.ok()) co_return text.status();
@@ -174,8 +192,7 @@ Task<Status> MysqlAsyncDriver::Prepare(const std::vector<StatementSpec>& stateme
       if (IsMysqlConnectionError(int(mysql_stmt_errno(st->stmt)))) Close();
       co_return s;
     }
-    st->binds.assign(order.size(), MYSQL_BIND{});
-    for (int o : order) st->slots.push_back({o, 0, 0});
+    st->SetSlots(order);
     if (spec.scalar) {
       st->result.buffer_type = MYSQL_TYPE_LONGLONG;
       st->result.buffer = &st->value;
@@ -183,7 +200,6 @@ Task<Status> MysqlAsyncDriver::Prepare(const std::vector<StatementSpec>& stateme
       st->text.length = &st->text_length;
       st->text.is_null = &st->text_null;
     }
-    statements_.push_back(std::move(st));
   }
   co_return Status::Ok();
 }
@@ -199,8 +215,8 @@ bool MysqlAsyncDriver::Begin(const OpRequest& req, OpResult* result, std::string
     *error = endpoint_ + ": not connected";
     return true;
   }
-  Statement& st = *statements_[size_t(req.stmt)];
-  if (!st.binds.empty() && Rebind(st, req)) st.bound = mysql_stmt_bind_param(st.stmt, st.binds.data()) == 0;
+  Statement& st = statements_[size_t(req.stmt)];
+  if (st.nslots > 0 && Rebind(st, req)) st.bound = Bind(st);
   current_ = &st;
   request_ = &req;
   stage_ = Stage::kExecute;
@@ -212,26 +228,40 @@ bool MysqlAsyncDriver::Begin(const OpRequest& req, OpResult* result, std::string
 // bindings again (Statement::bound).
 bool MysqlAsyncDriver::Rebind(Statement& st, const OpRequest& req) {
   bool changed = !st.bound;
-  for (size_t i = 0; i < st.slots.size(); ++i) {
+  for (size_t i = 0; i < st.nslots; ++i) {
     Statement::Slot& slot = st.slots[i];
     const Param& p = req.param(slot.order);
-    MYSQL_BIND& b = st.binds[i];
     if (p.is_int) {
       slot.value = p.i;
-      if (b.buffer_type == MYSQL_TYPE_LONGLONG) continue;
-      b.buffer_type = MYSQL_TYPE_LONGLONG;
-      b.buffer = &slot.value;
-      b.length = nullptr;
+      if (slot.type == MYSQL_TYPE_LONGLONG) continue;
+      slot.type = MYSQL_TYPE_LONGLONG;
     } else {
       slot.length = p.s.size();
-      if (b.buffer_type == MYSQL_TYPE_STRING && b.buffer == p.s.data()) continue;
-      b.buffer_type = MYSQL_TYPE_STRING;
-      b.buffer = const_cast<char*>(p.s.data());
-      b.length = &slot.length;
+      if (slot.type == MYSQL_TYPE_STRING && slot.text == p.s.data()) continue;
+      slot.type = MYSQL_TYPE_STRING;
+      slot.text = p.s.data();
     }
     changed = true;
   }
   return changed;
+}
+
+// Hands the library the slots' bindings, which it copies (when a type or a
+// string's address changed: rare).
+bool MysqlAsyncDriver::Bind(Statement& st) {
+  binds_.assign(st.nslots, MYSQL_BIND{});
+  for (size_t i = 0; i < st.nslots; ++i) {
+    Statement::Slot& slot = st.slots[i];
+    MYSQL_BIND& b = binds_[i];
+    b.buffer_type = slot.type;
+    if (slot.type == MYSQL_TYPE_LONGLONG) {
+      b.buffer = &slot.value;
+    } else {
+      b.buffer = const_cast<char*>(slot.text);
+      b.length = &slot.length;
+    }
+  }
+  return mysql_stmt_bind_param(st.stmt, binds_.data()) == 0;
 }
 
 bool MysqlAsyncDriver::Proceed(OpResult* result, std::string* error) {

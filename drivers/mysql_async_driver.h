@@ -16,6 +16,7 @@
 
 typedef struct st_mysql MYSQL;
 typedef struct st_mysql_stmt MYSQL_STMT;
+typedef struct st_mysql_bind MYSQL_BIND;
 
 namespace stampede::drivers {
 
@@ -48,6 +49,7 @@ class MysqlAsyncDriver final : public AsyncDriver {
   bool NextStage(OpResult* result, std::string* error);
   void Fetch(Statement& st, OpResult* result);
   static bool Rebind(Statement& st, const OpRequest& request);
+  bool Bind(Statement& st);
 
   // What an operation reads comes first: at 1,000 connections each cache
   // line of a driver is a miss per operation (docs/PERFORMANCE.md, issue
@@ -62,9 +64,10 @@ class MysqlAsyncDriver final : public AsyncDriver {
   char freed_ = 0;  // mysql_stmt_free_result's my_bool
   int status_ = 0;
   int ret_ = 0;
-  std::vector<std::unique_ptr<Statement>> statements_;
+  std::unique_ptr<Statement[]> statements_;  // as Prepare was given them
   SocketWaiter waiter_;
   std::string endpoint_;
+  std::vector<MYSQL_BIND> binds_;  // Bind's, handed to the library
 };
 
 }  // namespace stampede::drivers
