@@ -271,7 +271,10 @@ void PhaseRunner::SetActive(WorkerState* w, bool active) {
   }
 }
 
-int64_t PhaseRunner::NextBackoffNs(WorkerState* w) { return Jittered(w->backoff.Next(), &w->jitter); }
+int64_t PhaseRunner::NextBackoffNs(WorkerState* w) {
+  w->backed_off = true;
+  return Jittered(w->backoff.Next(), &w->jitter);
+}
 
 void PhaseRunner::ReportError(int op, Outcome outcome, const std::string& message) {
   auto& flag = logged_[size_t(op)][static_cast<int>(outcome)];

@@ -131,14 +131,16 @@ struct WorkerState {
   // joins mid-run): that endpoint, which it tries again every
   // kHomeRetryNs while on another one; -1: none.
   int home = -1;
-  bool cut_fired = false;  // the watchdog cut its operation
-  bool active = false;     // counted in active_
+  bool cut_fired = false;   // the watchdog cut its operation
+  bool active = false;      // counted in active_
+  bool backed_off = false;  // backoff has advanced since it was last reset
+  // In the worker itself, not blocks of their own: every operation reads
+  // them, the schedule's first line and the request's first line, which
+  // lie within 256 bytes of the worker's start.
+  std::optional<WorkerSchedule> schedule;
+  drivers::OpRequest req;
   // Between reconnects, from kReconnectBackoffNs (common/backoff.h).
   Backoff backoff{kReconnectBackoffNs};
-  // In the worker itself, not a block of its own: every operation reads
-  // it.
-  drivers::OpRequest req;
-  std::optional<WorkerSchedule> schedule;
   Rng jitter{0};
   int64_t next_home_ns = 0;
   // A history-keeping workload's (Workload::keeps_history): the worker

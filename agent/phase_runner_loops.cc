@@ -394,7 +394,10 @@ void PhaseRunner::Settle(Worker* w, int op, const drivers::OpResult& r, int64_t 
   if (w->ops->flagged()) w->stats->RecordAnomaly({w->ops->TakeFlag(), ended, w->endpoint, op, false});
   if (r.outcome == Outcome::kOk) {
     w->failures = 0;
-    w->backoff.Reset();
+    if (w->backed_off) {  // the back-off's line stays cold otherwise
+      w->backed_off = false;
+      w->backoff.Reset();
+    }
   } else {
     ReportError(op, r.outcome, error);
   }
