@@ -51,6 +51,12 @@ StatusOr<AgentConfig> AgentConfig::Parse(const std::string& text, const std::str
   AgentConfig c;
   if (root.IsNull()) return c;
   if (!root.IsMap()) return Status::Invalid(file + ": expected a mapping (nodes:, fault_timeout:, ...)");
+  if (root["phases"] && !root["nodes"]) {
+    return Status::Invalid(file +
+                           ":1:1: this is a plan (it has phases:, no nodes:), not an agent's config: "
+                           "`stampede validate " +
+                           file + "` checks it");
+  }
   ConfigProblems problems(file);
   problems.CheckDuplicates(root);
   problems.CheckKeys(root, "", {"nodes", "fault_timeout", "coordinator_lost", "spool", "allow"});

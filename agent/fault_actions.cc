@@ -85,17 +85,37 @@ Status Signal(const NodeActions& n, int sig, int64_t wait_ms = 0) {
   return Status::Ok();
 }
 
-// The last line a command wrote to stderr (the anonymous file `fd`).
-std::string LastLine(int fd) {
+// The last `count` non-empty lines a command wrote (the anonymous file
+// `fd`), joined by " | " into one.
+std::string LastLines(int fd, size_t count) {
   const off_t size = lseek(fd, 0, SEEK_END);
   if (size <= 0) return "";
   char buf[4096];
   const off_t from = size > off_t(sizeof buf) ? size - off_t(sizeof buf) : 0;
   const ssize_t n = pread(fd, buf, size_t(size - from), from);
-  std::string said(buf, size_t(std::max<ssize_t>(0, n)));
-  while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
-  const size_t nl = said.rfind('\n');
-  return nl == std::string::npos ? said : said.substr(nl + 1);
+  const std::string said(buf, size_t(std::max<ssize_t>(0, n)));
+  std::vector<std::string> lines;
+  size_t end = said.size();
+  while (end > 0 && lines.size() < count) {
+    const size_t nl = said.rfind('\n', end - 1);
+    const size_t begin = nl == std::string::npos ? 0 : nl + 1;
+    if (std::string line = OneLine(said.substr(begin, end - begin)); !line.empty()) {
+      lines.insert(lines.begin(), line);
+    }
+    if (nl == std::string::npos) break;
+    end = nl;
+  }
+  return Join(lines, " | ");
+}
+
+// Keeps the anonymous file `fd` under a name in /tmp; the name, or "".
+std::string KeepOutput(int fd, const std::string& program) {
+  const std::string base = std::filesystem::path(program).filename().string();
+  const std::string path =
+      "/tmp/stampede-fault-" + base + "-" +
+      std::to_string(std::chrono::system_clock::now().time_since_epoch() / std::chrono::milliseconds(1)) + ".log";
+  const std::string self = "/proc/self/fd/" + std::to_string(fd);
+  return linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) == 0 ? path : "";
 }
 
 }  // namespace
@@ -104,13 +124,17 @@ Status FaultActions::Exec(const std::vector<std::string>& argv) const {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  // Its stderr goes to an anonymous file, to say why it failed (its last
-  // line). Not a pipe: a server a start command leaves running may write to
+  // Its output (stdout and stderr: redis-cli --cluster says why on
+  // stdout) goes to an anonymous file, kept under a name if the command
+  // fails. Not a pipe: a server a start command leaves running may write to
   // it long after this agent has stopped reading (SIGPIPE would kill it).
   const int err = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
   posix_spawn_file_actions_t files;
   posix_spawn_file_actions_init(&files);
-  if (err >= 0) posix_spawn_file_actions_adddup2(&files, err, 2);
+  if (err >= 0) {
+    posix_spawn_file_actions_adddup2(&files, err, 1);
+    posix_spawn_file_actions_adddup2(&files, err, 2);
+  }
   // Its own process group, so a command cut off by the timeout goes with
   // everything it started. Signals as a shell would give them: the agent
   // blocks SIGINT and SIGTERM (cli/signals.h) and ignores SIGPIPE, and a
@@ -135,9 +159,15 @@ Status FaultActions::Exec(const std::vector<std::string>& argv) const {
     return Status::Error(argv[0] + ": " + std::strerror(rc));
   }
   Status s = Wait(pid, argv);
-  const std::string said = !s.ok() && err >= 0 ? LastLine(err) : "";
-  if (err >= 0) close(err);
-  return said.empty() ? s : Status::Error(s.message() + ": " + said);
+  if (s.ok() || err < 0) {
+    if (err >= 0) close(err);
+    return s;
+  }
+  const std::string said = LastLines(err, 3);
+  const std::string kept = KeepOutput(err, argv[0]);
+  close(err);
+  return Status::Error(s.message() + (said.empty() ? ", and wrote nothing" : ": " + said) +
+                       (kept.empty() || said.empty() ? "" : " (all of its output: " + kept + ")"));
 }
 
 Status FaultActions::Wait(pid_t pid, const std::vector<std::string>& argv) const {
@@ -223,31 +253,35 @@ FaultActions FaultActions::FromYaml(const YAML::Node& nodes, ConfigProblems* pro
     const std::string name = it->first.Scalar();
     const YAML::Node spec = it->second;
     const std::string at = "nodes." + name;
-    const size_t extras =
-        spec.IsMap() ? (spec["network"] ? 1 : 0) + (spec["data_dir"] ? 1 : 0) + (spec["proxy"] ? 1 : 0) : 0;
-    const size_t kinds = spec.IsMap() ? spec.size() - extras : 2;
-    if (!spec.IsMap() || kinds > 1 || spec.size() == 0) {
+    if (!spec.IsMap() || spec.size() == 0) {
       problems->Add(it->first, at,
-                    "expected one of process, systemd, docker, command, and or network, proxy, data_dir");
+                    "expected a mapping with one of process, systemd, docker or command, and any of network, proxy, "
+                    "data_dir");
+      continue;
+    }
+    // Misspelt keys first, each with its suggestion; then at most one way
+    // of acting on the node's processes.
+    problems->CheckKeys(spec, at + ".", {"process", "systemd", "docker", "command", "network", "proxy", "data_dir"});
+    std::vector<std::string> kinds;
+    for (auto k = spec.begin(); k != spec.end(); ++k) {
+      const std::string kind = k->first.Scalar();
+      if (kind == "process" || kind == "systemd" || kind == "docker" || kind == "command") kinds.push_back(kind);
+    }
+    if (kinds.size() > 1) {
+      problems->Add(it->first, at,
+                    "expected one of process, systemd, docker or command, found " + Join(kinds, " and "));
       continue;
     }
     NodeActions n;
     n.kind = NodeActions::Kind::kNone;
     for (auto k = spec.begin(); k != spec.end(); ++k) {
       const std::string kind = k->first.Scalar();
-      if (kind == "data_dir") continue;  // read below, once the kind is known
       if (kind == "network") {
         fa.network_->Declare(name, NetworkSpec::FromYaml(k->second, at + ".network", problems));
       } else if (kind == "proxy") {
         fa.proxy_->Declare(name, ProxySpec::FromYaml(k->second, at + ".proxy", problems));
       } else if (kind == "process" || kind == "systemd" || kind == "docker" || kind == "command") {
         n = ProcessActions(kind, k->second, at + "." + kind, problems);
-      } else {
-        const std::string near =
-            NearestWord(kind, {"process", "systemd", "docker", "command", "network", "proxy", "data_dir"});
-        problems->Add(k->first, at + "." + kind,
-                      "expected process, systemd, docker, command, network, proxy or data_dir" +
-                          (near.empty() ? std::string() : " (did you mean '" + near + "'?)"));
       }
     }
     if (const YAML::Node dir = spec["data_dir"]) {
@@ -277,7 +311,8 @@ bool FaultActions::ByProxy(const std::string& action, const std::string& node, c
   return proxy_->Has(node) && IsProxyAction(action) && action != "heal" && net.method() != "kernel";
 }
 
-Status FaultActions::Check(const std::string& action, const std::string& node, const v1::NetFault& net) const {
+Status FaultActions::Check(const std::string& action, const std::string& node, const v1::NetFault& net,
+                           bool probe_host) const {
   auto it = nodes_.find(node);
   if (it == nodes_.end()) return Status::Error("node '" + node + "' is not declared in this agent's config");
   if (!IsFaultAction(action)) return Status::Error("unknown action '" + action + "'");
@@ -289,7 +324,7 @@ Status FaultActions::Check(const std::string& action, const std::string& node, c
     if (action == "slow-disk" && n.kind != NodeActions::Kind::kProcess) {
       return Status::Error("node '" + node + "' declares no process: whose I/O slow-disk could throttle");
     }
-    return action == "slow-disk" ? CheckSlowDisk(n.data_dir) : Status::Ok();
+    return action == "slow-disk" && probe_host ? CheckSlowDisk(n.data_dir) : Status::Ok();
   }
   // heal undoes network faults, the proxy's and a fill: a node with any of
   // them may be healed.

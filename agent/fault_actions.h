@@ -73,7 +73,10 @@ class FaultActions {
   const NodeActions* Find(const std::string& node) const;  // null if not declared
   // Whether (action, node) is declared; the reason if not. net: the fault's
   // numbers (its method decides between the proxy and the kernel).
-  Status Check(const std::string& action, const std::string& node, const v1::NetFault& net = {}) const;
+  // probe_host: also whether this host can do it (slow-disk's cgroup);
+  // false for a config checked away from its host (`stampede validate`).
+  Status Check(const std::string& action, const std::string& node, const v1::NetFault& net = {},
+               bool probe_host = true) const;
   // Performs it (blocking, up to the timeout: run it off the gRPC threads);
   // net: a network action's numbers.
   Status Run(const std::string& action, const std::string& node, const v1::NetFault& net = {},

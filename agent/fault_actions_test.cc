@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <sstream>
 
 #include "agent/agent_config.h"
 
@@ -63,15 +64,28 @@ TEST(FaultActionsTest, AProxyNodeTakesProxyFaultsAndKernelOnesNeedNetwork) {
             "agent.yaml:2:46: nodes.db1.proxy.upstream: expected HOST:PORT like 127.0.0.1:16379");
 }
 
-TEST(FaultActionsTest, AFailedCommandSaysWhyInItsLastLineOfStderr) {
-  auto fa = Parse("nodes:\n  db1: {command: {kill: [sh, -c, 'echo first >&2; echo \"the reason\" >&2; exit 3']}}\n",
-                  "agent.yaml");
+// Its last lines, from stdout and stderr alike (redis-cli --cluster says
+// why on stdout), and where all of its output was kept.
+TEST(FaultActionsTest, AFailedCommandSaysWhyInItsLastLinesOfOutput) {
+  auto fa = Parse(
+      "nodes:\n  db1: {command: {kill: [sh, -c, 'echo zero; echo first >&2; echo; echo \"the reason\"; exit 3']}}\n",
+      "agent.yaml");
   ASSERT_TRUE(fa.ok()) << fa.status().message();
   Status s = fa->Run("kill", "db1");
   ASSERT_FALSE(s.ok());
-  const std::string suffix = ": exited with 3: the reason";
-  ASSERT_GE(s.message().size(), suffix.size());
-  EXPECT_EQ(s.message().substr(s.message().size() - suffix.size()), suffix) << s.message();
+  const std::string said = ": exited with 3: zero | first | the reason (all of its output: /tmp/stampede-fault-sh-";
+  const size_t at = s.message().find(said);
+  ASSERT_NE(at, std::string::npos) << s.message();
+  const std::string kept = s.message().substr(at + said.size() - std::string("/tmp/stampede-fault-sh-").size());
+  const std::string path = kept.substr(0, kept.size() - 1);  // without the closing parenthesis
+  std::ifstream in(path);
+  std::stringstream all;
+  all << in.rdbuf();
+  EXPECT_EQ(all.str(), "zero\nfirst\n\nthe reason\n");
+  unlink(path.c_str());
+  auto quiet = Parse("nodes:\n  db1: {command: {kill: [sh, -c, 'exit 4']}}\n", "agent.yaml");
+  ASSERT_TRUE(quiet.ok());
+  EXPECT_NE(quiet->Run("kill", "db1").message().find(": exited with 4, and wrote nothing"), std::string::npos);
 }
 
 // A start command may leave a server running that writes to the stderr it
@@ -202,14 +216,30 @@ TEST(AgentConfigTest, ReportsEveryProblem) {
       "spool: {max_size: 1KB}\n",
       "agent.yaml");
   ASSERT_FALSE(c.ok());
-  EXPECT_EQ(
-      c.status().message(),
-      "agent.yaml:2:9: nodes.db1.proces: expected process, systemd, docker, command, network, proxy or data_dir (did "
-      "you mean 'process'?)\n"
-      "agent.yaml:3:39: nodes.db2.process.start: expected an argv list like [systemctl, start, db], never a "
-      "shell string\n"
-      "agent.yaml:4:1: fault_timout: unknown key, did you mean 'fault_timeout'?\n"
-      "agent.yaml:5:19: spool.max_size: expected at least 1MB");
+  EXPECT_EQ(c.status().message(),
+            "agent.yaml:2:9: nodes.db1.proces: unknown key, did you mean 'process'?\n"
+            "agent.yaml:3:39: nodes.db2.process.start: expected an argv list like [systemctl, start, db], never a "
+            "shell string\n"
+            "agent.yaml:4:1: fault_timout: unknown key, did you mean 'fault_timeout'?\n"
+            "agent.yaml:5:19: spool.max_size: expected at least 1MB");
+}
+
+// A node's misspelt way of acting is named with its suggestion; two ways
+// at once are refused by name.
+TEST(AgentConfigTest, NamesANodesWrongOrExtraKind) {
+  auto c = AgentConfig::Parse(
+      "nodes:\n"
+      "  db1: {comand: {kill: [/bin/true]}}\n"
+      "  db2: {process: {pidfile: /x}, systemd: {unit: db.service}}\n"
+      "  db3: []\n",
+      "agent.yaml");
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().message(),
+            "agent.yaml:2:9: nodes.db1.comand: unknown key, did you mean 'command'?\n"
+            "agent.yaml:3:3: nodes.db2: expected one of process, systemd, docker or command, found process and "
+            "systemd\n"
+            "agent.yaml:4:3: nodes.db3: expected a mapping with one of process, systemd, docker or command, and any "
+            "of network, proxy, data_dir");
 }
 
 // Two `nodes:` blocks: yaml-cpp would keep the first and drop the second.

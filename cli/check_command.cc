@@ -73,8 +73,11 @@ int CheckCommand(const Args& args) {
   }
   const std::string path = dir + "/history.jsonl";
   auto phases = report::HistoryPhases(path);
-  if (!phases.ok()) {
-    std::cerr << "stampede: " << phases.status().message() << " (a run with an append phase writes it)\n";
+  if (!phases.ok() || phases->empty()) {
+    // Nothing checked is not a pass: a CI job reading exit 0 would think so.
+    std::cerr << "stampede: nothing to check in " << dir << ": "
+              << (phases.ok() ? path + " records no operation" : phases.status().message())
+              << " (only a run with an append phase records a history)\n";
     return kExitBadInput;
   }
   const auto summary = SummaryAnomalies(dir);
@@ -86,7 +89,6 @@ int CheckCommand(const Args& args) {
     }
     anomalies += Report(*checked, summary);
   }
-  if (phases->empty()) std::cout << path << ": no operations\n";
   return anomalies ? kExitExpectations : kExitOk;
 }
 

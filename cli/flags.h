@@ -33,7 +33,10 @@ inline std::optional<int> ParseFlags(const std::string& usage, boost::program_op
   namespace po = boost::program_options;
   desc.add_options()("help,h", "show this help");
   try {
-    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), *vm);
+    // No guessing: `--agent` is not taken for `--agent-config`, so a flag
+    // added later can never change what an old command line meant.
+    const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+    po::store(po::command_line_parser(args).options(desc).positional(pos).style(style).run(), *vm);
     // --help before the required options are checked: `stampede agent --help`
     // shows the options rather than complaining that --coordinator is missing.
     if (vm->count("help")) {

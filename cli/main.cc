@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/signals.h"
 #include "common/log.h"
+#include "common/strings.h"
 #include "drivers/driver_registry.h"
 #include "workloads/workload_registry.h"
 
@@ -73,6 +74,10 @@ int main(int argc, char** argv) {
     std::cout << kUsage << "\n";
     return 0;
   }
-  std::cerr << "stampede: unknown command '" << command << "'\n" << kUsage << "\n";
+  const std::string near = stampede::NearestWord(
+      command, {"run", "validate", "coordinator", "agent", "report", "check", "compare", "workloads", "version"});
+  std::cerr << "stampede: unknown command '" << command << "'"
+            << (near.empty() ? "" : " (did you mean '" + near + "'?)") << "\n"
+            << kUsage << "\n";
   return stampede::cli::kExitBadInput;
 }

@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/flags.h"
 #include "cli/local_state.h"
+#include "cli/preflight.h"
 #include "cli/signals.h"
 #include "cli/tls_options.h"
 #include "common/clock.h"
@@ -68,10 +69,12 @@ int Conclude(const v1::RunResult& result, bool remote, const std::string& copied
   } else if (!result.results_dir().empty()) {
     std::cout << "\nresults: " << result.results_dir() << (remote ? " (on the coordinator)" : "") << "\n";
   }
+  // The result again, last, where a terminal leaves it in view.
+  if (!result.headline().empty()) std::cout << "\n" << result.headline();
   std::cout.flush();
   if (!result.ok()) {
     std::cerr << "stampede: " << result.error() << "\n";
-    return kExitFailed;
+    return result.bad_input() ? kExitBadInput : kExitFailed;
   }
   if (!result.degraded().empty()) std::cerr << "stampede: degraded: " << result.degraded() << "\n";
   if (!result.expectations_failed().empty()) {
@@ -281,14 +284,9 @@ int SubmitToCoordinator(const RunFlags& f, const v1::Plan& plan) {
   return RunRemote(f.coordinator_addr, f.tls, *token, plan, plan::PlanToYaml(plan), *follow / kNsPerMs, f.results_dir);
 }
 
-// The first local agent's config (--agent-config), or none.
-StatusOr<agent::AgentConfig> FirstAgentConfig(const RunFlags& f) {
-  if (f.agent_config.empty()) return agent::AgentConfig();
-  return agent::AgentConfig::Load(f.agent_config);
-}
-
-// A coordinator and f.local_agents agents in this process.
-int RunEmbedded(const RunFlags& f, v1::Plan plan) {
+// A coordinator and f.local_agents agents in this process; the first
+// has first_config (--agent-config).
+int RunEmbedded(const RunFlags& f, v1::Plan plan, const agent::AgentConfig& first_config) {
   int local_agents = f.local_agents;
   if (f.local_agents_given && local_agents < 0) {
     std::cerr << "stampede: --local-agents must be 0 or more\n";
@@ -303,9 +301,7 @@ int RunEmbedded(const RunFlags& f, v1::Plan plan) {
   co.http = f.http == "off" ? "" : f.http;
   co.pushgateway = f.pushgateway;
   auto server_creds = f.tls.ServerCredentials(f.listen);
-  auto first_config = FirstAgentConfig(f);
   if (!server_creds.ok()) return Fail(server_creds.status());
-  if (!first_config.ok()) return Fail(first_config.status());
   co.credentials = *server_creds;
   coordinator::Coordinator coord(co);
   Status s = coord.Start();
@@ -326,7 +322,7 @@ int RunEmbedded(const RunFlags& f, v1::Plan plan) {
     ao.coordinator = "127.0.0.1:" + std::to_string(coord.port());
     ao.name = "local-" + std::to_string(i + 1);
     ao.credentials = *channel_creds;
-    if (i == 0) ao.config = *first_config;
+    if (i == 0) ao.config = first_config;
     ao.engine = f.engine;
     agents.push_back(std::make_unique<agent::Agent>(ao));
     // Before the run: an agent that cannot serve (a proxy's port in use)
@@ -364,7 +360,19 @@ int RunCommand(const Args& args) {
     return kExitBadInput;
   }
   f.local_agents_given = vm.count("local-agents") > 0 && !vm["local-agents"].defaulted();
-  auto loaded = plan::LoadPlanFile(f.plan_file);
+  // In this process, the first local agent owns every fault's node: its
+  // config must declare them all, checked before anything runs.
+  std::vector<NamedAgentConfig> local;
+  plan::PlanCheck owners;
+  if (f.coordinator_addr.empty()) {
+    if (!f.agent_config.empty()) {
+      auto c = agent::AgentConfig::Load(f.agent_config);
+      if (!c.ok()) return Fail(c.status());
+      local.push_back({f.agent_config, std::move(*c)});
+    }
+    owners = [&local](const v1::Plan& plan) { return FaultOwnerProblems(plan, local); };
+  }
+  auto loaded = plan::LoadPlanFile(f.plan_file, owners);
   if (!loaded.ok()) {
     for (const std::string& e : loaded.errors) std::cerr << e << "\n";
     return kExitBadInput;
@@ -374,7 +382,8 @@ int RunCommand(const Args& args) {
   }
   // It travels with the plan, so a coordinator daemon writes it too.
   if (f.hdr_log) loaded.plan.mutable_report()->set_hdr_log(true);
-  return f.coordinator_addr.empty() ? RunEmbedded(f, loaded.plan) : SubmitToCoordinator(f, loaded.plan);
+  if (!f.coordinator_addr.empty()) return SubmitToCoordinator(f, loaded.plan);
+  return RunEmbedded(f, loaded.plan, local.empty() ? agent::AgentConfig() : local.front().config);
 }
 
 }  // namespace stampede::cli

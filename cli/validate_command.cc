@@ -1,10 +1,11 @@
 #include <algorithm>
 #include <iostream>
-#include <set>
 
 #include "agent/agent_config.h"
 #include "cli/commands.h"
 #include "cli/flags.h"
+#include "cli/preflight.h"
+#include "common/strings.h"
 #include "plan/plan_loader.h"
 #include "workloads/workload_registry.h"
 
@@ -13,29 +14,39 @@ namespace po = boost::program_options;
 
 namespace {
 
-// What an agent would refuse when the run starts, found now: the plan
-// against each given agent config's allow list. A fault's node that none of
-// them declares is only noted (another agent may own it).
-bool CheckAgainstConfigs(const std::string& file, const v1::Plan& plan,
-                         const std::vector<std::pair<std::string, agent::AgentConfig>>& configs) {
+// What the given agents' allow lists would refuse when the run starts.
+bool AllowedByConfigs(const std::string& file, const v1::Plan& plan, const std::vector<NamedAgentConfig>& configs) {
   bool ok = true;
-  for (const auto& [config_file, config] : configs) {
-    if (Status s = config.allow.Check(plan); !s.ok()) {
+  for (const NamedAgentConfig& c : configs) {
+    if (Status s = c.config.allow.Check(plan); !s.ok()) {
       std::cerr << file << ": " << s.message() << "\n";
       ok = false;
     }
   }
-  if (configs.empty()) return ok;
-  std::set<std::string> noted;
-  for (const v1::Fault& f : plan.faults()) {
-    const bool declared = std::any_of(configs.begin(), configs.end(),
-                                      [&](const auto& c) { return c.second.faults.Find(f.node()) != nullptr; });
-    if (!declared && noted.insert(f.node()).second) {
-      std::cerr << file << ": note: no given agent config declares node " << f.node()
-                << " (the run needs an agent that does)\n";
+  return ok;
+}
+
+// The ops a workload reports, over its steps, as built with its defaults on
+// PostgreSQL (custom's come from the plan: none).
+std::vector<std::string> DefaultOps(const workloads::WorkloadInfo& w) {
+  std::vector<std::string> ops;
+  if (w.name == "custom") return ops;
+  std::vector<std::string> steps;
+  if (w.steps) {
+    for (const workloads::StepSpec& s : w.steps(workloads::Params(w.param_specs(), {}), 1)) steps.push_back(s.name);
+  }
+  if (steps.empty()) steps.push_back("");  // not stepped, or not with these params
+  for (const std::string& step : steps) {
+    workloads::WorkloadContext ctx;
+    ctx.step = step;
+    ctx.group_workers = 1;
+    auto created = workloads::CreateWorkload(w.name, ctx, {});
+    if (!created.ok()) continue;
+    for (const std::string& op : (*created)->ops()) {
+      if (std::find(ops.begin(), ops.end(), op) == ops.end()) ops.push_back(op);
     }
   }
-  return ok;
+  return ops;
 }
 
 }  // namespace
@@ -56,7 +67,7 @@ int ValidateCommand(const Args& args) {
     return kExitBadInput;
   }
   int rc = kExitOk;
-  std::vector<std::pair<std::string, agent::AgentConfig>> configs;
+  std::vector<NamedAgentConfig> configs;
   for (const std::string& f : agent_configs) {
     auto c = agent::AgentConfig::Load(f);
     if (!c.ok()) {
@@ -66,16 +77,20 @@ int ValidateCommand(const Args& args) {
     }
     std::cout << f << ": ok (agent config: " << c->faults.nodes().size() << " node(s)"
               << (c->allow.configured() ? ", with allow:" : ", no allow: (any target)") << ")\n";
-    configs.emplace_back(f, std::move(*c));
+    configs.push_back({f, std::move(*c)});
   }
+  // With agent configs, every fault must be theirs to do: checked at the
+  // fault's line like the plan's own rules.
+  plan::PlanCheck owners;
+  if (!agent_configs.empty()) owners = [&](const v1::Plan& plan) { return FaultOwnerProblems(plan, configs); };
   for (const std::string& f : files) {
-    auto r = plan::LoadPlanFile(f);
+    auto r = plan::LoadPlanFile(f, owners);
     if (!r.ok()) {
       for (const std::string& e : r.errors) std::cerr << e << "\n";
       rc = kExitBadInput;
       continue;
     }
-    if (!CheckAgainstConfigs(f, r.plan, configs)) {
+    if (!AllowedByConfigs(f, r.plan, configs)) {
       rc = kExitBadInput;
       continue;
     }
@@ -84,6 +99,10 @@ int ValidateCommand(const Args& args) {
     std::cout << f << ": ok (" << r.plan.phases_size() << " phase(s), up to " << workers << " workers, "
               << r.plan.target().driver() << "/" << r.plan.target().flavor() << ", " << r.plan.agents().min()
               << " agent(s))\n";
+    if (const std::vector<std::string> needs = FaultNeeds(r.plan); !needs.empty() && agent_configs.empty()) {
+      std::cout << f << ": note: its faults need an agent whose config declares " << Join(needs, "; ")
+                << " (check that config too: --agent-config AGENT.yaml)\n";
+    }
   }
   return rc;
 }
@@ -105,10 +124,16 @@ int WorkloadsCommand(const Args& args) {
   }
   const workloads::WorkloadInfo* w = workloads::FindWorkload(name);
   if (!w) {
-    std::cerr << "stampede: unknown workload '" << name << "' (`stampede workloads` lists them)\n";
+    const std::string near = NearestWord(name, workloads::WorkloadNames());
+    std::cerr << "stampede: unknown workload '" << name << "'"
+              << (near.empty() ? "" : " (did you mean '" + near + "'?)") << "; `stampede workloads` lists them\n";
     return kExitBadInput;
   }
-  std::cout << w->name << ": " << w->description << "\n\nparams:\n";
+  std::cout << w->name << ": " << w->description << "\n";
+  if (const std::vector<std::string> ops = DefaultOps(*w); !ops.empty()) {
+    std::cout << "\nops (as the report names them): " << Join(ops, ", ") << "\n";
+  }
+  std::cout << "\nparams:\n";
   for (const workloads::ParamSpec& p : w->param_specs()) {
     std::cout << "  " << p.name << " (default " << (p.default_value.empty() ? "none" : p.default_value) << ")  "
               << p.description << "\n";

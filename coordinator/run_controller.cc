@@ -175,7 +175,11 @@ v1::RunResult RunController::Run() {
   int first = 0;
   bool in_progress = false;
   Status s = options_.resume_dir.empty() ? Begin() : Resume(&first, &in_progress);
-  if (!s.ok()) return Finish(false, s.message());
+  if (!s.ok()) {
+    v1::RunResult r = Finish(false, s.message());
+    r.set_bad_input(s.kind() == StatusKind::kInvalidInput);
+    return r;
+  }
   for (int p = first; p < options_.plan.phases_size(); ++p) {
     // A resumed run picks its phase in progress up where it is.
     if (in_progress && p == first) {
@@ -286,8 +290,11 @@ Status RunController::CheckFaultOwners() {
   for (int i = 0; i < plan.faults_size(); ++i) {
     const v1::Fault& f = plan.faults(i);
     if (node_owner_.count(f.node())) continue;
-    return Status::Error("faults[" + std::to_string(i) + "].node: '" + f.node() +
-                         "' is not declared by any connected agent (" + Join(declared, "; ") + "); nothing was run");
+    return Status::Invalid("faults[" + std::to_string(i) + "].node: '" + f.node() +
+                           "' is not declared by any connected agent (" + Join(declared, "; ") +
+                           "); nothing was run: the agent that owns it must declare it in its own config "
+                           "(stampede agent --config AGENT.yaml; `stampede validate PLAN --agent-config AGENT.yaml` "
+                           "checks the two together)");
   }
   return Status::Ok();
 }

@@ -3,6 +3,8 @@
 // history.jsonl, the check of a phase's history when it ends (a
 // history_check line in the journal, which the reports, the verdict and the
 // dashboard take from there), and history.json at the end.
+#include <algorithm>
+
 #include "common/log.h"
 #include "coordinator/run_controller.h"
 #include "report/history_check.h"
@@ -26,6 +28,10 @@ void RunController::WriteHistory(std::vector<HistoryBatch> batches, bool all) {
   const std::vector<std::string> endpoints(t.endpoints().begin(), t.endpoints().end());
   MutexLock lock(history_mu_);
   if (!history_.open()) {
+    // A run without history (no append phase) leaves no history files.
+    const bool any = std::any_of(batches.begin(), batches.end(),
+                                 [](const HistoryBatch& b) { return !b.events.empty() || b.dropped; });
+    if (!any) return;
     if (Status s = history_.Open(dir_ + "/history.jsonl"); !s.ok()) {
       SLOG(kError) << "history: " << s.message();
       return;

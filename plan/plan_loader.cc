@@ -39,8 +39,9 @@ struct LoaderOutput {
 
 class Loader : private LoaderOutput, public YamlReader {
  public:
-  explicit Loader(std::string file)
+  Loader(std::string file, PlanCheck extra)
       : YamlReader(file, &result_.errors, &yaml_places_),
+        extra_(std::move(extra)),
         statements_(file, &result_.errors, &yaml_places_, result_.plan),
         faults_(file, &result_.errors, &yaml_places_, &result_.plan) {}
 
@@ -58,6 +59,12 @@ class Loader : private LoaderOutput, public YamlReader {
     }
     if (!root.IsMap()) {
       Error(root, "plan", "expected a mapping with name, target and phases, found " + Found(root));
+      return Finish();
+    }
+    if (root["nodes"] && !root["phases"]) {
+      Error(root, "plan",
+            "this is an agent's config (it has nodes:, no phases:), not a plan: `stampede validate --agent-config " +
+                file() + "` checks it");
       return Finish();
     }
     for (const DuplicateKey& d : FindDuplicateKeys(root)) result_.errors.push_back(d.Message(file()));
@@ -100,7 +107,11 @@ class Loader : private LoaderOutput, public YamlReader {
       }
     }
     std::set<std::pair<std::string, std::string>> seen;  // a repeat's copies share their problems
-    for (const PlanProblem& p : ValidatePlan(result_.plan)) {
+    std::vector<PlanProblem> problems = ValidatePlan(result_.plan);
+    // What the caller checks (the agents' configs) needs a plan that is
+    // right in itself.
+    if (extra_ && problems.empty() && result_.errors.empty()) problems = extra_(result_.plan);
+    for (const PlanProblem& p : problems) {
       const YamlPlace place = yaml_places_.Locate(root, p.field);
       if (std::any_of(reported.begin(), reported.end(),
                       [&](const std::string& r) { return FieldsOverlap(r, place.field); })) {
@@ -387,17 +398,18 @@ class Loader : private LoaderOutput, public YamlReader {
     }
   }
 
+  PlanCheck extra_;
   CustomGrammar statements_;  // after LoaderOutput: these read and fill it
   FaultLoader faults_;
 };
 
 }  // namespace
 
-PlanLoadResult LoadPlanText(const std::string& text, const std::string& file_name) {
-  return Loader(file_name).Load(text);
+PlanLoadResult LoadPlanText(const std::string& text, const std::string& file_name, const PlanCheck& extra) {
+  return Loader(file_name, extra).Load(text);
 }
 
-PlanLoadResult LoadPlanFile(const std::string& path) {
+PlanLoadResult LoadPlanFile(const std::string& path, const PlanCheck& extra) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     PlanLoadResult r;
@@ -414,7 +426,7 @@ PlanLoadResult LoadPlanFile(const std::string& path) {
     r.errors.push_back(path + ": cannot read plan file: " + std::strerror(errno));
     return r;
   }
-  return LoadPlanText(text, path);
+  return LoadPlanText(text, path, extra);
 }
 
 }  // namespace stampede::plan

@@ -6,9 +6,11 @@
 #ifndef STAMPEDE_PLAN_PLAN_LOADER_H_
 #define STAMPEDE_PLAN_PLAN_LOADER_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "plan/plan_validator.h"
 #include "proto/stampede.pb.h"
 
 namespace stampede::plan {
@@ -19,9 +21,14 @@ struct PlanLoadResult {
   std::vector<std::string> errors;
 };
 
+// A check beyond the plan's own rules (what the agents' configs allow),
+// run on a plan that keeps them; its problems are placed at the plan's
+// FILE:LINE:COL like the rest.
+using PlanCheck = std::function<std::vector<PlanProblem>(const v1::Plan&)>;
+
 // `file_name` is used in messages only.
-PlanLoadResult LoadPlanText(const std::string& text, const std::string& file_name);
-PlanLoadResult LoadPlanFile(const std::string& path);
+PlanLoadResult LoadPlanText(const std::string& text, const std::string& file_name, const PlanCheck& extra = nullptr);
+PlanLoadResult LoadPlanFile(const std::string& path, const PlanCheck& extra = nullptr);
 
 }  // namespace stampede::plan
 

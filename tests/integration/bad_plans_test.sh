@@ -48,4 +48,30 @@ grep -qF "did you mean 'fault_timeout'?" "$TMP/err" || fail "no suggestion: $(ca
 rc=0; "$STAMPEDE" agent --capacity -3 --coordinator 127.0.0.1:1 2>"$TMP/err" || rc=$?
 expect_eq "$rc" 2 "agent --capacity -3"
 grep -qF -- "--capacity: expected 0 to 100000, found -3" "$TMP/err" || fail "capacity: $(cat "$TMP/err")"
+# An agent config given as a plan, and a plan as an agent config: each says
+# which it is and what checks it.
+rc=0; "$STAMPEDE" validate "$ROOT/configs/agents/galera-local.yaml" 2>"$TMP/err" || rc=$?
+expect_eq "$rc" 2 "an agent config as a plan"
+grep -q "galera-local.yaml:[0-9]*:[0-9]*: plan: this is an agent's config (it has nodes:, no phases:), not a plan:" "$TMP/err" ||
+  fail "agent config as a plan: $(cat "$TMP/err")"
+rc=0; "$STAMPEDE" validate --agent-config "$ROOT/configs/quickstart.yaml" 2>"$TMP/err" || rc=$?
+expect_eq "$rc" 2 "a plan as an agent config"
+grep -qF "quickstart.yaml:1:1: this is a plan (it has phases:, no nodes:), not an agent's config" "$TMP/err" ||
+  fail "plan as an agent config: $(cat "$TMP/err")"
+# Words mistyped: a command, a workload, a flag's prefix (never guessed).
+rc=0; "$STAMPEDE" valdate x.yaml 2>"$TMP/err" || rc=$?
+expect_eq "$rc" 2 "stampede valdate"
+grep -qF "unknown command 'valdate' (did you mean 'validate'?)" "$TMP/err" || fail "valdate: $(head -n 1 "$TMP/err")"
+rc=0; "$STAMPEDE" workloads tpc-c 2>"$TMP/err" || rc=$?
+expect_eq "$rc" 2 "stampede workloads tpc-c"
+grep -qF "unknown workload 'tpc-c' (did you mean 'tpcc'?)" "$TMP/err" || fail "tpc-c: $(cat "$TMP/err")"
+rc=0; "$STAMPEDE" validate "$ROOT/configs/quickstart.yaml" --agent "$ROOT/configs/agents/galera-local.yaml" \
+  2>"$TMP/err" || rc=$?
+expect_eq "$rc" 2 "a flag's prefix (--agent for --agent-config)"
+grep -qF "unrecognised option '--agent'" "$TMP/err" || fail "--agent: $(head -n 1 "$TMP/err")"
+# `stampede check` on a run with nothing to check is not a pass.
+mkdir -p "$TMP/empty-run"
+rc=0; "$STAMPEDE" check "$TMP/empty-run" 2>"$TMP/err" || rc=$?
+expect_eq "$rc" 2 "stampede check with no history"
+grep -qF "nothing to check in $TMP/empty-run" "$TMP/err" || fail "check: $(cat "$TMP/err")"
 pass "$n broken plans rejected with file:line:col (numbers at 2^64, alias bombs, deep nesting included), 5 MB and endless plans refused; configs/*.yaml valid"

@@ -104,7 +104,7 @@ verdict_of "$TMP/unmet/report.md"
 pass "expectations: met -> exit 0, 'p50 < 1ns' unmet -> exit 4 with its measured value"
 
 # A fault the owning agent cannot do (a partition of a node whose config
-# declares no network:) ends the run before any phase starts, saying which.
+# declares no network:) is refused before anything starts, at its line.
 cat >"$TMP/cannot.yaml" <<YAML
 name: cannot
 $(target_yaml redis)
@@ -116,8 +116,8 @@ YAML
 rc=0
 "$STAMPEDE" run "$TMP/cannot.yaml" --agent-config "$TMP/agent.yaml" --results "$TMP/cannot" >"$TMP/cannot.out" \
   2>"$TMP/cannot.err" || rc=$?
-[ "$rc" -ne 0 ] || fail "a run with a fault its agent cannot do exited 0"
-grep -q "faults\[0\] (partition fake) cannot be done by agent .*: node 'fake' declares no network: in this agent's config" \
+expect_eq "$rc" 2 "a run with a fault its agent cannot do"
+grep -q "cannot.yaml:[0-9]*:[0-9]*: faults\[0\].action: .*agent.yaml: node 'fake' declares no network: in this agent's config" \
   "$TMP/cannot.err" || fail "stderr: $(tail -n 3 "$TMP/cannot.err")"
-expect_eq "$(jq '[.phases[].ops[]?.count] | add // 0' "$TMP/cannot/summary.json")" 0 "operations run"
-pass "a partition of a node without network: in its agent's config: exit $rc before any operation"
+[ -e "$TMP/cannot" ] && fail "a refused plan left a results directory"
+pass "a partition of a node without network: in its agent's config: refused at its line, exit 2, nothing started"

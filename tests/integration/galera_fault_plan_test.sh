@@ -52,7 +52,7 @@ YAML
 # A node nobody declares: refused before the run touches the database.
 plan node9 >"$TMP/bad.yaml"
 rc=0; "$STAMPEDE" run "$TMP/bad.yaml" --coordinator "127.0.0.1:$COORD_PORT" >"$TMP/bad.out" 2>"$TMP/bad.err" || rc=$?
-expect_eq "$rc" 1 "undeclared node exit code"
+expect_eq "$rc" 2 "undeclared node exit code"
 grep -q "faults\[0\].node: 'node9' is not declared by any connected agent (client-1: none; db3-host: node3)" "$TMP/bad.err" \
   || fail "undeclared node message: $(cat "$TMP/bad.err")"
 
