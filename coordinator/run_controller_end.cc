@@ -4,6 +4,7 @@
 #include "common/log.h"
 #include "common/strings.h"
 #include "coordinator/run_controller.h"
+#include "report/headline.h"
 #include "report/run_summary.h"
 #include "report/verdict.h"
 
@@ -152,6 +153,7 @@ v1::RunResult RunController::Finish(bool ok, const std::string& error) {
     Log("expectations not met: " + result.expectations_failed());
   }
   result.set_report_md(report::RenderReportMarkdown(summary));
+  result.set_headline(report::RenderHeadlineText(report::MakeHeadline(summary)));
   return result;
 }
 

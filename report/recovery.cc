@@ -122,6 +122,7 @@ void RecoveryTracker::AddFault(const record::FaultSent& x) {
   f.r.node = x.node;
   f.r.agent = x.agent;
   f.r.detail = x.detail;
+  f.r.roll = x.roll;
   f.r.t = f.r.requested_t = x.requested_t;
   if (auto p = phase_start_.find(x.phase); p != phase_start_.end()) f.r.phase_start_t = p->second;
   faults_.push_back(std::move(f));
@@ -550,7 +551,7 @@ Json RecoveryToJson(const FaultRecovery& f) {
           {"latency_before", lat(f.before)},
           {"latency_during", lat(f.during)},
           {"latency_after", lat(f.after)},
-          {"rebalance", f.rebalance ? RebalanceToJson(*f.rebalance) : Json(nullptr)}};
+          {"rebalance", ShowsRebalance(f) ? RebalanceToJson(*f.rebalance) : Json(nullptr)}};
 }
 
 std::string RenderRecoveryMarkdown(const std::vector<FaultRecovery>& faults) {
@@ -583,12 +584,12 @@ std::string RenderRecoveryMarkdown(const std::vector<FaultRecovery>& faults) {
        << "| p99 / max before | " << Lat(f.before) << " |\n"
        << "| p99 / max during | " << Lat(f.during) << " |\n"
        << "| p99 / max after | " << Lat(f.after) << " |\n";
-    if (f.rebalance) md << RebalanceMarkdownRows(*f.rebalance);
+    if (ShowsRebalance(f)) md << RebalanceMarkdownRows(*f.rebalance);
     if (f.sub_second) {
       char unc[64];
       std::snprintf(unc, sizeof(unc), "%.1f ms", f.clock_uncertainty_s * 1000);
-      md << "\nThe first three from when operations ended, to the ms, on the coordinator's clock (agents' clock "
-            "offsets within "
+      md << "\nTime to first failed op, unavailability and the error window are from when operations ended, to "
+            "the ms, on the coordinator's clock (agents' clock offsets within "
          << unc << ").\n";
     }
   }

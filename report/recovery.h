@@ -20,6 +20,7 @@
 
 #include "common/histogram.h"
 #include "common/outcome.h"
+#include "proto/fault_action.h"
 #include "record/records.h"
 #include "report/journal.h"
 #include "report/rebalance.h"
@@ -36,6 +37,7 @@ struct FaultRecovery {
   int index = 0;
   std::string phase, action, node, agent, message;
   std::string detail;                             // a network fault's numbers ("": none)
+  int roll = -1;                                  // a rolling restart's step: which roll (-1: none)
   bool ok = false;                                // the action took effect
   double t = -1;                                  // when it took effect (s since run start)
   double requested_t = -1;                        // when it was asked for (s since run start)
@@ -197,6 +199,14 @@ class RecoveryTracker {
 // Words shared by the report's tables and the verdict: what a recovery that
 // never came is called (until the next fault, or the end of the run), and
 // seconds with their sign ("+1.5 s").
+// Whether a fault's rebalancing numbers say something: always for a
+// topology change or a rolling restart's step, else only when data changed
+// hands (a kill that promotes a replica), not when a node merely went
+// missing.
+inline bool ShowsRebalance(const FaultRecovery& f) {
+  return f.rebalance && (IsTopologyAction(f.action) || f.roll >= 0 || f.rebalance->moved > 0);
+}
+
 std::string NotRecovered(bool next_fault);
 std::string SignedSeconds(double v);
 

@@ -15,6 +15,7 @@
 #include "report/batch_rows.h"
 #include "report/fault_cycles.h"
 #include "report/hdr_log.h"
+#include "report/headline.h"
 #include "report/hugedb_cru.h"
 #include "report/new_order_recovery.h"
 #include "report/recovery.h"
@@ -447,7 +448,10 @@ void PhaseNotesMarkdown(const PhaseSummary& p, std::ostringstream& md) {
 
 std::string RenderReportMarkdown(const RunSummary& s) {
   std::ostringstream md;
-  md << "# stampede run " << s.run_id << "\n\n";
+  md << "# stampede run" << (s.run_id.empty() ? "" : " " + s.run_id) << "\n\n";
+  md << RenderHeadlineMarkdown(MakeHeadline(s)) << "\n";
+  // A run that ended before its first phase has nothing else to say.
+  if (s.phases.empty() && !s.ok) return md.str();
   md << "- plan: " << s.plan_name << "\n";
   md << "- target: " << s.target << "\n";
   md << "- agents: ";
@@ -456,11 +460,6 @@ std::string RenderReportMarkdown(const RunSummary& s) {
     md << (i ? ", " : "") << s.agents[i] << (role == s.roles.end() ? "" : " (" + role->second + ")");
   }
   md << "\n- started: " << s.started_at << "\n";
-  md << "- result: "
-     << (!s.ok                ? "FAILED: " + s.error
-         : s.degraded.empty() ? std::string("ok")
-                              : "DEGRADED: " + s.degraded)
-     << "\n";
   // Joins and leaves stay done whatever happens to the run.
   std::string topology;
   for (const FaultRecovery& f : s.faults) {
@@ -487,7 +486,7 @@ std::string RenderReportMarkdown(const RunSummary& s) {
          << (p->completed ? "" : " (incomplete)") << " |\n";
     }
     md << "| Total | " << Fixed(g.total_s, 2) << "s | | | |\n";
-    md << "\nns/op: the step's wall time over its operations, as the origin's Go benchmarks printed it; not a latency "
+    md << "\nns/op: the step's wall time over its operations, as Go benchmarks print it; not a latency "
           "(the phase tables above give those).\n";
     if (std::string disk = DiskUsageLine(s.nodes); !disk.empty()) md << "\n" << disk << "\n";
     if (g.steps.front()->workload == "hugedb2019") md << "\n" << HugedbCruLine(g) << "\n";
@@ -512,7 +511,7 @@ std::string RenderReportMarkdown(const RunSummary& s) {
   }
   if (!s.logs.empty()) {
     md << "\n## Notes\n\n";
-    for (const std::string& l : s.logs) md << "- " << l << "\n";
+    for (const std::string& l : s.logs) md << "- " << ExplainCountNote(l, s) << "\n";
   }
   return md.str();
 }

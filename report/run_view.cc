@@ -5,6 +5,7 @@
 #include "common/histogram.h"
 #include "record/record_codec.h"
 #include "report/fault_cycles.h"
+#include "report/headline.h"
 #include "report/recovery.h"
 
 namespace stampede::report {
@@ -195,6 +196,11 @@ Json RunViewBuilder::View(const RunSummary& summary) const {
   view["degraded"] = s["degraded"];
   view["verdict"] = s["verdict"];
   view["anomalies"] = s["anomalies"];
+  // A finished run leads with its result (report/headline.h).
+  if (status_ != "running") {
+    const Headline h = MakeHeadline(summary);
+    view["headline"] = {{"result", h.result}, {"lines", h.lines}};
+  }
   return view;
 }
 

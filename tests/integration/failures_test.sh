@@ -121,7 +121,7 @@ plan "$DB_ENDPOINT" "agents: {min: 2, wait: 10s}" >"$TMP/fenced-plan.yaml"
 rc=0; "$STAMPEDE" run "$TMP/fenced-plan.yaml" --coordinator "127.0.0.1:$COORD_PORT" >"$TMP/fenced.out" 2>"$TMP/fenced.err" || rc=$?
 expect_eq "$rc" 1 "exit code of a plan an agent does not allow"
 msg="agent fenced: refused by the agent's config: $TMP/fenced.yaml:3:5: allow.targets: the plan's target.endpoints\[0\] '$DB_ENDPOINT' is not listed"
-grep -q "result: FAILED: $msg" "$TMP/fenced.out" || fail "allow-list message: $(cat "$TMP/fenced.out")"
+grep -q "Result: FAILED: $msg" "$TMP/fenced.out" || fail "allow-list message: $(cat "$TMP/fenced.out")"
 grep -q "$msg" "$TMP/agent-fenced.log" || fail "the agent did not log its refusal"
 dir=$(summary_of "$COORD_RESULTS")
 expect_eq "$(jq .ok "$dir/summary.json")" false "summary of the refused run"

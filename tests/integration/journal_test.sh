@@ -39,8 +39,8 @@ rm -f "$mnt/filler"
 "$STAMPEDE" report "$mnt/res" >"$TMP/report.out" 2>"$TMP/report.err" || fail "report exited $?: $(cat "$TMP/report.err")"
 count=$(jq '.phases[0].done' "$mnt/res/summary.json")
 [ "$count" -gt 0 ] || fail "the rebuilt summary has no operations"
-grep -q "result: FAILED: results: .*No space left on device" "$TMP/report.out" \
-  || grep -q "result: FAILED: run did not finish" "$TMP/report.out" || fail "report result line: $(grep result: "$TMP/report.out")"
+grep -q "Result: FAILED: results: .*No space left on device" "$TMP/report.out" \
+  || grep -q "Result: FAILED: run did not finish" "$TMP/report.out" || fail "report result line: $(grep Result: "$TMP/report.out")"
 
 # A corrupted line in the middle of a journal is skipped, and named.
 cp "$mnt/res/journal.jsonl" "$TMP/corrupt.jsonl"

@@ -12,6 +12,9 @@
   // Fault rows shown only when some fault has the number (not every database says).
   const OPTIONAL_ROWS = {"disk of the nodes that joined": "joined_disk_bytes", "peak replication lag": "peak_lag_bytes",
     "new node's first operation": "first_op_s", "leaving node's last operation": "last_op_s"};
+  // Where the data went: rows for joins, leaves, rolling restarts and faults
+  // that moved data (report/recovery.h, ShowsRebalance), none otherwise.
+  const REBALANCE_ROWS = new Set(["time to balanced", "data moved", "serving nodes before / after"]);
   const fmt = (v, d, unit) => (v === null || v === undefined || v < 0 ? "n/a" : Number(v).toFixed(d) + (unit || ""));
   // Latencies as report.md writes them (report/text_format.h HumanUs).
   const lat = (us) => (us === null || us === undefined || us < 0 ? "n/a"
@@ -169,13 +172,29 @@
     st.textContent = (view.status || "waiting") + (unmet ? ", expectations not met" : "");
     st.className = "badge " + (unmet ? "failed" : view.status || "");
     if (view.error) st.title = view.error;
-    $("phase").textContent = view.phase || "-";
     const t = (view.series && view.series.t) || [];
-    $("elapsed").textContent = t.length ? `${Math.round(t[t.length - 1])} s` : "-";
-    const ops = (view.series && view.series.ops) || {};
-    let now = 0;
-    for (const n in ops) now += ops[n][ops[n].length - 1] || 0;
-    $("rate").textContent = t.length ? `${Math.round(now).toLocaleString()} ops/s` : "-";
+    const last = t.length ? t[t.length - 1] : null;
+    if (view.headline) {
+      // A finished run: its result, how long it ran and when it ended.
+      $("phase-label").textContent = "ran";
+      $("phase").textContent = (view.summary && view.summary.phases ? view.summary.phases.length : 0) + " phases";
+      $("elapsed-label").textContent = "duration";
+      $("elapsed").textContent = last === null ? "-" : `${last.toFixed(1)} s`;
+      $("rate-label").textContent = "ended";
+      const end = Date.parse(view.started_at || "") + 1000 * (last || 0);
+      $("rate").textContent = isNaN(end) ? "-" : new Date(end).toISOString().replace("T", " ").slice(0, 19) + " UTC";
+      const hl = $("headline");
+      hl.hidden = false;
+      hl.innerHTML = `<h2 class="result ${esc(view.status || "")}">${esc(view.headline.result)}</h2>` +
+        (view.headline.lines.length ? "<ul>" + view.headline.lines.map((l) => `<li>${esc(l)}</li>`).join("") + "</ul>" : "");
+    } else {
+      $("phase").textContent = view.phase || "-";
+      $("elapsed").textContent = last === null ? "-" : `${Math.round(last)} s`;
+      const ops = (view.series && view.series.ops) || {};
+      let now = 0;
+      for (const n in ops) now += ops[n][ops[n].length - 1] || 0;
+      $("rate").textContent = t.length ? `${Math.round(now).toLocaleString()} ops/s` : "-";
+    }
     const lost = new Set(view.lost_agents || []);
     const names = (view.agents || []).concat(view.connected_agents || []).filter((v, i, a) => a.indexOf(v) === i);
     // Each agent with its role in the run (load, the nodes it owns, labels).
@@ -239,6 +258,7 @@
       ["New-Order: time to recovered", (f) => (f.new_order
         ? recovered(f.new_order.time_to_recovered_s, f.new_order.recovered, f.new_order) : "n/a")],
     ].filter(([label]) => !OPTIONAL_ROWS[label] || faults.some((f) => f.rebalance && f.rebalance[OPTIONAL_ROWS[label]] != null))
+      .filter(([label]) => !REBALANCE_ROWS.has(label) || faults.some((f) => f.rebalance))
       .filter(([label]) => !label.startsWith("New-Order") || faults.some((f) => f.new_order));
     const name = (f) => `${esc(f.action)} ${esc(f.node)}${f.detail ? " (" + esc(f.detail) + ")" : ""}`;
     let html = faults.map((f) => `<span class="fault-marker ${esc(f.action)}${f.ok === false ? " failed" : ""}" ` +
