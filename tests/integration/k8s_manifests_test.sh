@@ -54,6 +54,19 @@ for f in certs/ca.pem db.env; do
   git -C "$ROOT" check-ignore -q "deploy/k8s/overlays/redis-demo/$f" || fail "deploy/k8s/overlays/redis-demo/$f is not ignored by git"
 done
 
+# docs/deployment.md's own overlay, as written there and run twice: it
+# renders redis-demo with the image it names.
+overlay=$(awk '/^cat >deploy\/k8s\/overlays\/local\/kustomization.yaml/ { on = 1; next } on && /^YAML$/ { exit } on' \
+  "$ROOT/docs/deployment.md")
+grep -q '^resources: \[../redis-demo\]' <<<"$overlay" || fail "docs/deployment.md: no local overlay found: $overlay"
+for _ in 1 2; do
+  mkdir -p "$TMP/k8s/overlays/local"
+  printf '%s\n' "$overlay" >"$TMP/k8s/overlays/local/kustomization.yaml"
+  kubectl kustomize "$TMP/k8s/overlays/local" >"$TMP/local.yaml" 2>"$TMP/local.err" || fail "local overlay: $(cat "$TMP/local.err")"
+done
+images=$(grep -o 'image: .*stampede.*' "$TMP/local.yaml" | sort -u | xargs)
+expect_eq "$images" "image: registry.example/stampede:1" "the local overlay's image"
+
 # The validator catches a broken manifest.
 sed 's/^  replicas: 2$/  replicas: "two"/' "$TMP/redis-demo.yaml" >"$TMP/broken.yaml"
 grep -q 'replicas: "two"' "$TMP/broken.yaml" || fail "the mutation did not apply"
