@@ -5,8 +5,8 @@
 # machine whose page tables are costly to fill (a PVM guest here), small
 # pages made the server itself collapse with connections: pgbench -S at
 # 250 clients did 2,144 tps at 28 page faults per transaction, and 14,131
-# at 3 on huge pages (docs/PERFORMANCE.md, "Issue 35 with PostgreSQL on
-# huge pages").
+# at 3 on huge pages (docs/performance-notes.md, "PostgreSQL on huge
+# pages").
 #
 # reserve_huge_pages NAME CONNECTIONS: reserves twice what the server takes
 # at CONNECTIONS (64 pages of 2 MB for the 128 MB of shared buffers, and

@@ -159,7 +159,7 @@ const std::vector<ParamSpec>& HugedbWorkload::ParamSpecs() {
   static const std::vector<ParamSpec> kSpecs = {
       {"users", Type::kInt, "1000000", "users to insert (each with 4 items and 1 rel)", {}, 1, 1e12},
       {"searches", Type::kInt, "1000000", "operations of each search kind", {}, 0, 1e12},
-      {"slow_factor", Type::kInt, "1", "divides users and searches (the original's knob)", {}, 1, 1e9},
+      {"slow_factor", Type::kInt, "1", "divides users and searches (the 2019 benchmark's knob)", {}, 1, 1e9},
       {"table", Type::kString, "hugedb_", "prefix of the users, items and rels tables", {}, 0, 0},
       {"reset", Type::kBool, "true", "empty the tables first", {}, 0, 0},
   };

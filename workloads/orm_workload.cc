@@ -108,7 +108,7 @@ const std::vector<ParamSpec>& OrmWorkload::ParamSpecs() {
       {"scale",
        Type::kDouble,
        "1",
-       "multiplies every step's count (1: the origin's 10000, 2500 x 100 rows, 10000, 20000, 10000)",
+       "multiplies every step's count (1: the benchmark's 10000, 2500 x 100 rows, 10000, 20000, 10000)",
        {},
        0.0001,
        10000},

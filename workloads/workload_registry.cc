@@ -28,9 +28,9 @@ const std::vector<WorkloadInfo>& Workloads() {
        &CustomWorkload::Create},
       {"geo", "points on a map: insert, search the nearest within a radius, move (PostgreSQL earthdistance, Redis GEO)",
        &GeoWorkload::ParamSpecs, &GeoWorkload::Create, &GeoWorkload::Steps},
-      {"hugedb2019", "users, items and rels: inserts, then concurrent searches and updates (the origin's hugedb)",
+      {"hugedb2019", "users, items and rels: inserts, then concurrent searches and updates (the 2019 hugedb benchmark)",
        &HugedbWorkload::ParamSpecs, &HugedbWorkload::Create, &HugedbWorkload::Steps},
-      {"orm2019", "the origin's ORM benchmark: Insert, MultiInsert (100 rows), Update, Read, MultiRead (limit 100)",
+      {"orm2019", "a 2019 ORM benchmark: Insert, MultiInsert (100 rows), Update, Read, MultiRead (limit 100)",
        &OrmWorkload::ParamSpecs, &OrmWorkload::Create, &OrmWorkload::Steps},
       {"bank", "transfers between accounts and reads of their total, which must not change (consistency)",
        &BankWorkload::ParamSpecs, &BankWorkload::Create},
@@ -41,7 +41,7 @@ const std::vector<WorkloadInfo>& Workloads() {
        &RegisterWorkload::ParamSpecs, &RegisterWorkload::Create},
       {"ycsb", "YCSB core workloads a-f: a load step, then the read/update/insert/scan mix", &YcsbWorkload::ParamSpecs,
        &YcsbWorkload::Create, &YcsbWorkload::Steps},
-      {"tpcc", "TPC-C's nine tables loaded for W warehouses, and its consistency conditions 1 to 4 checked",
+      {"tpcc", "TPC-C's nine tables loaded for W warehouses, and its consistency conditions 1 to 5, 8 and 9 checked",
        &TpccWorkload::ParamSpecs, &TpccWorkload::Create, &TpccWorkload::Steps},
   };
   return kWorkloads;
