@@ -29,18 +29,26 @@ target: {driver: redis, flavor: redis-cluster, endpoints: [$RC_ENDPOINTS],
 retry: {max_attempts: 5, backoff: 50ms}
 recovery: {baseline: 3s, hold: 2s, balance_tolerance: 0.1}
 phases:
-  - {name: load, workload: crud, workers: 16, rate: 2000, duration: 40s, check_writes: true,
+  - {name: load, workload: crud, workers: 16, rate: 2000, duration: 50s, check_writes: true,
      params: {insert: 1, select: 1, table: sc, reset: true}}
 faults:
   - {at: load+3s, action: join, node: redis-new}
-  - {at: load+22s, action: leave, node: redis-new}
+  - {at: load+33s, action: leave, node: redis-new}
 expect:
   phases: {load: ["lost_writes == 0", "missed <= 5"]}
   faults: {join: ["time_to_balanced < 30s"], leave: ["time_to_balanced < 30s"]}
 YAML
+rc=0
 "$STAMPEDE" run "$TMP/plan.yaml" --agent-config "$TMP/agent.yaml" --results "$TMP/res" \
-  >"$TMP/run.out" 2>"$TMP/run.err" || fail "run exited $?"
+  >"$TMP/run.out" 2>"$TMP/run.err" || rc=$?
 s=$TMP/res/summary.json
+# The join gets 30 s before the leave is asked for: it takes about 8 s on
+# an idle machine, and was seen to take 23 s with the machine's two cores
+# busy besides. A machine slower than that says so here, not as "not
+# balanced".
+[ "$(jq '.faults[0].done_t_s < .faults[1].t_s' "$s")" = true ] ||
+  fail "the join's command was still running when the leave was asked for (a machine too busy for this test)"
+[ "$rc" = 0 ] || fail "run exited $rc"
 # Each change must be over before the next: the test is about the move,
 # not about a machine too busy to make it in time.
 for k in 0 1; do
@@ -53,8 +61,6 @@ for k in 0 1; do
   awk -v m="$moved" 'BEGIN { exit !(m >= 3600 && m <= 4700) }' || fail "fault $k moved $moved slots, not about 4096"
   [ "$(jq ".faults[$k].rebalance.moved_keys" "$s")" -gt 0 ] || fail "fault $k moved no keys"
 done
-[ "$(jq '.faults[0].done_t_s < .faults[1].t_s' "$s")" = true ] ||
-  fail "the join's command was still running when the leave was asked for (a machine too busy for this test)"
 expect_eq "$(jq -c '[.faults[0].rebalance.nodes_before, .faults[0].rebalance.nodes_after]' "$s")" "[3,4]" \
   "masters before and after the join"
 expect_eq "$(jq -c '[.faults[1].rebalance.nodes_before, .faults[1].rebalance.nodes_after]' "$s")" "[4,3]" \
@@ -71,13 +77,13 @@ last_op=$(jq '.faults[1].rebalance.last_op_s * 100 | round / 100' "$s")
 # Nothing the schedule owed is missed while the slots move. An operation
 # due in the last milliseconds, while its worker still waits on the one
 # before, is the backlog at the deadline: missed by definition (the phase
-# never runs past it), and seen once in a fresh-clone run (1 of 80,000).
+# never runs past it), and seen once in a fresh-clone run (1 of 80,000 owed).
 missed=$(jq '.phases[0].missed' "$s")
 last=$(jq -s '[.[] | select(.type == "second") | .t] | max' "$TMP/res/journal.jsonl")
 early=$(jq -s --argjson last "$last" \
   '[.[] | select(.type == "second" and .t < $last) | .ops[] | .missed // 0] | add // 0' "$TMP/res/journal.jsonl")
 expect_eq "$early" 0 "operations missed before the phase's last second (of $missed in all)"
-expect_eq "$(jq '.phases[0].ops | map(.count) | add' "$s")" $((80000 - missed)) "operations done (of 80,000 owed, $missed missed)"
+expect_eq "$(jq '.phases[0].ops | map(.count) | add' "$s")" $((100000 - missed)) "operations done (of 100,000 owed, $missed missed)"
 acked=$(jq '.phases[0].writes.acked' "$s")
 [ "$acked" -gt 10000 ] || fail "only $acked acknowledged inserts"
 grep -q "| time to balanced (every serving node within tolerance of an even share, held) | [0-9.]* s |" \
