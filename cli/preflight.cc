@@ -26,8 +26,7 @@ std::vector<plan::PlanProblem> FaultOwnerProblems(const v1::Plan& plan, const st
         declared.push_back(c.file + " declares " + (nodes.empty() ? "no node" : Join(nodes, ", ")));
       }
       problems.push_back({at + ".node", "node '" + f.node() + "' is not declared by the agent config" +
-                                            (configs.size() > 1 ? "s" : "") + " given (" + Join(declared, "; ") +
-                                            ")"});
+                                            (configs.size() > 1 ? "s" : "") + " given (" + Join(declared, "; ") + ")"});
       continue;
     }
     if (Status s = owner->config.faults.Check(f.action(), f.node(), f.net(), /*probe_host=*/false); !s.ok()) {

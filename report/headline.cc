@@ -84,14 +84,14 @@ std::string ResultLine(const RunSummary& s) {
     verdict = "DEGRADED: " + s.degraded;
   } else {
     verdict = "ok";
-    if (!v.checks.empty()) verdict += ", " + std::to_string(v.checks.size()) + " of " + std::to_string(v.checks.size()) +
-                                      " expectations met";
+    if (!v.checks.empty())
+      verdict +=
+          ", " + std::to_string(v.checks.size()) + " of " + std::to_string(v.checks.size()) + " expectations met";
   }
   if (s.phases.empty()) return "Result: " + verdict + ". No phase started: nothing was measured.";
   return "Result: " + verdict + ". " + std::to_string(ops) + " operations in " + Secs(seconds) + " over " +
          std::to_string(s.phases.size()) + (s.phases.size() == 1 ? " phase" : " phases") + ", " +
-         ErrorsInWords(SumOutcomes(s)) + ", " +
-         std::to_string(missed) + " missed.";
+         ErrorsInWords(SumOutcomes(s)) + ", " + std::to_string(missed) + " missed.";
 }
 
 }  // namespace

@@ -41,9 +41,9 @@ TEST(HeadlineTest, ExplainsACountShortByTheAmbiguousInsertsThatDidNotCommit) {
             "commit, 1 acknowledged inserts LOST; acknowledged writes of insert/InsertOne)");
   // What the check does not account for is left as it is.
   EXPECT_EQ(ExplainCountNote(note, WithWrites(21, 10, 0)), note);
-  EXPECT_EQ(ExplainCountNote("client-1: phase other/Count: Count = 7996 (expected 8000, 4 short)",
-                             WithWrites(21, 17, 0)),
-            "client-1: phase other/Count: Count = 7996 (expected 8000, 4 short)");
+  EXPECT_EQ(
+      ExplainCountNote("client-1: phase other/Count: Count = 7996 (expected 8000, 4 short)", WithWrites(21, 17, 0)),
+      "client-1: phase other/Count: Count = 7996 (expected 8000, 4 short)");
 }
 
 TEST(HeadlineTest, SaysWhyAFaultDidNotRecover) {
@@ -75,7 +75,8 @@ TEST(HeadlineTest, LeadsWithTheResultAndALinePerFault) {
   EXPECT_EQ(h.lines[0],
             "kill node3 at 5.0 s: no operation succeeded for 4.058 s; 21 errors (ambiguous 21); throughput recovered "
             "after 6.9 s");
-  EXPECT_EQ(h.lines[1], "writes in insert/InsertOne: 7979 acknowledged, 0 lost; of 21 ambiguous, 17 committed and 4 did not");
+  EXPECT_EQ(h.lines[1],
+            "writes in insert/InsertOne: 7979 acknowledged, 0 lost; of 21 ambiguous, 17 committed and 4 did not");
   s.ok = false;
   s.error = "agent local-1: connection refused";
   s.phases.clear();
