@@ -7,6 +7,7 @@
 #include "agent/node_sampler.h"
 #include "agent/outbox.h"
 #include "agent/spool.h"
+#include "agent/thread_cpu.h"
 #include "common/backoff.h"
 #include "common/clock.h"
 #include "common/log.h"
@@ -26,8 +27,9 @@ constexpr int64_t kSilenceNs = 3 * kNsPerSec;
 struct Agent::State {
   explicit State(const AgentOptions& o)
       : spool(o.config.spool_dir, o.name, o.config.spool_max_bytes),
-        run(o.name, o.engine, &o.config, &spool, &clock, &outbox, o.metrics),
-        sampler(&o.config.faults, &clock, &outbox) {}
+        run(o.name, o.engine, &o.config, &spool, &clock, &outbox, o.metrics, &cpu),
+        sampler(&o.config.faults, &clock, &outbox, &cpu) {}
+  ThreadCpu cpu;  // first: every thread below counts in it
   ClockSync clock;
   Outbox outbox;
   Spool spool;
@@ -62,7 +64,10 @@ class Agent::Connection {
     last_heard_ns_ = MonoNowNs();
     if (stream_->Write(hello)) {
       state_->outbox.Open();
-      writer_ = std::thread([this] { WriterMain(); });
+      writer_ = std::thread([this] {
+        ThreadCpu::Scope counted(&state_->cpu);
+        WriterMain();
+      });
       v1::CoordinatorMessage msg;
       while (stream_->Read(&msg)) {
         last_heard_ns_ = MonoNowNs();
@@ -181,10 +186,14 @@ Status Agent::Start() {
 
 Status Agent::Run() {
   if (Status s = Start(); !s.ok()) return s;
+  // This thread reads the session; the fault proxy's thread and gRPC's own
+  // are the process's, not this agent's.
+  ThreadCpu::Scope counted(&state_->cpu);
   state_->run.LoadPrevious();
   Mutex timer_mu;
   std::condition_variable timer_cv;
   std::thread timer([&] {
+    ThreadCpu::Scope timer_counted(&state_->cpu);
     MutexLock lock(timer_mu);
     while (!shutdown_.load()) {
       timer_cv.wait_for(lock.native(), std::chrono::milliseconds(250));

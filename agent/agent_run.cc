@@ -11,14 +11,15 @@
 namespace stampede::agent {
 
 AgentRun::AgentRun(std::string name, EngineOptions engine, const AgentConfig* config, Spool* spool, ClockSync* clock,
-                   Outbox* outbox, metrics::MetricsExporter* metrics)
+                   Outbox* outbox, metrics::MetricsExporter* metrics, ThreadCpu* cpu)
     : name_(std::move(name)),
       engine_(std::move(engine)),
       config_(config),
       spool_(spool),
       clock_(clock),
       outbox_(outbox),
-      metrics_(metrics) {}
+      metrics_(metrics),
+      cpu_(cpu) {}
 
 AgentRun::~AgentRun() { Shutdown(); }
 
@@ -175,6 +176,7 @@ PhaseRunnerOptions AgentRun::RunnerOptions(uint32_t phase, uint32_t slot, uint32
   o.threads = engine_.threads;
   o.phase_index = phase;
   o.lead = lead;
+  o.cpu = cpu_;
   o.clock_offset_ns = [this] { return clock_->OffsetNs(); };
   o.clock_uncertainty_ns = [this] { return clock_->UncertaintyNs(); };
   const std::string phase_name = phase < uint32_t(o.plan.phases_size()) ? o.plan.phases(int(phase)).name() : "";
@@ -200,6 +202,7 @@ void AgentRun::OnCleanup(const v1::RunCleanup& cleanup) {
 }
 
 void AgentRun::CleanupMain() {
+  ThreadCpu::Scope counted(cpu_);
   uint32_t index;
   {
     MutexLock lock(mu_);
@@ -255,6 +258,7 @@ std::string AgentRun::ReadPasswords(PhaseRunnerOptions* o) {
 }
 
 void AgentRun::PhaseMain(v1::PreparePhase prepare) {
+  ThreadCpu::Scope counted(cpu_);
   const uint32_t index = prepare.phase_index();
   PhaseRunnerOptions o = RunnerOptions(index, prepare.slot(), prepare.slots(), prepare.lead(), "",
                                        {prepare.weights().begin(), prepare.weights().end()});
@@ -328,6 +332,7 @@ void AgentRun::OnAdopt(const v1::AdoptShare& adopt) {
 }
 
 void AgentRun::AdoptMain(v1::AdoptShare adopt, std::shared_ptr<Phase> phase) {
+  ThreadCpu::Scope counted(cpu_);
   PhaseRunnerOptions o = RunnerOptions(adopt.phase_index(), adopt.slot(), adopt.slots(), false, adopt.source(),
                                        {adopt.weights().begin(), adopt.weights().end()});
   ReadPasswords(&o);  // a missing one shows as the connections' error
@@ -358,6 +363,7 @@ void AgentRun::OnFault(const v1::FaultCommand& f) {
 }
 
 void AgentRun::FaultMain() {
+  ThreadCpu::Scope counted(cpu_);
   MutexLock lock(mu_);
   while (!stopping_ || !faults_.empty()) {
     if (faults_.empty()) {

@@ -32,6 +32,7 @@
 #include "agent/outbox.h"
 #include "agent/phase_runner.h"
 #include "agent/spool.h"
+#include "agent/thread_cpu.h"
 #include "common/mutex.h"
 #include "metrics/metrics_exporter.h"
 #include "plan/fault_ledger.h"
@@ -52,9 +53,10 @@ inline Status CheckEngine(const EngineOptions& e) {
 
 class AgentRun {
  public:
-  // All pointers outlive this. metrics may be null.
+  // All pointers outlive this. metrics and cpu may be null; cpu counts the
+  // CPU of every thread this starts as the agent's own (agent/thread_cpu.h).
   AgentRun(std::string name, EngineOptions engine, const AgentConfig* config, Spool* spool, ClockSync* clock,
-           Outbox* outbox, metrics::MetricsExporter* metrics);
+           Outbox* outbox, metrics::MetricsExporter* metrics, ThreadCpu* cpu = nullptr);
   ~AgentRun();
 
   // At start-up: takes over a previous process's spool of an unfinished run.
@@ -115,6 +117,7 @@ class AgentRun {
   ClockSync* const clock_;
   Outbox* const outbox_;
   metrics::MetricsExporter* const metrics_;
+  ThreadCpu* const cpu_;
 
   mutable Mutex mu_;
   std::condition_variable cv_;

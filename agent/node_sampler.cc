@@ -80,14 +80,19 @@ v1::NodeStats SampleNode(const std::string& name, const NodeActions& node) {
   return s;
 }
 
-NodeSampler::NodeSampler(const FaultActions* faults, const ClockSync* clock, Outbox* outbox)
+NodeSampler::NodeSampler(const FaultActions* faults, const ClockSync* clock, Outbox* outbox, ThreadCpu* cpu)
     : faults_(faults), clock_(clock), outbox_(outbox) {
   bool any = false;
   for (const std::string& name : faults_->nodes()) {
     const NodeActions* n = faults_->Find(name);
     any = any || !n->data_dir.empty() || n->kind == NodeActions::Kind::kProcess;
   }
-  if (any) thread_ = std::thread([this] { Main(); });
+  if (any) {
+    thread_ = std::thread([this, cpu] {
+      ThreadCpu::Scope counted(cpu);
+      Main();
+    });
+  }
 }
 
 NodeSampler::~NodeSampler() {

@@ -19,6 +19,7 @@
 #include "agent/clock_sync.h"
 #include "agent/fault_actions.h"
 #include "agent/outbox.h"
+#include "agent/thread_cpu.h"
 #include "common/mutex.h"
 
 namespace stampede::agent {
@@ -39,7 +40,8 @@ class NodeSampler {
  public:
   // Samples every declared node with a data_dir or a process; nothing to
   // sample: no thread.
-  NodeSampler(const FaultActions* faults, const ClockSync* clock, Outbox* outbox);
+  // cpu (may be null): where its thread's CPU counts (agent/thread_cpu.h).
+  NodeSampler(const FaultActions* faults, const ClockSync* clock, Outbox* outbox, ThreadCpu* cpu = nullptr);
   ~NodeSampler();
 
  private:

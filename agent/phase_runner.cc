@@ -1,7 +1,5 @@
 #include "agent/phase_runner.h"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -21,14 +19,6 @@ namespace {
 // Missed operations are attributed to ops by drawing them from the
 // workload; past this many per worker the rest is split in proportion.
 constexpr uint64_t kMaxAttributed = uint64_t{1} << 20;
-
-// User + system CPU of this process so far.
-int64_t ProcessCpuNs() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return (int64_t(u.ru_utime.tv_sec) + u.ru_stime.tv_sec) * kNsPerSec +
-         (int64_t(u.ru_utime.tv_usec) + u.ru_stime.tv_usec) * 1000;
-}
 
 }  // namespace
 
@@ -188,7 +178,8 @@ void PhaseRunner::CollectUntil(int64_t start_coord_ns) {
   // A rejoining share's seconds are numbered from the phase start too.
   const uint32_t first_seq =
       join_mono_ns_ > start_mono_ns_ ? uint32_t((join_mono_ns_ - start_mono_ns_) / kNsPerSec) : 0;
-  last_cpu_ns_ = ProcessCpuNs();
+  last_cpu_ns_ = AgentCpuNs();
+  last_process_cpu_ns_ = ProcessCpuNs();
   last_loops_cpu_ns_ = LoopsCpuNs();
   cpu_cores_ = std::min(double(std::max(1, event_loops_)), CpuCoresAllowed());
   for (uint32_t seq = first_seq;; ++seq) {
@@ -327,9 +318,12 @@ void PhaseRunner::Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool f
   snap.set_end_ns(std::max(start_ns, end_ns));
   snap.set_active_workers(active_.load());
   snap.set_final(final);
-  const int64_t cpu = ProcessCpuNs();
+  const int64_t cpu = AgentCpuNs(), process_cpu = ProcessCpuNs();
   snap.set_cpu_ns(uint64_t(std::max<int64_t>(0, cpu - last_cpu_ns_)));
+  snap.set_process_cpu_ns(uint64_t(std::max<int64_t>(0, process_cpu - last_process_cpu_ns_)));
+  snap.set_process(ProcessTag());
   last_cpu_ns_ = cpu;
+  last_process_cpu_ns_ = process_cpu;
   snap.set_cpu_cores(cpu_cores_);
   if (const int64_t loops = LoopsCpuNs(); loops >= 0) {
     snap.set_loops_cpu_ns(uint64_t(std::max<int64_t>(0, loops - last_loops_cpu_ns_)));

@@ -56,6 +56,7 @@
 #include <vector>
 
 #include "agent/retry_policy.h"
+#include "agent/thread_cpu.h"
 #include "agent/worker_schedule.h"
 #include "agent/worker_stats.h"
 #include "common/backoff.h"
@@ -91,6 +92,9 @@ struct PhaseRunnerOptions {
   // Event loops; 0: one per core.
   int threads = 0;
   // Coordinator clock minus local monotonic clock, and its uncertainty.
+  // The agent's own threads (agent/thread_cpu.h): the event loops count
+  // there too, and snapshots report its CPU. Null: the whole process's.
+  ThreadCpu* cpu = nullptr;
   std::function<int64_t()> clock_offset_ns;
   std::function<int64_t()> clock_uncertainty_ns;
   // Called from the collector thread, once a second and once at the end.
@@ -200,6 +204,8 @@ class PhaseRunner {
   void CollectUntil(int64_t start_coord_ns);
   // CPU the engine's event-loop threads have used so far (-1: not known).
   int64_t LoopsCpuNs() const;
+  // The agent's own threads' CPU so far (options_.cpu), else the process's.
+  int64_t AgentCpuNs() const { return options_.cpu ? options_.cpu->TotalNs() : ProcessCpuNs(); }
   // Every worker of the engine is done (cv_ is notified when one is).
   bool AllFinished() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   bool Halted() const { return halt_.load(std::memory_order_relaxed) != kRunning; }
@@ -286,6 +292,7 @@ class PhaseRunner {
   std::vector<EndpointTotals> acc_endpoints_;
   int64_t coord_offset_ns_ = 0;  // coordinator clock minus start_mono_ns_'s clock, for the collector
   int64_t last_cpu_ns_ = 0;
+  int64_t last_process_cpu_ns_ = 0;
   int64_t last_loops_cpu_ns_ = 0;
   Histogram acc_lag_;
   std::array<uint64_t, kNumAnomalies> acc_anomalies_{};

@@ -108,7 +108,8 @@ Status PhaseRunner::Prepare() {
     });
   }
   for (auto& loop : loops_) {
-    threads_.emplace_back([l = loop.get(), own = driver_info_->on_readiness_set] {
+    threads_.emplace_back([l = loop.get(), own = driver_info_->on_readiness_set, cpu = options_.cpu] {
+      ThreadCpu::Scope counted(cpu);
       if (own) {
         boost::asio::use_service<drivers::ReadinessSet>(l->context).Run(l->context);
       } else {

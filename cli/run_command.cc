@@ -42,11 +42,29 @@ std::string Thousands(double v) {
 
 // Workers that cannot connect do no operation, so errors stay at 0 while
 // the database refuses them: the line says so when it happens.
+// How far the phase is: "(12,000 of 30,000 ops, 14 s left)" or "(4.0 of
+// 10.0 s)"; "" when not known.
+std::string ProgressDetail(const v1::Progress& p) {
+  if (p.phase_t() <= 0) return "";
+  char buf[128];
+  if (p.progress_total() > 0) {
+    std::string left = p.left_s() >= 0 ? ", " + report::Secs(p.left_s()) + " left" : "";
+    if (p.progress() >= 1) left = "";
+    return "(" + Thousands(double(p.progress_done())) + " of " + Thousands(double(p.progress_total())) + " ops" + left +
+           ")";
+  }
+  std::snprintf(buf, sizeof(buf), "(%.1f of %.1f s)", p.phase_t(), p.phase_t() + std::max(0.0, p.left_s()));
+  return buf;
+}
+
 void PrintProgress(const v1::Progress& p) {
-  std::printf("[%7.1fs] %-12s ops/s %9s  p99 %10s  errors %6llu  missed %5llu  agents %u  workers %u", p.elapsed_s(),
-              p.phase().c_str(), Thousands(p.ops_per_s()).c_str(), report::HumanUs(p.p99_us()).c_str(),
-              static_cast<unsigned long long>(p.errors()), static_cast<unsigned long long>(p.missed()), p.agents(),
-              p.active_workers());
+  char percent[16] = "     ";
+  if (p.phase_t() > 0) std::snprintf(percent, sizeof(percent), "%4.0f%%", 100 * p.progress());
+  std::printf("[%7.1fs] %-12s %s  ops/s %9s  p99 %10s  errors %6llu  missed %5llu  agents %u  workers %u",
+              p.elapsed_s(), p.phase().c_str(), percent, Thousands(p.ops_per_s()).c_str(),
+              report::HumanUs(p.p99_us()).c_str(), static_cast<unsigned long long>(p.errors()),
+              static_cast<unsigned long long>(p.missed()), p.agents(), p.active_workers());
+  if (const std::string detail = ProgressDetail(p); !detail.empty()) std::printf("  %s", detail.c_str());
   if (p.connect_failures() > 0) {
     std::printf("  connect failures %llu", static_cast<unsigned long long>(p.connect_failures()));
   }
@@ -264,7 +282,8 @@ void AddRunFlags(RunFlags* f, po::options_description* desc) {
       "http", po::value(&f->http)->default_value("127.0.0.1:0"),
       "embedded coordinator: dashboard and /metrics on HOST:PORT (port 0: any free port; off: none)")(
       "pushgateway", po::value(&f->pushgateway), "also push metrics to this Pushgateway (http://HOST:PORT)")(
-      "threads", po::value(&f->engine.threads)->default_value(0), "local agents: event loops (0: one per core)")(
+      "threads", po::value(&f->engine.threads)->default_value(0),
+      "local agents: event loops each (0: the cores divided among the local agents, at least one each)")(
       "follow-for", po::value(&f->follow_for)->default_value(f->follow_for),
       "with --coordinator: how long to wait for a lost coordinator to come back and follow the run again")(
       "token-file", po::value(&f->token_file)->default_value(f->token_file),
@@ -324,6 +343,11 @@ int RunEmbedded(const RunFlags& f, v1::Plan plan, const agent::AgentConfig& firs
     ao.credentials = *channel_creds;
     if (i == 0) ao.config = first_config;
     ao.engine = f.engine;
+    // One event loop per core for the process, not per agent: N agents
+    // with a loop per core each would put N loops on every core.
+    if (ao.engine.threads == 0) {
+      ao.engine.threads = std::max(1, int(std::thread::hardware_concurrency()) / local_agents);
+    }
     agents.push_back(std::make_unique<agent::Agent>(ao));
     // Before the run: an agent that cannot serve (a proxy's port in use)
     // ends it with its reason, not with a wait for an agent that never comes.

@@ -23,6 +23,11 @@ void PhaseMerger::Merge(const v1::Snapshot& s, Pending* p) {
   p->active_workers += s.active_workers();
   uint64_t& agent_ops = p->agent_ops[s.agent()];
   p->agent_cpu_ns[s.agent()] += s.cpu_ns();
+  if (!s.process().empty()) {
+    auto& [process_ns, agents_ns] = p->process_cpu_ns[s.process()];
+    process_ns = std::max<uint64_t>(process_ns, s.process_cpu_ns());
+    agents_ns += s.cpu_ns();
+  }
   // An agent that says what it may use (and how late its loops ran).
   const double interval_s = double(s.end_ns() - s.start_ns()) / 1e9;
   if (s.cpu_cores() > 0 && interval_s >= record::Second::kShortestRateIntervalS) {
@@ -170,6 +175,9 @@ record::Second PhaseMerger::ToSecond(uint32_t seq, Pending* p, bool late) const 
   s.agent_ops = p->agent_ops;
   s.from.assign(p->agents.begin(), p->agents.end());
   for (const auto& [agent, ns] : p->agent_cpu_ns) s.agent_cpu_s[agent] = double(ns) / 1e9;
+  for (const auto& [process, ns] : p->process_cpu_ns) {
+    s.other_cpu_s += double(ns.first > ns.second ? ns.first - ns.second : 0) / 1e9;
+  }
   s.agent_load = p->agent_load;
   auto at = [this](int64_t ns) { return ns > 0 ? double(ns - run_start_ns_) / 1e9 : -1.0; };
   for (const auto& [name, e] : p->endpoints) {

@@ -72,6 +72,9 @@ class PhaseMerger {
     std::map<std::string, Op> ops;
     std::map<std::string, uint64_t> agent_ops;  // operations per agent
     std::map<std::string, uint64_t> agent_cpu_ns;
+    // Per process ("HOST:PID"): its CPU in the second (the most any of its
+    // agents saw: they measure the same interval) and its agents' own.
+    std::map<std::string, std::pair<uint64_t, uint64_t>> process_cpu_ns;
     std::map<std::string, record::AgentLoad> agent_load;
     std::map<std::string, Endpoint> endpoints;
     // Coordinator clock, 0: none (v1::Snapshot).

@@ -402,33 +402,59 @@ void RunController::SendDueFaults() {
 void RunController::FlushSeconds(bool all) {
   std::vector<record::Second> seconds;
   std::string phase;
+  PhaseEnd end;
   std::vector<HistoryBatch> history;
   {
     MutexLock lock(mu_);
     if (phase_ >= 0 && size_t(phase_) < mergers_.size() && mergers_[size_t(phase_)]) {
       seconds = mergers_[size_t(phase_)]->Flush(MonoNowNs(), all);
       phase = options_.plan.phases(phase_).name();
+      end = {phase_owed_, double(options_.plan.phases(phase_).duration_ms()) / 1000.0};
     }
     for (auto& l : lines_) seconds.push_back(std::move(l));
     lines_.clear();
     history = TakeHistoryLocked();
   }
   if (!history.empty()) WriteHistory(std::move(history));
-  for (const record::Second& second : seconds) {
+  for (record::Second& second : seconds) {
+    CountSecond(&second, phase, end);
     Emit(second);
-    CountSecond(second, phase);
+    ReportSecond(second);
   }
 }
 
-// The live op count PHASE@PERCENT faults fire on, and the observer's
-// progress line.
-void RunController::CountSecond(const record::Second& second, const std::string& phase) {
-  const uint64_t count = second.Count(), missed = second.Missed();
-  if (second.phase == phase) {
-    group_ops_ += count;
-    phase_done_ += count;
-    phase_missed_ += missed;
+// The live op count PHASE@PERCENT faults fire on, and how far the phase
+// is: of the operations it owes, or of its duration.
+void RunController::CountSecond(record::Second* second, const std::string& phase, const PhaseEnd& end) {
+  if (second->phase != phase) return;
+  group_ops_ += second->Count();
+  phase_done_ += second->Count();
+  phase_missed_ += second->Missed();
+  if (second->late) return;
+  const double elapsed = second->phase_t + second->interval_s;
+  if (end.owed > 0) {
+    const double done = double(phase_done_ + phase_missed_);
+    second->progress = std::min(1.0, done / double(end.owed));
+    second->progress_done = uint64_t(done);
+    second->progress_total = uint64_t(end.owed);
+    // Time left at the pace of the last few seconds: the phase's first
+    // seconds (connecting, a slow start) say little about its end.
+    if (pace_phase_ != phase) pace_.clear();
+    pace_phase_ = phase;
+    pace_.emplace_back(elapsed, done);
+    if (pace_.size() > kPaceSeconds) pace_.pop_front();
+    const auto& [t0, done0] = pace_.size() > 1 ? pace_.front() : std::pair<double, double>(0, 0);
+    const double rate = elapsed > t0 ? (done - done0) / (elapsed - t0) : 0;
+    if (rate > 0) second->left_s = std::max(0.0, double(end.owed) - done) / rate;
+  } else if (end.duration_s > 0) {
+    second->progress = std::min(1.0, elapsed / end.duration_s);
+    second->left_s = std::max(0.0, end.duration_s - elapsed);
   }
+}
+
+// The observer's progress line.
+void RunController::ReportSecond(const record::Second& second) {
+  const uint64_t count = second.Count(), missed = second.Missed();
   // Late lines and the sliver after a phase's deadline say little live.
   if (!options_.observer || second.late || !second.HasRate()) return;
   v1::Progress p;
@@ -444,6 +470,13 @@ void RunController::CountSecond(const record::Second& second, const std::string&
   for (const auto& [endpoint, e] : second.endpoints) refused += e.connect_failures;
   p.set_connect_failures(refused);
   for (const std::string& agent : second.SaturatedAgents()) p.add_saturated_agents(agent);
+  if (second.progress >= 0) {
+    p.set_progress(second.progress);
+    p.set_progress_done(second.progress_done);
+    p.set_progress_total(second.progress_total);
+    p.set_left_s(second.left_s);
+    p.set_phase_t(second.phase_t + second.interval_s);
+  }
   options_.observer->OnProgress(p);
 }
 

@@ -158,7 +158,18 @@ class RunController : public AgentListener {
   void FinishHistory();
   void Emit(const record::Record& r);
   void JournalWritten(const Status& s);
-  void CountSecond(const record::Second& second, const std::string& phase);
+  // What FlushSeconds reads of the phase in progress under mu_.
+  struct PhaseEnd {
+    int64_t owed = -1;      // operations its schedule owes (-1: not counted)
+    double duration_s = 0;  // 0: no time limit
+  };
+  void CountSecond(record::Second* second, const std::string& phase, const PhaseEnd& end);
+  // The phase's last seconds (elapsed, done), for its time left. Touched by
+  // FlushSeconds' caller only.
+  static constexpr size_t kPaceSeconds = 5;
+  std::string pace_phase_;
+  std::deque<std::pair<double, double>> pace_;
+  void ReportSecond(const record::Second& second);
   void Log(const std::string& line);
   void UndoFaults();
   std::vector<uint32_t> InFlightFaultsLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

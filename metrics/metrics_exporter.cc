@@ -43,6 +43,10 @@ MetricsExporter::MetricsExporter() : registry_(std::make_shared<prometheus::Regi
                  .Name("stampede_active_workers")
                  .Help("Workers running operations, by phase")
                  .Register(*registry_);
+  progress_ = &prometheus::BuildGauge()
+                   .Name("stampede_phase_progress_ratio")
+                   .Help("How far the phase is: of the operations it owes, else of its duration (0..1)")
+                   .Register(*registry_);
   agents_ = &prometheus::BuildGauge()
                  .Name("stampede_agents_connected")
                  .Help("Agents connected to the coordinator (an agent: 1)")
@@ -181,6 +185,7 @@ void MetricsExporter::AddSecondLocked(const record::Second& second) {
     anomalies_->Add({{"phase", second.phase}, {"kind", kind}}).Increment(double(n));
   if (!second.late) {
     active_->Add({{"phase", second.phase}}).Set(double(second.active_workers));
+    if (second.progress >= 0) progress_->Add({{"phase", second.phase}}).Set(second.progress);
     agents_->Set(double(second.agents));
     for (const auto& [agent, load] : second.agent_load) {
       const prometheus::Labels labels = {{"agent", agent}};

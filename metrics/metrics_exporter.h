@@ -9,6 +9,7 @@
 //   stampede_ops_unaccounted_total{phase}         counter (lost agents' shares)
 //   stampede_op_latency_seconds{phase,op}         histogram
 //   stampede_active_workers{phase}                gauge
+//   stampede_phase_progress_ratio{phase}          gauge (of the operations owed, else of the duration)
 //   stampede_agents_connected                     gauge
 //   stampede_fault_events_total{action,node}      counter
 //   stampede_cluster_healthy                      gauge (1, 0; absent before a probe)
@@ -83,6 +84,7 @@ class MetricsExporter {
   prometheus::Family<prometheus::Counter>* unaccounted_;
   prometheus::Family<prometheus::Histogram>* latency_;
   prometheus::Family<prometheus::Gauge>* active_;
+  prometheus::Family<prometheus::Gauge>* progress_;
   prometheus::Gauge* agents_;
   prometheus::Family<prometheus::Counter>* faults_;
   prometheus::Family<prometheus::Counter>* anomalies_;

@@ -81,9 +81,18 @@ struct Second {
   uint32_t agents = 0;  // how many agents' snapshots it holds
   uint32_t active_workers = 0;
   std::map<std::string, OpSecond> ops;
-  std::map<std::string, uint64_t> agent_ops;    // operations per agent
-  std::vector<std::string> from;                // the agents whose snapshot `seq` it holds
-  std::map<std::string, double> agent_cpu_s;    // CPU each agent's process used
+  std::map<std::string, uint64_t> agent_ops;  // operations per agent
+  std::vector<std::string> from;              // the agents whose snapshot `seq` it holds
+  std::map<std::string, double> agent_cpu_s;  // CPU each agent's own threads used
+  // CPU of the agents' processes that no agent owns (an embedded
+  // coordinator, gRPC's threads): each process's less its agents'.
+  double other_cpu_s = 0;
+  // How far the phase is at the second's end (-1: unknown): of the
+  // operations its schedule owes (progress_done of progress_total), else of
+  // its duration; left_s, the time left at its pace so far.
+  double progress = -1;
+  uint64_t progress_done = 0, progress_total = 0;
+  double left_s = -1;
   std::map<std::string, AgentLoad> agent_load;  // each agent's saturation measures (newer agents)
   std::map<std::string, EndpointSecond> endpoints;
   // When operations first and last ended ok and in error within the second

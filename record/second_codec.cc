@@ -83,6 +83,12 @@ Json EncodeSecond(const Second& s) {
     if (v >= 0) line[key] = v;
   }
   if (s.clock_uncertainty_s > 0) line["clock_uncertainty_s"] = s.clock_uncertainty_s;
+  if (s.other_cpu_s > 0) line["other_cpu_s"] = s.other_cpu_s;
+  if (s.progress >= 0) {
+    line["progress"] = s.progress;
+    if (s.progress_total) line["progress_ops"] = {s.progress_done, s.progress_total};
+    if (s.left_s >= 0) line["left_s"] = s.left_s;
+  }
   if (s.scheduled >= 0) line["scheduled"] = s.scheduled;
   if (!s.agent_load.empty()) {
     Json load = Json::object();
@@ -133,6 +139,14 @@ Second DecodeSecond(const Json& line) {
   s.first_err_t = GetDouble(line, "first_err_t", -1);
   s.last_err_t = GetDouble(line, "last_err_t", -1);
   s.clock_uncertainty_s = std::max(0.0, GetDouble(line, "clock_uncertainty_s", 0));
+  s.other_cpu_s = std::max(0.0, GetDouble(line, "other_cpu_s", 0));
+  s.progress = std::min(1.0, GetDouble(line, "progress", -1));
+  s.left_s = GetDouble(line, "left_s", -1);
+  if (const auto it = line.find("progress_ops");
+      it != line.end() && it->is_array() && it->size() == 2 && (*it)[0].is_number() && (*it)[1].is_number()) {
+    s.progress_done = AsU64((*it)[0]);
+    s.progress_total = AsU64((*it)[1]);
+  }
   s.scheduled = GetDouble(line, "scheduled", -1);
   if (!(s.scheduled >= 0)) s.scheduled = -1;
   DecodeMap(line, "ops", &s.ops, [](const Json& j, OpSecond* op) { DecodeOp(j, op); });

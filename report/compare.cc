@@ -93,6 +93,10 @@ Comparison Compare(const std::vector<Json>& summaries, const std::vector<std::st
         put(i, op + " p99 (ms)", o["latency_us"].value("p99", 0.0) / 1000.0, false);
         put(i, op + " errors", double(o.value("count", uint64_t{0}) - o.value("ok", uint64_t{0})), false);
       }
+      // What the client spent: the agents' own threads over the operations.
+      if (phase.contains("cpu_us_per_op") && phase["cpu_us_per_op"].is_number()) {
+        put(i, label + " client CPU (µs/op)", phase["cpu_us_per_op"].get<double>(), false);
+      }
     };
     // Stepped phases in the original's shape: each step's seconds, then its
     // ops/s, p99 and errors; Total.

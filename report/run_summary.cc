@@ -18,6 +18,7 @@
 #include "report/headline.h"
 #include "report/hugedb_cru.h"
 #include "report/new_order_recovery.h"
+#include "report/phase_markdown.h"
 #include "report/recovery.h"
 #include "report/report_html.h"
 #include "report/run_view.h"
@@ -78,6 +79,12 @@ uint64_t PhaseSummary::done() const {
   return n;
 }
 
+double PhaseSummary::CpuUsPerOp() const {
+  double cpu = 0;
+  for (const auto& [agent, s] : agent_cpu_s) cpu += s;
+  return done() ? cpu * 1e6 / double(done()) : -1;
+}
+
 uint64_t PhaseSummary::missed() const {
   uint64_t n = 0;
   for (const OpSummary& o : ops) n += o.missed;
@@ -121,6 +128,7 @@ void SummaryBuilder::AddSecond(const record::Second& second) {
   for (const auto& [agent, n] : second.agent_ops) p->agent_ops[agent] += n;
   p->anomalies.Add(second);
   for (const auto& [agent, cpu] : second.agent_cpu_s) p->agent_cpu_s[agent] += cpu;
+  p->other_cpu_s += second.other_cpu_s;
   if (!second.agent_load.empty() && !second.late) {
     p->load_measured_s += second.interval_s;
     const std::vector<std::string> saturated = second.SaturatedAgents();
@@ -310,6 +318,8 @@ Json SummaryToJson(const RunSummary& s) {
                   {"completed", p.completed},
                   {"agent_ops", p.agent_ops},
                   {"agent_cpu_s", p.agent_cpu_s},
+                  {"other_cpu_s", p.other_cpu_s},
+                  {"cpu_us_per_op", p.CpuUsPerOp() < 0 ? Json(nullptr) : Json(p.CpuUsPerOp())},
                   {"client_saturated_s", p.saturated_s},
                   {"client_saturated_s_by_agent", p.agent_saturated_s},
                   {"client_load_measured_s", p.load_measured_s},
@@ -362,89 +372,6 @@ Json SummaryToJson(const RunSummary& s) {
   j["verdict"] = s.expect.empty() ? Json(nullptr) : VerdictToJson(Evaluate(s));
   return j;
 }
-
-namespace {
-
-// One phase's table of ops.
-void PhaseTableMarkdown(const RunSummary& s, const PhaseSummary& p, std::ostringstream& md) {
-  md << "\n## Phase " << p.name << " (" << Fixed(p.duration_s, 2) << " s, " << p.workers << " workers"
-     << (p.pipeline > 1 ? ", pipeline " + std::to_string(p.pipeline) : "")
-     << (p.batch > 1 ? ", batch " + std::to_string(p.batch) : "")
-     << (p.timed_out   ? ", timed out"
-         : p.completed ? ""
-                       : ", incomplete")
-     << ")\n\n";
-  if (std::string note = p.SaturationNote(); !note.empty()) md << note << "\n\n";
-  md << TpmcLine(p);
-  // A rollbacks column (ops the workload rolled back) where there are any.
-  const bool rollbacks = std::any_of(p.ops.begin(), p.ops.end(), [](const OpSummary& o) { return o.rollbacks > 0; });
-  const bool p90 = p.workload == "tpcc";  // the percentile TPC-C reports
-  md << "| op | count | total time | ops/s | mean | " << (s.ns_per_op ? "ns/op | " : "") << "p50 | "
-     << (p90 ? "p90 | " : "") << "p99 | p99.9 | max | errors | retries | missed |" << (rollbacks ? " rollbacks |" : "")
-     << "\n";
-  md << "|---|---:|---:|---:|---:|" << (s.ns_per_op ? "---:|" : "") << (p90 ? "---:|" : "")
-     << "---:|---:|---:|---:|---|---:|---:|" << (rollbacks ? "---:|" : "") << "\n";
-  for (const OpSummary& o : p.ops) {
-    const Histogram& h = o.latency;
-    std::string errors;
-    for (int i = 1; i < kNumOutcomes; ++i) {
-      if (!o.outcomes[i]) continue;
-      if (!errors.empty()) errors += ", ";
-      errors += std::string(kOutcomeNames[i]) + " " + std::to_string(o.outcomes[i]);
-    }
-    if (o.disk_full) errors += " (disk full " + std::to_string(o.disk_full) + ")";
-    md << "| " << o.name << " | " << o.count() << " | " << Fixed(p.duration_s, 2) << "s | "
-       << Fixed(p.duration_s > 0 ? double(o.count()) / p.duration_s : 0, 1) << " | " << HumanUs(h.MeanNs() / 1000.0)
-       << " | " << (s.ns_per_op ? Fixed(o.count() ? p.duration_s * 1e9 / double(o.count()) : 0, 0) + " | " : "")
-       << HumanUs(Us(h.ValueAtQuantile(0.5))) << " | " << (p90 ? HumanUs(Us(h.ValueAtQuantile(0.9))) + " | " : "")
-       << HumanUs(Us(h.ValueAtQuantile(0.99))) << " | " << HumanUs(Us(h.ValueAtQuantile(0.999))) << " | "
-       << HumanUs(Us(h.max_ns())) << " | " << (errors.empty() ? "0" : errors) << " | " << o.retries << " | " << o.missed
-       << " |" << (rollbacks ? " " + std::to_string(o.rollbacks) + " |" : "") << "\n";
-  }
-  if (p.ops.empty()) md << "| (no operations) | | | | | | | | | | | |\n";
-  // The one column whose name does not say what it is.
-  if (s.ns_per_op)
-    md << "\nns/op: the phase's wall time over its operations, as Go benchmarks print it; not a latency.\n";
-}
-
-// Under a phase's table: what it owed, its endpoints, what the client cost.
-void PhaseNotesMarkdown(const PhaseSummary& p, std::ostringstream& md) {
-  if (p.owed >= 0) {
-    // Every operation the schedule owed is done, missed, or unaccounted for.
-    md << "\nOwed " << p.owed << " operations: " << p.done() << " done, " << p.missed()
-       << " missed (due but never started)";
-    if (p.unaccounted) md << ", " << p.unaccounted << " unaccounted (shares of lost agents)";
-    md << ".\n";
-  }
-  EndpointsMarkdown(p.endpoints, md);
-  if (!p.agent_cpu_s.empty()) {
-    // What the client cost: CPU of each agent's process over the phase.
-    md << "\nClient CPU (user + system of each agent's process): ";
-    bool first = true;
-    for (const auto& [agent, cpu] : p.agent_cpu_s) {
-      auto it = p.agent_ops.find(agent);
-      const uint64_t n = it == p.agent_ops.end() ? 0 : it->second;
-      md << (first ? "" : ", ") << agent << " " << Fixed(cpu, 2) << " s";
-      if (n > 0) md << " (" << HumanUs(cpu * 1e6 / double(n)) << " of CPU per operation)";
-      first = false;
-    }
-    md << "\n";
-  }
-  if (const OpSummary* o = p.BatchedOp()) md << "\n" << BatchRowsMarkdown(p, *o) << "\n";
-  if (p.writes) md << "\n" << WritesMarkdown(*p.writes) << "\n";
-  if (std::string a = AnomaliesMarkdown(p.anomalies, p.workload); !a.empty()) md << "\n" << a << "\n";
-  if (p.agent_ops.size() > 1) {
-    md << "\nOperations by agent: ";
-    bool first = true;
-    for (const auto& [agent, n] : p.agent_ops) {
-      md << (first ? "" : ", ") << agent << " " << n;
-      first = false;
-    }
-    md << "\n";
-  }
-}
-
-}  // namespace
 
 std::string RenderReportMarkdown(const RunSummary& s) {
   std::ostringstream md;

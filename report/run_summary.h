@@ -54,7 +54,10 @@ struct PhaseSummary {
   uint64_t unaccounted = 0;
   std::vector<OpSummary> ops;                 // in order of first appearance
   std::map<std::string, uint64_t> agent_ops;  // operations per agent
-  std::map<std::string, double> agent_cpu_s;  // CPU each agent's process used
+  std::map<std::string, double> agent_cpu_s;  // CPU each agent's own threads used
+  double other_cpu_s = 0;                     // of their processes, what no agent owns
+  // The agents' CPU over the phase's operations, in µs (-1: none done).
+  double CpuUsPerOp() const;
   // Client saturation (record::AgentLoad): seconds each agent was
   // saturated, seconds any agent was, and seconds measured at all (lines
   // carrying agent_load; 0 in a journal from before it was measured).

@@ -40,6 +40,7 @@ void RunViewBuilder::Add(const record::Record& r) {
           },
           [&](const record::PhaseStart& x) {
             phase_ = x.phase;
+            progress_ = nullptr;
             phases_.push_back({{"name", x.phase}, {"group", x.group}, {"start", x.t}, {"end", nullptr}});
           },
           [&](const record::PhaseEnd& x) {
@@ -91,6 +92,11 @@ void RunViewBuilder::AddPoll(const record::HealthPoll& x) {
 }
 
 void RunViewBuilder::AddSecond(const record::Second& second) {
+  if (!second.late && second.phase == phase_ && second.progress >= 0) {
+    progress_ = {{"phase", second.phase},        {"ratio", second.progress},
+                 {"done", second.progress_done}, {"total", second.progress_total},
+                 {"left_s", second.left_s},      {"phase_t", second.phase_t + second.interval_s}};
+  }
   std::set<std::string>& known = phase_ops_[second.index];
   for (const auto& [name, op] : second.ops) {
     if (!known.insert(name).second) continue;
@@ -157,6 +163,7 @@ Json RunViewBuilder::View(const RunSummary& summary) const {
   view["status"] = status_;
   view["error"] = error_;
   view["phase"] = phase_;
+  view["progress"] = status_ == "running" ? progress_ : Json(nullptr);
   view["series"] = {{"t", t_},
                     {"ops", ops},
                     {"p50_ms", p50_},

@@ -55,6 +55,7 @@ class RunViewBuilder {
   std::vector<Poll> health_;
   std::vector<std::string> logs_;
   std::string status_ = "running", error_, phase_;
+  Json progress_;  // the phase in progress: how far it is (null: not known)
   // The charts: one point per second (a phase's last sliver excepted).
   std::vector<double> t_, p50_, p99_, active_;
   std::vector<double> saturated_;      // per point: the agents saturated in it (0: none)

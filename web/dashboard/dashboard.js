@@ -189,6 +189,15 @@
         (view.headline.lines.length ? "<ul>" + view.headline.lines.map((l) => `<li>${esc(l)}</li>`).join("") + "</ul>" : "");
     } else {
       $("phase").textContent = view.phase || "-";
+      // How far the phase is: a bar, the share, and what is left.
+      const pr = view.progress;
+      $("progress").hidden = !pr;
+      if (pr) {
+        $("progress-fill").style.width = `${Math.round(pr.ratio * 100)}%`;
+        $("progress-text").textContent = `${Math.round(pr.ratio * 100)}%` + (pr.total
+          ? ` · ${pr.done.toLocaleString()} of ${pr.total.toLocaleString()} ops` + (pr.left_s >= 0 && pr.ratio < 1 ? ` · ${fmt(pr.left_s, 0, " s")} left` : "")
+          : ` · ${fmt(pr.phase_t, 0, "")} of ${fmt(pr.phase_t + Math.max(0, pr.left_s), 0, " s")}`);
+      }
       $("elapsed").textContent = last === null ? "-" : `${Math.round(last)} s`;
       const ops = (view.series && view.series.ops) || {};
       let now = 0;
@@ -338,7 +347,7 @@
       html += `<h3>${esc(g.name)}: steps</h3><table><tr><th>step</th><th>time</th><th>ns/op</th><th>ok</th><th>errors</th></tr>`;
       for (const st of g.steps) html += `<tr><td>${esc(st.step)}</td><td>${fmt(st.seconds, 2)} s</td><td>${fmt(st.ns_per_op || 0, 0)}</td><td>${st.ok}</td><td>${st.errors}</td></tr>`;
       html += `<tr><td><b>Total</b></td><td><b>${fmt(g.total_s, 2)} s</b></td><td></td><td></td><td></td></tr></table>` +
-        '<p class="muted">ns/op: the step\'s wall time over its operations, as the origin\'s Go benchmarks printed it; not a latency.</p>';
+        '<p class="muted">ns/op: the step\'s wall time over its operations, as Go benchmarks print it; not a latency.</p>';
     }
     html += nodesHtml(sum.nodes || []);
     for (const p of sum.phases || []) {
@@ -364,6 +373,13 @@
           (rb ? `<td>${o.rollbacks || 0}</td>` : "") + "</tr>";
       }
       html += "</table>";
+      if (p.cpu_us_per_op !== null && p.cpu_us_per_op !== undefined) {
+        // report.md's client CPU: each agent's own threads, then what their
+        // processes spent besides.
+        const agents = Object.entries(p.agent_cpu_s || {}).map(([a, s]) => `${esc(a)} ${fmt(s, 2, " s")}`).join(", ");
+        html += `<p class="muted">client CPU: ${lat(p.cpu_us_per_op)} per operation (each agent's own threads: ${agents})` +
+          (p.other_cpu_s > 0.005 ? `; their processes' other threads ${fmt(p.other_cpu_s, 2, " s")}` : "") + "</p>";
+      }
       if (p.writes) {
         // report.md's line; its **bold** marks what is lost or unchecked.
         const text = esc(p.writes.text).replace(/\*\*(.+?)\*\*/g, "<b>$1</b>");
