@@ -341,6 +341,7 @@ void PhaseRunner::Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool f
     op->set_missed(acc_ops_[i].missed);
     op->set_rollbacks(acc_ops_[i].rollbacks);
     op->set_disk_full(acc_ops_[i].disk_full);
+    op->set_rows(acc_ops_[i].rows);
     HistogramToProto(acc_latency_[i], op->mutable_latency());
   }
   const std::vector<std::string> names = endpoint_names_.Names();

@@ -392,6 +392,7 @@ void PhaseRunner::Settle(Worker* w, int op, const drivers::OpResult& r, int64_t 
     if (served >= 0) w->stats->endpoint(size_t(served)).RecordOk(ended);
   }
   w->ops->Observe(op, r);
+  if (w->ops->rows()) w->stats->Rows(op, w->ops->TakeRows());
   if (w->ops->flagged()) w->stats->RecordAnomaly({w->ops->TakeFlag(), ended, w->endpoint, op, false});
   if (r.outcome == Outcome::kOk) {
     w->failures = 0;

@@ -21,6 +21,7 @@ struct OpCounters {
   std::atomic<uint64_t> missed{0};
   std::atomic<uint64_t> rollbacks{0};
   std::atomic<uint64_t> disk_full{0};
+  std::atomic<uint64_t> rows{0};  // rows a load's ok operations put in
   HistogramRecorder latency;
 };
 
@@ -50,6 +51,7 @@ struct OpTotals {
   uint64_t missed = 0;
   uint64_t rollbacks = 0;
   uint64_t disk_full = 0;
+  uint64_t rows = 0;
 };
 // When, within one collection interval, operations first and last ended
 // ok and in error (monotonic ns, 0: none): what the sub-second recovery
@@ -138,6 +140,8 @@ class WorkerStats {
   void Rollback(int op) { ops_[op]->rollbacks.fetch_add(1, std::memory_order_relaxed); }
   // Worker thread only: an op (counted in error) refused for a full disk.
   void DiskFull(int op) { ops_[op]->disk_full.fetch_add(1, std::memory_order_relaxed); }
+  // Worker thread only: rows an op of a load put in (WorkerOps::rows).
+  void Rows(int op, uint64_t n) { ops_[op]->rows.fetch_add(n, std::memory_order_relaxed); }
   size_t num_ops() const { return ops_.size(); }
   EndpointCounters& endpoint(size_t i) { return *endpoints_[i]; }
 
@@ -150,6 +154,7 @@ class WorkerStats {
       (*ops)[i].missed += Take(ops_[i]->missed);
       (*ops)[i].rollbacks += Take(ops_[i]->rollbacks);
       (*ops)[i].disk_full += Take(ops_[i]->disk_full);
+      (*ops)[i].rows += Take(ops_[i]->rows);
       ops_[i]->latency.DrainInto(&(*latency)[i]);
     }
     // Counts first, then times (see Record): every counted operation's time

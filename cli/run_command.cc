@@ -50,8 +50,9 @@ std::string ProgressDetail(const v1::Progress& p) {
   if (p.progress_total() > 0) {
     std::string left = p.left_s() >= 0 ? ", " + report::Secs(p.left_s()) + " left" : "";
     if (p.progress() >= 1) left = "";
-    return "(" + Thousands(double(p.progress_done())) + " of " + Thousands(double(p.progress_total())) + " ops" + left +
-           ")";
+    const std::string unit = p.progress_unit().empty() ? "ops" : p.progress_unit();
+    return "(" + Thousands(double(p.progress_done())) + " of " + Thousands(double(p.progress_total())) + " " + unit +
+           left + ")";
   }
   std::snprintf(buf, sizeof(buf), "(%.1f of %.1f s)", p.phase_t(), p.phase_t() + std::max(0.0, p.left_s()));
   return buf;

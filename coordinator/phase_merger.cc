@@ -56,6 +56,7 @@ void PhaseMerger::Merge(const v1::Snapshot& s, Pending* p) {
     op.missed += o.missed();
     op.rollbacks += o.rollbacks();
     op.disk_full += o.disk_full();
+    op.rows += o.rows();
     MergeHistogramProto(o.latency(), &op.latency);
   }
   for (const v1::EndpointStats& e : s.endpoints()) {
@@ -170,6 +171,7 @@ record::Second PhaseMerger::ToSecond(uint32_t seq, Pending* p, bool late) const 
     o.missed = op.missed;
     o.rollbacks = op.rollbacks;
     o.disk_full = op.disk_full;
+    o.rows = op.rows;
     o.latency = std::move(op.latency);
   }
   s.agent_ops = p->agent_ops;

@@ -58,6 +58,7 @@ class PhaseMerger {
     uint64_t missed = 0;
     uint64_t rollbacks = 0;
     uint64_t disk_full = 0;
+    uint64_t rows = 0;
     Histogram latency;
   };
   struct Endpoint {

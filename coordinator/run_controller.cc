@@ -16,6 +16,7 @@
 #include "plan/fault_loader.h"
 #include "plan/plan_expander.h"
 #include "record/record_codec.h"
+#include "workloads/workload_registry.h"
 
 namespace stampede::coordinator {
 namespace {
@@ -409,7 +410,9 @@ void RunController::FlushSeconds(bool all) {
     if (phase_ >= 0 && size_t(phase_) < mergers_.size() && mergers_[size_t(phase_)]) {
       seconds = mergers_[size_t(phase_)]->Flush(MonoNowNs(), all);
       phase = options_.plan.phases(phase_).name();
-      end = {phase_owed_, double(options_.plan.phases(phase_).duration_ms()) / 1000.0};
+      const v1::Phase& ph = options_.plan.phases(phase_);
+      end = {phase_owed_, double(ph.duration_ms()) / 1000.0,
+             workloads::ProgressRows(ph.workload(), {ph.params().begin(), ph.params().end()}, ph.step())};
     }
     for (auto& l : lines_) seconds.push_back(std::move(l));
     lines_.clear();
@@ -430,14 +433,21 @@ void RunController::CountSecond(record::Second* second, const std::string& phase
   group_ops_ += second->Count();
   phase_done_ += second->Count();
   phase_missed_ += second->Missed();
+  for (const auto& [name, op] : second->ops) phase_rows_ += op.rows;
   if (second->late) return;
   const double elapsed = second->phase_t + second->interval_s;
   if (end.owed > 0) {
-    const double done = double(phase_done_ + phase_missed_);
-    second->progress = std::min(1.0, done / double(end.owed));
-    second->progress_done = uint64_t(done);
-    second->progress_total = uint64_t(end.owed);
-    // Time left at the pace of the last few seconds: the phase's first
+    // A load counts its rows (its parts differ in size), anything else
+    // its operations; a phase whose operations are all done is done.
+    const bool rows = end.rows > 0;
+    const uint64_t ops = phase_done_ + phase_missed_;
+    const double done = rows ? double(phase_rows_) : double(ops);
+    const double total = rows ? double(end.rows) : double(end.owed);
+    second->progress = ops >= uint64_t(end.owed) ? 1.0 : std::min(0.999, done / total);
+    second->progress_done = uint64_t(second->progress >= 1 ? total : done);
+    second->progress_total = uint64_t(total);
+    second->progress_unit = rows ? "rows" : "ops";
+    // Time left at the pace of the last 3 s: the phase's first
     // seconds (connecting, a slow start) say little about its end.
     if (pace_phase_ != phase) pace_.clear();
     pace_phase_ = phase;
@@ -445,7 +455,7 @@ void RunController::CountSecond(record::Second* second, const std::string& phase
     if (pace_.size() > kPaceSeconds) pace_.pop_front();
     const auto& [t0, done0] = pace_.size() > 1 ? pace_.front() : std::pair<double, double>(0, 0);
     const double rate = elapsed > t0 ? (done - done0) / (elapsed - t0) : 0;
-    if (rate > 0) second->left_s = std::max(0.0, double(end.owed) - done) / rate;
+    if (rate > 0) second->left_s = std::max(0.0, total - done) / rate;
   } else if (end.duration_s > 0) {
     second->progress = std::min(1.0, elapsed / end.duration_s);
     second->left_s = std::max(0.0, end.duration_s - elapsed);
@@ -455,8 +465,9 @@ void RunController::CountSecond(record::Second* second, const std::string& phase
 // The observer's progress line.
 void RunController::ReportSecond(const record::Second& second) {
   const uint64_t count = second.Count(), missed = second.Missed();
-  // Late lines and the sliver after a phase's deadline say little live.
-  if (!options_.observer || second.late || !second.HasRate()) return;
+  // Late lines and the sliver after a phase's deadline say little live,
+  // but for the phase's end: the line that says 100%.
+  if (!options_.observer || second.late || (!second.HasRate() && second.progress < 1)) return;
   v1::Progress p;
   p.set_elapsed_s(second.t);
   p.set_phase(second.phase);
@@ -474,6 +485,7 @@ void RunController::ReportSecond(const record::Second& second) {
     p.set_progress(second.progress);
     p.set_progress_done(second.progress_done);
     p.set_progress_total(second.progress_total);
+    p.set_progress_unit(second.progress_unit);
     p.set_left_s(second.left_s);
     p.set_phase_t(second.phase_t + second.interval_s);
   }

@@ -162,11 +162,12 @@ class RunController : public AgentListener {
   struct PhaseEnd {
     int64_t owed = -1;      // operations its schedule owes (-1: not counted)
     double duration_s = 0;  // 0: no time limit
+    uint64_t rows = 0;      // a load counted in rows: the rows it will put in (0: not)
   };
   void CountSecond(record::Second* second, const std::string& phase, const PhaseEnd& end);
   // The phase's last seconds (elapsed, done), for its time left. Touched by
   // FlushSeconds' caller only.
-  static constexpr size_t kPaceSeconds = 5;
+  static constexpr size_t kPaceSeconds = 4;
   std::string pace_phase_;
   std::deque<std::pair<double, double>> pace_;
   void ReportSecond(const record::Second& second);
@@ -216,6 +217,7 @@ class RunController : public AgentListener {
   std::atomic<uint64_t> group_ops_{0};     // operations of the plan phase in progress (PHASE@PERCENT)
   std::atomic<uint64_t> phase_done_{0};    // the phase's flushed operations: done
   std::atomic<uint64_t> phase_missed_{0};  // and missed
+  std::atomic<uint64_t> phase_rows_{0};    // rows a load put in (WorkloadInfo::progress_rows)
 
   Mutex mu_;
   std::condition_variable cv_;

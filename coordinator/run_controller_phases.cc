@@ -153,6 +153,7 @@ void RunController::StartPhase(int p) {
   }
   phase_done_ = 0;
   phase_missed_ = 0;
+  phase_rows_ = 0;
   Emit(record::PhaseStart{phase.name(), index, phase.workload(), phase.workers(), Since(start_ns), start_ns,
                           std::vector<std::string>(active.begin(), active.end()), std::max<int64_t>(-1, owed),
                           phase.group(), phase.step(), std::max<uint32_t>(1, phase.pipeline()),

@@ -20,11 +20,17 @@ Second Sample() {
   op.retries = 5;
   op.missed = 6;
   op.rollbacks = 8;
+  op.rows = 12;
   for (uint64_t v = 1000; v < 5'000'000; v += 977) op.latency.Record(v);
   s.ops["update"].outcomes[0] = 10;
   s.agent_ops = {{"a1", 500}, {"a2", 420}};
   s.from = {"a1", "a2"};
   s.agent_cpu_s = {{"a1", 0.25}};
+  s.progress = 0.5;
+  s.progress_done = 800;
+  s.progress_total = 1600;
+  s.progress_unit = "rows";
+  s.left_s = 3.5;
   s.endpoints["127.0.0.1:5432"] = {1, 2, 3, 40, 1.25, 1.75};
   return s;
 }
@@ -48,12 +54,18 @@ TEST(RecordCodec, SecondRoundTripsThroughTheJournalForm) {
   EXPECT_EQ(op.retries, 5u);
   EXPECT_EQ(op.missed, 6u);
   EXPECT_EQ(op.rollbacks, 8u);
+  EXPECT_EQ(op.rows, 12u);
   EXPECT_EQ(op.latency.count(), s.ops.at("select").latency.count());
   EXPECT_EQ(op.latency.ValueAtQuantile(0.99), s.ops.at("select").latency.ValueAtQuantile(0.99));
   EXPECT_EQ(op.latency.max_ns(), s.ops.at("select").latency.max_ns());
   EXPECT_EQ(back.agent_ops, s.agent_ops);
   EXPECT_EQ(back.from, s.from);
   EXPECT_EQ(back.agent_cpu_s, s.agent_cpu_s);
+  EXPECT_DOUBLE_EQ(back.progress, 0.5);
+  EXPECT_EQ(back.progress_done, 800u);
+  EXPECT_EQ(back.progress_total, 1600u);
+  EXPECT_EQ(back.progress_unit, "rows");
+  EXPECT_DOUBLE_EQ(back.left_s, 3.5);
   EXPECT_EQ(back.endpoints.at("127.0.0.1:5432").connect_failures, 3u);
   EXPECT_EQ(back.endpoints.at("127.0.0.1:5432").ok, 40u);
   EXPECT_DOUBLE_EQ(back.endpoints.at("127.0.0.1:5432").first_ok_t, 1.25);

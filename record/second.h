@@ -26,6 +26,7 @@ struct OpSecond {
   uint64_t missed = 0;     // due in this second but never started
   uint64_t rollbacks = 0;  // ok, rolled back by the workload
   uint64_t disk_full = 0;  // in error: refused for a full disk
+  uint64_t rows = 0;       // rows a load's ok operations put in
   Histogram latency;
 
   uint64_t count() const;  // ok + errors (not missed)
@@ -92,6 +93,7 @@ struct Second {
   // its duration; left_s, the time left at its pace so far.
   double progress = -1;
   uint64_t progress_done = 0, progress_total = 0;
+  std::string progress_unit;  // of what: "ops", or "rows" for a load
   double left_s = -1;
   std::map<std::string, AgentLoad> agent_load;  // each agent's saturation measures (newer agents)
   std::map<std::string, EndpointSecond> endpoints;

@@ -13,6 +13,7 @@ Json EncodeOp(const OpSecond& op) {
   if (op.missed) j["missed"] = op.missed;
   if (op.rollbacks) j["rollbacks"] = op.rollbacks;
   if (op.disk_full) j["disk_full"] = op.disk_full;
+  if (op.rows) j["rows"] = op.rows;
   return j;
 }
 
@@ -24,6 +25,7 @@ void DecodeOp(const Json& j, OpSecond* op) {
   op->missed = GetU64(j, "missed");
   op->rollbacks = GetU64(j, "rollbacks");
   op->disk_full = GetU64(j, "disk_full");
+  op->rows = GetU64(j, "rows");
   if (const Json* l = Field(j, "latency")) MergeHistogramJson(*l, &op->latency);
 }
 
@@ -86,7 +88,7 @@ Json EncodeSecond(const Second& s) {
   if (s.other_cpu_s > 0) line["other_cpu_s"] = s.other_cpu_s;
   if (s.progress >= 0) {
     line["progress"] = s.progress;
-    if (s.progress_total) line["progress_ops"] = {s.progress_done, s.progress_total};
+    if (s.progress_total) line["progress_of"] = {s.progress_done, s.progress_total, s.progress_unit};
     if (s.left_s >= 0) line["left_s"] = s.left_s;
   }
   if (s.scheduled >= 0) line["scheduled"] = s.scheduled;
@@ -142,10 +144,11 @@ Second DecodeSecond(const Json& line) {
   s.other_cpu_s = std::max(0.0, GetDouble(line, "other_cpu_s", 0));
   s.progress = std::min(1.0, GetDouble(line, "progress", -1));
   s.left_s = GetDouble(line, "left_s", -1);
-  if (const auto it = line.find("progress_ops");
-      it != line.end() && it->is_array() && it->size() == 2 && (*it)[0].is_number() && (*it)[1].is_number()) {
+  if (const auto it = line.find("progress_of");
+      it != line.end() && it->is_array() && it->size() == 3 && (*it)[2].is_string()) {
     s.progress_done = AsU64((*it)[0]);
     s.progress_total = AsU64((*it)[1]);
+    s.progress_unit = (*it)[2].get<std::string>().substr(0, 8);
   }
   s.scheduled = GetDouble(line, "scheduled", -1);
   if (!(s.scheduled >= 0)) s.scheduled = -1;

@@ -93,9 +93,13 @@ void RunViewBuilder::AddPoll(const record::HealthPoll& x) {
 
 void RunViewBuilder::AddSecond(const record::Second& second) {
   if (!second.late && second.phase == phase_ && second.progress >= 0) {
-    progress_ = {{"phase", second.phase},        {"ratio", second.progress},
-                 {"done", second.progress_done}, {"total", second.progress_total},
-                 {"left_s", second.left_s},      {"phase_t", second.phase_t + second.interval_s}};
+    progress_ = {{"phase", second.phase},
+                 {"ratio", second.progress},
+                 {"done", second.progress_done},
+                 {"total", second.progress_total},
+                 {"unit", second.progress_unit},
+                 {"left_s", second.left_s},
+                 {"phase_t", second.phase_t + second.interval_s}};
   }
   std::set<std::string>& known = phase_ops_[second.index];
   for (const auto& [name, op] : second.ops) {

@@ -51,7 +51,9 @@ class LoadWorker : public WorkerOps {
   void Observe(int, const drivers::OpResult& r) override {
     if (r.outcome != Outcome::kOk) return;
     const bool names = std::find(steps_.begin(), steps_.end(), tpcc::kCustomerNames) != steps_.end();
-    tally_->rows.fetch_add(r.rows - (names ? tpcc::kCustomersPerDistrict : 0));
+    const int64_t rows = r.rows - (names ? tpcc::kCustomersPerDistrict : 0);
+    tally_->rows.fetch_add(rows);
+    AddRows(uint64_t(std::max<int64_t>(0, rows)));
   }
 
   // The last of this agent's loaders says how fast the rows went in.
@@ -221,6 +223,15 @@ std::vector<StepSpec> TpccWorkload::Steps(const Params& params, uint32_t workers
     steps.push_back({"check", 1, tpcc::kNumChecks, false});
   }
   return steps;
+}
+
+uint64_t TpccWorkload::LoadRows(const Params& params, const std::string& step) {
+  if (step != "load") return 0;
+  // ITEM once; per warehouse: itself, 10 districts, 30,000 customers,
+  // history rows and orders, 9,000 new orders, 300,000 order lines and
+  // 100,000 stock rows.
+  constexpr uint64_t kItems = 100000, kPerWarehouse = 1 + 10 + 3 * 30000 + 9000 + 300000 + 100000;
+  return kItems + uint64_t(params.Int("warehouses")) * kPerWarehouse;
 }
 
 StatusOr<std::unique_ptr<Workload>> TpccWorkload::Create(const WorkloadContext& ctx, const Params& params) {

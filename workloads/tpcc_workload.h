@@ -39,6 +39,10 @@ class TpccWorkload : public StatementWorkload {
   static const std::vector<ParamSpec>& ParamSpecs();
   static StatusOr<std::unique_ptr<Workload>> Create(const WorkloadContext& ctx, const Params& params);
   static std::vector<StepSpec> Steps(const Params& params, uint32_t workers);
+  // The load step's rows, for its progress: the specification's
+  // cardinalities (order lines average 10 an order, so the count is close,
+  // not exact); 0 for the other steps.
+  static uint64_t LoadRows(const Params& params, const std::string& step);
 
   std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
   bool paced() const override { return op_ == kRun && wait_ > 0; }

@@ -127,6 +127,15 @@ class WorkerOps {
     flagged_ = false;
     return flag_;
   }
+  // Rows the last Observe() put in (a load whose progress is counted in
+  // rows: WorkloadInfo::progress_rows); the runner takes them right after.
+  // 0 for most workloads.
+  uint64_t rows() const { return rows_; }
+  uint64_t TakeRows() {
+    const uint64_t r = rows_;
+    rows_ = 0;
+    return r;
+  }
   // The inserts this worker's operations acknowledged, for check_writes;
   // null if the workload cannot say (see Workload::ReadBack).
   virtual const WriteLedger* writes() const { return nullptr; }
@@ -143,10 +152,12 @@ class WorkerOps {
     flag_ = note;
     flagged_ = true;
   }
+  void AddRows(uint64_t n) { rows_ += n; }
 
  private:
   AnomalyNote flag_;
   bool flagged_ = false;
+  uint64_t rows_ = 0;
 };
 
 class Workload {

@@ -42,7 +42,7 @@ const std::vector<WorkloadInfo>& Workloads() {
       {"ycsb", "YCSB core workloads a-f: a load step, then the read/update/insert/scan mix", &YcsbWorkload::ParamSpecs,
        &YcsbWorkload::Create, &YcsbWorkload::Steps},
       {"tpcc", "TPC-C's nine tables loaded for W warehouses, and its consistency conditions 1 to 5, 8 and 9 checked",
-       &TpccWorkload::ParamSpecs, &TpccWorkload::Create, &TpccWorkload::Steps},
+       &TpccWorkload::ParamSpecs, &TpccWorkload::Create, &TpccWorkload::Steps, &TpccWorkload::LoadRows},
   };
   return kWorkloads;
 }
@@ -66,6 +66,13 @@ Status CheckWorkloadRegistry() {
     if (!seen.insert(w.name).second) return Status::Error("duplicate workload '" + w.name + "'");
   }
   return Status::Ok();
+}
+
+uint64_t ProgressRows(const std::string& workload, const std::map<std::string, std::string>& params,
+                      const std::string& step) {
+  const WorkloadInfo* info = FindWorkload(workload);
+  if (!info || !info->progress_rows) return 0;
+  return info->progress_rows(Params(info->param_specs(), params), step);
 }
 
 StatusOr<std::unique_ptr<Workload>> CreateWorkload(const std::string& name, const WorkloadContext& ctx,

