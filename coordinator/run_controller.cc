@@ -453,8 +453,10 @@ void RunController::CountSecond(record::Second* second, const std::string& phase
     pace_phase_ = phase;
     pace_.emplace_back(elapsed, done);
     if (pace_.size() > kPaceSeconds) pace_.pop_front();
-    const auto& [t0, done0] = pace_.size() > 1 ? pace_.front() : std::pair<double, double>(0, 0);
-    const double rate = elapsed > t0 ? (done - done0) / (elapsed - t0) : 0;
+    // From the second line on: the first second's pace includes
+    // connecting (on a cluster with a node down, seconds of it).
+    const auto& [t0, done0] = pace_.front();
+    const double rate = pace_.size() > 1 && elapsed > t0 ? (done - done0) / (elapsed - t0) : 0;
     if (rate > 0) second->left_s = std::max(0.0, total - done) / rate;
   } else if (end.duration_s > 0) {
     second->progress = std::min(1.0, elapsed / end.duration_s);

@@ -27,7 +27,11 @@ std::string Seconds(double v, bool exact) { return exact ? Fixed(v, 3) + " s" : 
 
 std::string FaultLine(const FaultRecovery& f, const FaultRecovery* next) {
   std::string line = f.action + " " + f.node + (f.detail.empty() ? "" : " (" + f.detail + ")") + " at " + f.When();
-  if (f.requested_t >= 0 && f.t - f.requested_t >= 0.05) line += " (asked for at " + f.Asked() + ")";
+  // A start or restart takes effect when its command returns (a Galera
+  // node's state transfer can take seconds): say so, or it reads as late.
+  if (f.requested_t >= 0 && f.t - f.requested_t >= 0.05) {
+    line += " (asked for at " + f.Asked() + ": the action took " + Secs(f.t - f.requested_t) + ")";
+  }
   if (!f.ok) return line + ": FAILED: " + f.message;
   std::vector<std::string> parts;
   if (f.unavailable_s >= 0.1) parts.push_back("no operation succeeded for " + Seconds(f.unavailable_s, f.sub_second));

@@ -77,6 +77,15 @@ TEST(HeadlineTest, LeadsWithTheResultAndALinePerFault) {
             "after 6.9 s");
   EXPECT_EQ(h.lines[1],
             "writes in insert/InsertOne: 7979 acknowledged, 0 lost; of 21 ambiguous, 17 committed and 4 did not");
+  // A start that took effect when its command returned says how long
+  // that took, not only when it was asked for.
+  FaultRecovery start = Kill(12);
+  start.action = "start";
+  start.requested_t = 3;
+  start.recovered_s = 0;
+  s.faults = {start};
+  EXPECT_EQ(MakeHeadline(s).lines[0],
+            "start node3 at 12.0 s (asked for at 3.0 s: the action took 9.0 s): no errors; throughput held");
   s.ok = false;
   s.error = "agent local-1: connection refused";
   s.phases.clear();
