@@ -181,7 +181,7 @@ PhaseRunnerOptions AgentRun::RunnerOptions(uint32_t phase, uint32_t slot, uint32
   o.clock_uncertainty_ns = [this] { return clock_->UncertaintyNs(); };
   const std::string phase_name = phase < uint32_t(o.plan.phases_size()) ? o.plan.phases(int(phase)).name() : "";
   o.on_snapshot = [this, phase, phase_name](const v1::Snapshot& s) {
-    if (metrics_) metrics_->OnSnapshot(phase_name, s);
+    if (metrics_ && s.part() == 0) metrics_->OnSnapshot(phase_name, s);
     v1::AgentMessage m;
     *m.mutable_snapshot() = s;
     Record(phase, m);

@@ -358,8 +358,10 @@ void PhaseRunner::Collect(uint32_t seq, int64_t start_ns, int64_t end_ns, bool f
     s->set_last_ok_ns(coord(e.times.last_ok));
   }
   AddAnomalies(coord, &snap);
-  AddHistory(coord, final, &snap);
-  if (options_.on_snapshot) options_.on_snapshot(snap);
+  std::vector<v1::Snapshot> parts = AddHistory(coord, final, &snap);
+  if (!options_.on_snapshot) return;
+  for (const v1::Snapshot& part : parts) options_.on_snapshot(part);
+  options_.on_snapshot(snap);
 }
 
 void PhaseRunner::AddAnomalies(const std::function<int64_t(int64_t)>& coord, v1::Snapshot* snap) const {
@@ -402,7 +404,10 @@ void ParseList(std::string_view text, v1::HistoryMop* m) {
 
 }  // namespace
 
-void PhaseRunner::AddHistory(const std::function<int64_t(int64_t)>& coord, bool final, v1::Snapshot* snap) {
+std::vector<v1::Snapshot> PhaseRunner::AddHistory(const std::function<int64_t(int64_t)>& coord, bool final,
+                                                  v1::Snapshot* snap) {
+  std::vector<v1::Snapshot> parts;
+  v1::Snapshot* into = snap;
   size_t bytes = 0;
   uint64_t dropped = 0;
   // Events before one instant, from every worker: the workers go on while
@@ -416,13 +421,25 @@ void PhaseRunner::AddHistory(const std::function<int64_t(int64_t)>& coord, bool 
       // An event's encoded size, near enough: its numbers and its lists'.
       size_t size = 24;
       for (int i = 0; i < e.n; ++i) size += 24 + e.mops[i].text.size() / 2;
-      if (bytes + size > kMaxHistoryBytes) {
-        if (!final) return false;
+      if (size > kMaxHistoryBytes) {  // lists too long for any message
         ++dropped;
         return true;
       }
+      if (bytes > 0 && bytes + size > kMaxHistoryBytes) {
+        // A message is full: the rest goes in the interval's next part.
+        v1::Snapshot& part = parts.emplace_back();
+        part.set_run_id(snap->run_id());
+        part.set_agent(snap->agent());
+        part.set_phase_index(snap->phase_index());
+        part.set_seq(snap->seq());
+        part.set_start_ns(snap->start_ns());
+        part.set_end_ns(snap->end_ns());
+        part.set_part(uint32_t(parts.size()));
+        into = &part;
+        bytes = 0;
+      }
       bytes += size;
-      v1::HistoryEvent* h = snap->add_history();
+      v1::HistoryEvent* h = into->add_history();
       h->set_type(static_cast<v1::HistoryEvent::Type>(e.type));
       h->set_time_ns(coord(e.mono_ns));
       h->set_process(w->global);
@@ -439,6 +456,7 @@ void PhaseRunner::AddHistory(const std::function<int64_t(int64_t)>& coord, bool 
     });
   }
   snap->set_history_dropped(dropped);
+  return parts;
 }
 
 }  // namespace stampede::agent

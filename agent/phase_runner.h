@@ -278,10 +278,10 @@ class PhaseRunner {
   // The interval's anomalies into its snapshot (coord: monotonic ns to the
   // coordinator's clock).
   void AddAnomalies(const std::function<int64_t(int64_t)>& coord, v1::Snapshot* snap) const;
-  // The workers' history events since the last snapshot, up to
-  // kMaxHistoryBytes (the rest waits for the next one; at the final
-  // snapshot, it is counted as dropped).
-  void AddHistory(const std::function<int64_t(int64_t)>& coord, bool final, v1::Snapshot* snap);
+  // The workers' history events since the last snapshot, every one: up to
+  // kMaxHistoryBytes in *snap, the rest in parts of the same interval
+  // (returned; sent before *snap, so the interval is merged whole).
+  std::vector<v1::Snapshot> AddHistory(const std::function<int64_t(int64_t)>& coord, bool final, v1::Snapshot* snap);
   static constexpr size_t kMaxHistoryBytes = size_t(3) << 20;
 
   std::vector<std::array<std::atomic<bool>, kNumOutcomes>> logged_;

@@ -28,8 +28,17 @@ std::map<std::string, nlohmann::json> SummaryAnomalies(const std::string& dir) {
   return by_phase;
 }
 
-// One phase's findings as lines; returns its anomalies.
-uint64_t Report(const record::HistoryChecked& c, const std::map<std::string, nlohmann::json>& summary) {
+// History events the run could not record for the phase, as summary.json
+// says (0 if it says nothing).
+uint64_t Missing(const nlohmann::json& anomalies) {
+  const nlohmann::json h = anomalies.value("history", nlohmann::json::object());
+  const nlohmann::json m = h.is_object() ? h.value("missing", nlohmann::json(0)) : nlohmann::json(0);
+  return m.is_number_unsigned() ? m.get<uint64_t>() : 0;
+}
+
+// One phase's findings as lines; returns its anomalies (*unknown: the run
+// lost part of the phase's history, so none found proves nothing).
+uint64_t Report(const record::HistoryChecked& c, const std::map<std::string, nlohmann::json>& summary, bool* unknown) {
   uint64_t total = 0;
   for (const auto& [kind, n] : c.counts) total += n;
   std::cout << "phase " << c.phase << ": " << c.transactions << " transactions, the final reads of " << c.final_keys
@@ -44,6 +53,10 @@ uint64_t Report(const record::HistoryChecked& c, const std::map<std::string, nlo
   }
   const auto it = summary.find(c.phase);
   if (it == summary.end()) return total;
+  if (const uint64_t missing = Missing(it->second)) {
+    std::cout << "  unknown: " << missing << " history events missing (the agents could not send them)\n";
+    *unknown = true;
+  }
   const nlohmann::json by_kind = it->second.value("by_kind", nlohmann::json::object());
   if (by_kind == nlohmann::json(c.counts)) {
     std::cout << "  summary.json: the same\n";
@@ -65,7 +78,8 @@ int CheckCommand(const Args& args) {
   const std::string usage =
       "usage: stampede check RESULTS_DIR\n"
       "Checks the history of the run's append phases (history.jsonl) again, from that file alone, and says whether\n"
-      "it finds what summary.json says. Exits 4 when it finds anomalies, 0 when none (docs/consistency.md).";
+      "it finds what summary.json says. Exits 4 when it finds anomalies or the run lost part of a history, 0 when\n"
+      "none (docs/consistency.md).";
   if (auto code = ParseFlags(usage, desc, pos, args, &vm)) return *code;
   if (dir.empty()) {
     std::cerr << usage << "\n";
@@ -82,14 +96,15 @@ int CheckCommand(const Args& args) {
   }
   const auto summary = SummaryAnomalies(dir);
   uint64_t anomalies = 0;
+  bool unknown = false;
   for (size_t i = 0; i < phases->size(); ++i) {
     auto checked = report::CheckHistory(path, (*phases)[i], uint32_t(i));
     if (!checked.ok()) {
       return Fail(checked.status());
     }
-    anomalies += Report(*checked, summary);
+    anomalies += Report(*checked, summary, &unknown);
   }
-  return anomalies ? kExitExpectations : kExitOk;
+  return anomalies || unknown ? kExitExpectations : kExitOk;
 }
 
 }  // namespace stampede::cli

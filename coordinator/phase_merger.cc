@@ -81,6 +81,7 @@ void PhaseMerger::Merge(const v1::Snapshot& s, Pending* p) {
 }
 
 std::vector<record::Second> PhaseMerger::Add(const v1::Snapshot& s) {
+  if (s.part() > 0) return AddPart(s);
   if (!MarkSeen(s.agent(), s.seq())) return {};
   if (s.final()) final_seq_[s.agent()] = s.seq();
   if (int64_t(s.seq()) < next_seq_) {
@@ -92,6 +93,21 @@ std::vector<record::Second> PhaseMerger::Add(const v1::Snapshot& s) {
     return out;
   }
   Merge(s, &pending_[s.seq()]);
+  return {};
+}
+
+// A part of an interval's history: sent before the interval's snapshot,
+// so one whose snapshot was seen (or journalled) was handed in before.
+// It waits with the interval; it does not count as the agent's snapshot.
+std::vector<record::Second> PhaseMerger::AddPart(const v1::Snapshot& s) {
+  if (Seen(s.agent(), s.seq()) || !seen_parts_.insert({s.agent(), s.seq(), s.part()}).second) return {};
+  Pending late;
+  Pending* p = int64_t(s.seq()) < next_seq_ ? &late : &pending_[s.seq()];
+  for (const v1::HistoryEvent& e : s.history()) {
+    p->history.push_back(e);
+    p->history.back().set_agent(s.agent());
+  }
+  if (p == &late) ReleaseHistory(&late);  // its line went: the events follow as late ones
   return {};
 }
 
@@ -143,6 +159,12 @@ void PhaseMerger::AddAgent(const std::string& agent) {
 }
 
 void PhaseMerger::MarkJournalled(const std::string& agent, uint32_t seq) { MarkSeen(agent, seq); }
+
+bool PhaseMerger::Seen(const std::string& agent, uint32_t seq) const {
+  if (seq >= kSeenBits) return seen_beyond_.count({agent, seq}) > 0;
+  auto it = seen_bits_.find(agent);
+  return it != seen_bits_.end() && it->second.size() > seq && it->second[seq];
+}
 
 bool PhaseMerger::MarkSeen(const std::string& agent, uint32_t seq) {
   if (seq >= kSeenBits) return seen_beyond_.insert({agent, seq}).second;

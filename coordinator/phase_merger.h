@@ -16,6 +16,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/histogram.h"
@@ -104,6 +105,11 @@ class PhaseMerger {
   // (agent, seq) merged or journalled: a bit per second and agent (a
   // day-long phase: 11 KB an agent), a set past kSeenBits.
   bool MarkSeen(const std::string& agent, uint32_t seq);  // false: seen before
+  bool Seen(const std::string& agent, uint32_t seq) const;
+  // Parts of an interval's history (v1::Snapshot.part) merged: (agent,
+  // seq, part).
+  std::vector<record::Second> AddPart(const v1::Snapshot& s);
+  std::set<std::tuple<std::string, uint32_t, uint32_t>> seen_parts_;
   static constexpr uint32_t kSeenBits = 1u << 24;
   std::map<std::string, std::vector<bool>> seen_bits_;
   std::set<std::pair<std::string, uint32_t>> seen_beyond_;

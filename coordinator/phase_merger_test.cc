@@ -41,6 +41,35 @@ TEST(PhaseMergerTest, EmitsALineWhenEveryAgentReported) {
   EXPECT_EQ(lines[0].ops.at("insert").latency.count(), 15u);
 }
 
+// History that did not fit in an interval's snapshot comes in parts before
+// it: they wait with the interval without completing it, each is taken
+// once, and the interval's events come out in time order.
+TEST(PhaseMergerTest, HistoryPartsJoinTheirIntervalOnce) {
+  PhaseMerger m("append", 0, 0, 0, {"a1"}, 2 * kNsPerSec);
+  auto part = [](uint32_t n, int64_t t) {
+    v1::Snapshot p;
+    p.set_agent("a1");
+    p.set_part(n);
+    p.add_history()->set_time_ns(t);
+    return p;
+  };
+  m.Add(part(1, 300));
+  m.Add(part(2, 200));
+  m.Add(part(2, 200));  // re-sent
+  EXPECT_TRUE(m.Flush(kNsPerSec, false).empty()) << "a part is not the agent's snapshot";
+  v1::Snapshot main = Snap("a1", 0, 4);
+  main.add_history()->set_time_ns(100);
+  m.Add(main);
+  m.Add(part(1, 300));  // re-sent after its interval's snapshot
+  ASSERT_EQ(m.Flush(kNsPerSec, false).size(), 1u);
+  std::vector<v1::HistoryEvent> events;
+  EXPECT_EQ(m.TakeHistory(&events), 0u);
+  ASSERT_EQ(events.size(), 3u);
+  EXPECT_EQ(events[0].time_ns(), 100);
+  EXPECT_EQ(events[2].time_ns(), 300);
+  EXPECT_EQ(events[1].agent(), "a1");
+}
+
 TEST(PhaseMergerTest, DuplicatesAreIgnoredFarIntoAPhaseAndPastTheBitmap) {
   PhaseMerger m("insert", 0, 0, 0, {"a1"}, 2 * kNsPerSec);
   for (uint32_t seq : {86'400u, (1u << 24) + 5, 4'000'000'000u}) {

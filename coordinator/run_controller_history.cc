@@ -71,7 +71,7 @@ void RunController::CheckHistory(int p) {
     return;
   }
   std::vector<std::string> notes;
-  if (dropped) notes.push_back(std::to_string(dropped) + " history events the agents could not send (snapshots full)");
+  checked->missing = dropped;
   if (out_of_order) {
     notes.push_back(std::to_string(out_of_order) +
                     " events came more than a second late and are out of time order (the run so far)");
@@ -82,7 +82,8 @@ void RunController::CheckHistory(int p) {
   uint64_t anomalies = 0;
   for (const auto& [kind, n] : checked->counts) anomalies += n;
   Log("phase " + phase + ": history checked: " + std::to_string(checked->transactions) + " transactions, " +
-      std::to_string(checked->final_keys) + " keys' final reads, " + std::to_string(anomalies) + " anomalies");
+      std::to_string(checked->final_keys) + " keys' final reads, " + std::to_string(anomalies) + " anomalies" +
+      (dropped ? "; unknown: " + std::to_string(dropped) + " history events missing" : ""));
   Emit(*checked);
 }
 

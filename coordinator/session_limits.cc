@@ -61,6 +61,10 @@ std::string AnomalyProblem(const v1::Snapshot& s) {
 
 std::string HistoryProblem(const v1::Snapshot& s) {
   if (s.history_dropped() > kMaxOpsPerAgentSecond) return "a snapshot with more history dropped than operations";
+  if (s.part() > kMaxHistoryParts) {
+    return "a snapshot's history part " + std::to_string(s.part()) + " (at most " + std::to_string(kMaxHistoryParts) +
+           " an interval)";
+  }
   for (const v1::HistoryEvent& e : s.history()) {
     if (!v1::HistoryEvent::Type_IsValid(e.type())) return "a snapshot with a history event of unknown type";
     if (e.mops_size() > kMaxHistoryMops) {

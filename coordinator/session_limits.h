@@ -22,6 +22,9 @@ inline constexpr int kMaxEndpointsPerSnapshot = 1024;
 // An agent keeps 10 examples per event loop and phase (agent/worker_stats.h).
 inline constexpr int kMaxAnomalyExamplesPerSnapshot = 1024;
 inline constexpr uint64_t kMaxOpsPerAgentSecond = 1000000000;  // far beyond any one client host
+// Parts of one interval's history (v1::Snapshot.part): 3 MB each, 3 GB a
+// second.
+inline constexpr uint32_t kMaxHistoryParts = 1024;
 
 // Empty if the hello's name is acceptable, else why not.
 std::string AgentNameProblem(std::string_view name);

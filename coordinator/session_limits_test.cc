@@ -112,6 +112,9 @@ TEST(SessionLimitsTest, HistoryEventsAreBounded) {
   e->clear_mops();
   e->set_type(static_cast<v1::HistoryEvent::Type>(7));
   EXPECT_EQ(SnapshotProblem(s, "a1"), "a snapshot with a history event of unknown type");
+  e->set_type(v1::HistoryEvent::OK);
+  s.set_part(kMaxHistoryParts + 1);
+  EXPECT_EQ(SnapshotProblem(s, "a1"), "a snapshot's history part 1025 (at most 1024 an interval)");
 }
 
 }  // namespace

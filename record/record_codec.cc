@@ -192,6 +192,7 @@ Json EncodeHistoryChecked(const HistoryChecked& h) {
       {"type", "history_check"},    {"phase", h.phase},      {"index", h.index},   {"transactions", h.transactions},
       {"final_keys", h.final_keys}, {"anomalies", h.counts}, {"seconds", seconds}, {"examples", examples}};
   if (!h.note.empty()) j["note"] = h.note;
+  if (h.missing) j["missing"] = h.missing;
   return j;
 }
 
@@ -219,6 +220,7 @@ HistoryChecked DecodeHistoryChecked(const Json& line) {
     }
   }
   h.note = GetString(line, "note");
+  h.missing = GetU64(line, "missing");
   return h;
 }
 

@@ -75,6 +75,9 @@ struct HistoryChecked {
   std::vector<std::pair<double, uint64_t>> seconds;  // (end of a second with any, s since the run started; how many)
   std::vector<AnomalyExample> examples;              // the first few of each kind
   std::string note;                                  // what could not be checked, or ""
+  // History events the agents could not send: with any, what the check
+  // found is a lower bound and "no anomalies" is not known.
+  uint64_t missing = 0;
 };
 
 // "phase_end"

@@ -18,6 +18,7 @@ void PhaseAnomalies::Add(const record::HistoryChecked& h) {
   transactions += h.transactions;
   final_keys += h.final_keys;
   if (!h.note.empty()) history_note = h.note;
+  history_missing += h.missing;
   for (const auto& [kind, n] : h.counts) counts[kind] += n;
   for (const auto& [t, n] : h.seconds) {
     if (n > 0) seconds.push_back(t);
@@ -88,7 +89,10 @@ nlohmann::json AnomaliesToJson(const PhaseAnomalies& a) {
   nlohmann::json j = {
       {"total", a.total()}, {"by_kind", a.counts}, {"seconds", a.seconds}, {"examples", std::move(examples)}};
   if (a.history_checked) {
-    j["history"] = {{"transactions", a.transactions}, {"final_keys", a.final_keys}, {"note", a.history_note}};
+    j["history"] = {{"transactions", a.transactions},
+                    {"final_keys", a.final_keys},
+                    {"note", a.history_note},
+                    {"missing", a.history_missing}};
   }
   return j;
 }
@@ -100,12 +104,22 @@ std::string AnomaliesMarkdown(const PhaseAnomalies& a, const std::string& worklo
               " transactions and the final reads of " + std::to_string(a.final_keys) + " keys checked" +
               (a.history_note.empty() ? "" : "; " + a.history_note) + ".";
   }
+  // A check on part of the history proves nothing about the rest.
+  const std::string unknown =
+      a.history_missing ? "**Consistency: unknown: " + std::to_string(a.history_missing) +
+                              " history events missing** (the agents could not send them; docs/consistency.md)"
+                        : "";
   if (a.total() == 0) {
+    if (!unknown.empty()) return unknown + "; in the rest, no anomalies." + history;
     return ChecksConsistency(workload) ? "Consistency: 0 anomalies (docs/consistency.md)." + history : "";
   }
   std::ostringstream md;
-  md << "**Consistency: " << a.total() << " anomal" << (a.total() == 1 ? "y" : "ies") << "** (docs/consistency.md), in "
-     << a.seconds.size() << " second" << (a.seconds.size() == 1 ? "" : "s") << "." << history << "\n\n";
+  const std::string found = std::to_string(a.total()) + (a.total() == 1 ? " anomaly" : " anomalies");
+  if (!unknown.empty())
+    md << unknown << "; in the rest, " << found << ", in ";
+  else
+    md << "**Consistency: " << found << "** (docs/consistency.md), in ";
+  md << a.seconds.size() << " second" << (a.seconds.size() == 1 ? "" : "s") << "." << history << "\n\n";
   md << "| anomaly | count | examples |\n|---|---:|---|\n";
   for (const auto& [kind, n] : a.counts) {
     md << "| " << kind << " | " << n << " | ";

@@ -24,6 +24,7 @@ struct PhaseAnomalies {
   bool history_checked = false;
   uint64_t transactions = 0, final_keys = 0;
   std::string history_note;
+  uint64_t history_missing = 0;  // events the agents could not send: the result is unknown
 
   static constexpr size_t kExamplesPerKind = 10;
   void Add(const record::Second& s);

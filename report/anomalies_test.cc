@@ -48,6 +48,37 @@ TEST(AnomaliesTest, AWorkloadThatChecksSaysSoWhenItFoundNothing) {
   EXPECT_EQ(AnomaliesMarkdown(none, "crud"), "");
 }
 
+// A history check with events missing found what it found in the rest;
+// that none were found there says nothing, and an expectation on anomalies
+// fails as unknown.
+TEST(AnomaliesTest, AHistoryWithEventsMissingIsUnknownNotClean) {
+  record::HistoryChecked h;
+  h.transactions = 63079;
+  h.missing = 37275;
+  RunSummary s;
+  PhaseSummary append;
+  append.name = "append";
+  append.workload = "append";
+  const auto back = record::Decode(record::Encode(record::Record(h)));  // as the journal keeps it
+  ASSERT_TRUE(back && std::holds_alternative<record::HistoryChecked>(*back));
+  append.anomalies.Add(std::get<record::HistoryChecked>(*back));
+  EXPECT_EQ(AnomaliesMarkdown(append.anomalies, "append")
+                .rfind("**Consistency: unknown: 37275 history events missing** (the agents could not send them; "
+                       "docs/consistency.md); in the rest, no anomalies.",
+                       0),
+            0u)
+      << AnomaliesMarkdown(append.anomalies, "append");
+  EXPECT_EQ(AnomaliesToJson(append.anomalies)["history"]["missing"], 37275);
+  s.phases = {append};
+  auto e = record::ParseExpectation("phase", "*", "anomalies == 0");
+  ASSERT_TRUE(e.ok());
+  s.expect.push_back(*e);
+  const Verdict v = Evaluate(s);
+  ASSERT_EQ(v.checks.size(), 1u);
+  EXPECT_FALSE(v.checks[0].pass);
+  EXPECT_EQ(v.checks[0].measured, "unknown: 37275 history events missing (the agents could not send them)");
+}
+
 TEST(AnomaliesTest, TheJournalKeepsThemOnTheSecondsLine) {
   const record::Second s = SecondWith(5, 3, 2, true);
   const record::Second back = record::DecodeSecond(record::EncodeSecond(s));
