@@ -28,12 +28,12 @@ std::map<std::string, nlohmann::json> SummaryAnomalies(const std::string& dir) {
   return by_phase;
 }
 
-// History events the run could not record for the phase, as summary.json
-// says (0 if it says nothing).
-uint64_t Missing(const nlohmann::json& anomalies) {
+// Why the run's history of the phase is not whole, as summary.json says
+// ("" if it is, or says nothing).
+std::string Unknown(const nlohmann::json& anomalies) {
   const nlohmann::json h = anomalies.value("history", nlohmann::json::object());
-  const nlohmann::json m = h.is_object() ? h.value("missing", nlohmann::json(0)) : nlohmann::json(0);
-  return m.is_number_unsigned() ? m.get<uint64_t>() : 0;
+  const nlohmann::json u = h.is_object() ? h.value("unknown", nlohmann::json("")) : nlohmann::json("");
+  return u.is_string() ? u.get<std::string>() : "";
 }
 
 // One phase's findings as lines; returns its anomalies (*unknown: the run
@@ -53,8 +53,8 @@ uint64_t Report(const record::HistoryChecked& c, const std::map<std::string, nlo
   }
   const auto it = summary.find(c.phase);
   if (it == summary.end()) return total;
-  if (const uint64_t missing = Missing(it->second)) {
-    std::cout << "  unknown: " << missing << " history events missing (the agents could not send them)\n";
+  if (const std::string why = Unknown(it->second); !why.empty()) {
+    std::cout << "  unknown: " << why << "\n";
     *unknown = true;
   }
   const nlohmann::json by_kind = it->second.value("by_kind", nlohmann::json::object());

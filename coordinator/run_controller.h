@@ -205,6 +205,11 @@ class RunController : public AgentListener {
   HistoryWriter history_ ABSL_GUARDED_BY(history_mu_);
   std::map<uint32_t, uint64_t> history_events_ ABSL_GUARDED_BY(history_mu_);   // by phase index
   std::map<uint32_t, uint64_t> history_dropped_ ABSL_GUARDED_BY(history_mu_);  // by phase index
+  // By phase index: who lost events it held that no one can count (an
+  // agent lost mid-phase that did not come back with its runner going on;
+  // a restarted coordinator), and how.
+  std::map<uint32_t, std::map<std::string, std::string>> history_gaps_ ABSL_GUARDED_BY(history_mu_);
+  void HistoryGap(uint32_t phase, const std::string& who, const std::string& how);
   report::JournalWriter journal_;
   bool journal_open_ = false;
   std::atomic<bool> journal_failed_{false};

@@ -18,6 +18,7 @@ void RunController::OnAgentLost(const std::string& agent, const std::string& rea
   const std::string& policy = options_.plan.agents().on_loss();
   bool was_active;
   int64_t last_heard;
+  int phase = -1;
   {
     MutexLock lock(mu_);
     auto it = agents_.find(agent);
@@ -35,7 +36,11 @@ void RunController::OnAgentLost(const std::string& agent, const std::string& rea
       if (phase_running_ && was_active) mergers_[size_t(phase_)]->DropAgent(agent);
       if (policy == "redistribute" && was_active && phase_running_) redistribute_.push_back(agent);
     }
+    if (phase_running_ && was_active) phase = phase_;
   }
+  // What it recorded since its last snapshot is gone unless its runner
+  // goes on and hands it in (OnAgentJoined).
+  if (phase >= 0) HistoryGap(uint32_t(phase), agent, "agent " + agent + " was lost mid-phase, with the events it held");
   record::AgentEvent lost;
   lost.event = "lost";
   lost.agent = agent;
@@ -103,6 +108,7 @@ void RunController::TakeIn(const std::string& name) {
   v1::RunPosition pos;
   std::string how;
   bool assign = false, prepare = false;
+  int whole = -1;  // the phase whose history it makes whole again
   v1::CoordinatorMessage m;
   {
     MutexLock lock(mu_);
@@ -120,6 +126,7 @@ void RunController::TakeIn(const std::string& name) {
       a.active = true;
       mergers_[size_t(phase_)]->AddAgent(name);
       how = "its runner went on; rejoined phase " + options_.plan.phases(phase_).name();
+      whole = phase_;
     } else if (phase_running_ && free_slot && plan::SharesMoveMidPhase(options_.plan.phases(phase_)) &&
                !(same_run && pos.running())) {
       // A new process, or one whose runner stopped: its share of the phase
@@ -137,6 +144,8 @@ void RunController::TakeIn(const std::string& name) {
       how = "takes part again from the next phase";
     }
   }
+  // Its spool hands in every event it recorded meanwhile.
+  if (whole >= 0) HistoryGap(uint32_t(whole), name, "");
   Emit(record::AgentEvent{"back", name, Since(MonoNowNs()), "", how, "", std::nullopt});
   Log("agent " + name + " is back: " + how);
   if (assign) SendAssignment(name);

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "common/log.h"
+#include "common/strings.h"
 #include "coordinator/run_controller.h"
 #include "report/history_check.h"
 
@@ -52,10 +53,20 @@ void RunController::WriteHistory(std::vector<HistoryBatch> batches, bool all) {
   }
 }
 
+void RunController::HistoryGap(uint32_t phase, const std::string& who, const std::string& how) {
+  MutexLock lock(history_mu_);
+  if (how.empty()) {
+    history_gaps_[phase].erase(who);
+  } else {
+    history_gaps_[phase][who] = how;
+  }
+}
+
 void RunController::CheckHistory(int p) {
   const std::string& phase = options_.plan.phases(p).name();
   std::string path;
   uint64_t dropped = 0, out_of_order = 0;
+  std::vector<std::string> gaps;
   WriteHistory({}, true);  // what waits to be put in order: the phase is over
   {
     MutexLock lock(history_mu_);
@@ -63,6 +74,7 @@ void RunController::CheckHistory(int p) {
     (void)history_.Flush();
     path = history_.path();
     dropped = history_dropped_[uint32_t(p)];
+    for (const auto& [who, how] : history_gaps_[uint32_t(p)]) gaps.push_back(how);
     out_of_order = history_.out_of_order();
   }
   auto checked = report::CheckHistory(path, phase, uint32_t(p));
@@ -72,6 +84,7 @@ void RunController::CheckHistory(int p) {
   }
   std::vector<std::string> notes;
   checked->missing = dropped;
+  checked->unknown = Join(gaps, "; ");
   if (out_of_order) {
     notes.push_back(std::to_string(out_of_order) +
                     " events came more than a second late and are out of time order (the run so far)");
@@ -83,7 +96,7 @@ void RunController::CheckHistory(int p) {
   for (const auto& [kind, n] : checked->counts) anomalies += n;
   Log("phase " + phase + ": history checked: " + std::to_string(checked->transactions) + " transactions, " +
       std::to_string(checked->final_keys) + " keys' final reads, " + std::to_string(anomalies) + " anomalies" +
-      (dropped ? "; unknown: " + std::to_string(dropped) + " history events missing" : ""));
+      (dropped || !gaps.empty() ? "; the history is not whole: unknown" : ""));
   Emit(*checked);
 }
 

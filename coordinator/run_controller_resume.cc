@@ -125,6 +125,9 @@ Status RunController::Resume(int* first_phase, bool* in_progress) {
   *in_progress = last >= 0 && !replay.phases[uint32_t(last)].ended;
   *first_phase = *in_progress ? last : last + 1;
   if (*in_progress) {
+    // Its history's last second waited in the old process's memory to be
+    // put in time order; the journal counts that second as merged.
+    HistoryGap(uint32_t(last), "", "the coordinator restarted mid-phase, with the events it held");
     MutexLock lock(mu_);
     RestorePhaseLocked(last, &replay);
     Log("phase " + options_.plan.phases(last).name() + " was in progress: waiting for its agents to finish it");

@@ -193,6 +193,7 @@ Json EncodeHistoryChecked(const HistoryChecked& h) {
       {"final_keys", h.final_keys}, {"anomalies", h.counts}, {"seconds", seconds}, {"examples", examples}};
   if (!h.note.empty()) j["note"] = h.note;
   if (h.missing) j["missing"] = h.missing;
+  if (!h.unknown.empty()) j["unknown"] = h.unknown;
   return j;
 }
 
@@ -221,6 +222,7 @@ HistoryChecked DecodeHistoryChecked(const Json& line) {
   }
   h.note = GetString(line, "note");
   h.missing = GetU64(line, "missing");
+  h.unknown = GetString(line, "unknown");
   return h;
 }
 

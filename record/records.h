@@ -78,6 +78,9 @@ struct HistoryChecked {
   // History events the agents could not send: with any, what the check
   // found is a lower bound and "no anomalies" is not known.
   uint64_t missing = 0;
+  // Why events may be missing that no one could count (an agent lost
+  // mid-phase, a coordinator restarted), or "".
+  std::string unknown;
 };
 
 // "phase_end"

@@ -7,6 +7,14 @@
 
 namespace stampede::report {
 
+std::string PhaseAnomalies::HistoryUnknown() const {
+  std::string why;
+  if (history_missing)
+    why = std::to_string(history_missing) + " history events missing (the agents could not send them)";
+  if (!history_unknown.empty()) why += (why.empty() ? "" : "; ") + history_unknown;
+  return why;
+}
+
 uint64_t PhaseAnomalies::total() const {
   uint64_t n = 0;
   for (const auto& [kind, c] : counts) n += c;
@@ -19,6 +27,7 @@ void PhaseAnomalies::Add(const record::HistoryChecked& h) {
   final_keys += h.final_keys;
   if (!h.note.empty()) history_note = h.note;
   history_missing += h.missing;
+  if (!h.unknown.empty()) history_unknown = h.unknown;
   for (const auto& [kind, n] : h.counts) counts[kind] += n;
   for (const auto& [t, n] : h.seconds) {
     if (n > 0) seconds.push_back(t);
@@ -92,7 +101,8 @@ nlohmann::json AnomaliesToJson(const PhaseAnomalies& a) {
     j["history"] = {{"transactions", a.transactions},
                     {"final_keys", a.final_keys},
                     {"note", a.history_note},
-                    {"missing", a.history_missing}};
+                    {"missing", a.history_missing},
+                    {"unknown", a.HistoryUnknown()}};
   }
   return j;
 }
@@ -105,10 +115,8 @@ std::string AnomaliesMarkdown(const PhaseAnomalies& a, const std::string& worklo
               (a.history_note.empty() ? "" : "; " + a.history_note) + ".";
   }
   // A check on part of the history proves nothing about the rest.
-  const std::string unknown =
-      a.history_missing ? "**Consistency: unknown: " + std::to_string(a.history_missing) +
-                              " history events missing** (the agents could not send them; docs/consistency.md)"
-                        : "";
+  const std::string why = a.HistoryUnknown();
+  const std::string unknown = why.empty() ? "" : "**Consistency: unknown:** " + why + " (docs/consistency.md)";
   if (a.total() == 0) {
     if (!unknown.empty()) return unknown + "; in the rest, no anomalies." + history;
     return ChecksConsistency(workload) ? "Consistency: 0 anomalies (docs/consistency.md)." + history : "";

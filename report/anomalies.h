@@ -25,6 +25,9 @@ struct PhaseAnomalies {
   uint64_t transactions = 0, final_keys = 0;
   std::string history_note;
   uint64_t history_missing = 0;  // events the agents could not send: the result is unknown
+  std::string history_unknown;   // why events may be missing besides
+  // Why what the history check found is not the whole answer, or "".
+  std::string HistoryUnknown() const;
 
   static constexpr size_t kExamplesPerKind = 10;
   void Add(const record::Second& s);

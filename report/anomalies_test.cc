@@ -63,8 +63,8 @@ TEST(AnomaliesTest, AHistoryWithEventsMissingIsUnknownNotClean) {
   ASSERT_TRUE(back && std::holds_alternative<record::HistoryChecked>(*back));
   append.anomalies.Add(std::get<record::HistoryChecked>(*back));
   EXPECT_EQ(AnomaliesMarkdown(append.anomalies, "append")
-                .rfind("**Consistency: unknown: 37275 history events missing** (the agents could not send them; "
-                       "docs/consistency.md); in the rest, no anomalies.",
+                .rfind("**Consistency: unknown:** 37275 history events missing (the agents could not send them) "
+                       "(docs/consistency.md); in the rest, no anomalies.",
                        0),
             0u)
       << AnomaliesMarkdown(append.anomalies, "append");

@@ -79,10 +79,7 @@ Measure MeasurePhase(const PhaseSummary& p, const Expectation& e) {
     if (!ChecksConsistency(p.workload)) {
       return {std::nullopt, "not checked: workload " + p.workload + " has no consistency check (bank and register do)"};
     }
-    if (p.anomalies.history_missing > 0) {
-      return {std::nullopt, "unknown: " + std::to_string(p.anomalies.history_missing) +
-                                " history events missing (the agents could not send them)"};
-    }
+    if (const std::string why = p.anomalies.HistoryUnknown(); !why.empty()) return {std::nullopt, "unknown: " + why};
     if (e.metric == "anomalies") return {double(p.anomalies.total()), ""};
     auto it = p.anomalies.counts.find(e.metric.substr(10));
     return {it == p.anomalies.counts.end() ? 0.0 : double(it->second), ""};

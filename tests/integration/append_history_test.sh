@@ -6,6 +6,9 @@
 # has an invocation and a completion for every transaction the summary
 # counts and for every final read, each worker's events go on to the
 # phase's end, and none is missing or out of order.
+# Then an agent process killed mid-phase takes the events it held with it:
+# the result is unknown, not "0 anomalies", the expectation on anomalies
+# fails (exit 4) and `stampede check` exits 4 too.
 source "$(dirname "$0")/../lib.sh"
 start_db postgres
 cat >"$TMP/plan.yaml" <<YAML
@@ -31,4 +34,24 @@ end=$(jq -s 'map(select(.final != true)) | map(.time) | max / 1e9' "$h")
 jq -s --argjson last "$end" 'map(select(.final != true)) | group_by(.process) |
   map(select((map(.time) | max / 1e9) < $last - 1) | .[0].process)' -c "$h" >"$TMP/early"
 expect_eq "$(cat "$TMP/early")" "[]" "workers whose events stop more than a second before the phase's end"
-pass "append history whole at full speed: $txns transactions ($((txns / 6)) a second), $finals final reads, $(wc -l <"$h") events"
+echo "whole at full speed: $txns transactions, $finals final reads"
+
+start_coordinator
+start_agent a1
+start_agent a2
+sed -e 's/^phases:/agents: {min: 2, on_loss: continue}\nphases:/' -e 's/duration: 6s/duration: 5s, rate: 400/' \
+  "$TMP/plan.yaml" >"$TMP/loss.yaml"
+"$STAMPEDE" run "$TMP/loss.yaml" --coordinator "127.0.0.1:$COORD_PORT" >"$TMP/loss.out" 2>"$TMP/loss.err" &
+pid=$!
+wait_for_line "$TMP/loss.out" "append" 150
+sleep 1
+kill -9 "$AGENT_PID_a2"
+rc=0; wait "$pid" || rc=$?
+expect_eq "$rc" 4 "exit code with an agent lost mid-phase and an expectation on anomalies"
+dir=$(summary_of "$COORD_RESULTS")
+grep -q "Consistency: unknown:\*\* agent a2 was lost mid-phase" "$dir/report.md" ||
+  fail "report.md does not say the result is unknown: $(grep -i consistency "$dir/report.md")"
+rc=0; "$STAMPEDE" check "$dir" >"$TMP/check.out" 2>&1 || rc=$?
+expect_eq "$rc" 4 "stampede check on a history with an agent lost"
+grep -q "unknown: agent a2 was lost mid-phase" "$TMP/check.out" || fail "stampede check: $(cat "$TMP/check.out")"
+pass "append history whole at full speed: $txns transactions ($((txns / 6)) a second), $finals final reads, $(wc -l <"$h") events; unknown after an agent was killed"
