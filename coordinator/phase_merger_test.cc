@@ -41,6 +41,29 @@ TEST(PhaseMergerTest, EmitsALineWhenEveryAgentReported) {
   EXPECT_EQ(lines[0].ops.at("insert").latency.count(), 15u);
 }
 
+// Two agents in one process, one of them busy: each is rated by its own
+// event loops' CPU, not by the process's, so only the busy one is flagged
+// as the bottleneck.
+TEST(PhaseMergerTest, SaturationIsEachAgentsOwnInASharedProcess) {
+  PhaseMerger m("mixed", 0, 0, 0, {"local-1", "local-2"}, 2 * kNsPerSec);
+  auto load = [](const std::string& agent, uint64_t loops_ns) {
+    v1::Snapshot s = Snap(agent, 0, 100);
+    s.set_process("host:42");
+    s.set_process_cpu_ns(1'050'000'000);  // the whole process: both agents and the rest
+    s.set_cpu_cores(1);
+    s.set_cpu_ns(loops_ns + 10'000'000);
+    s.set_loops_cpu_ns(loops_ns);
+    return s;
+  };
+  m.Add(load("local-1", 950'000'000));  // its one core busy 95% of the second
+  m.Add(load("local-2", 60'000'000));
+  auto lines = m.Flush(kNsPerSec, false);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].SaturatedAgents(), std::vector<std::string>{"local-1"});
+  EXPECT_NEAR(lines[0].agent_load.at("local-2").cpu, 0.06, 1e-9);
+  EXPECT_NEAR(lines[0].other_cpu_s, 0.02, 1e-9) << "the process's CPU less its agents'";
+}
+
 // History that did not fit in an interval's snapshot comes in parts before
 // it: they wait with the interval without completing it, each is taken
 // once, and the interval's events come out in time order.
