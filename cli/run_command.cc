@@ -40,8 +40,6 @@ std::string Thousands(double v) {
   return out;
 }
 
-// Workers that cannot connect do no operation, so errors stay at 0 while
-// the database refuses them: the line says so when it happens.
 // How far the phase is: "(12,000 of 30,000 ops, 14 s left)" or "(4.0 of
 // 10.0 s)"; "" when not known.
 std::string ProgressDetail(const v1::Progress& p) {
@@ -58,6 +56,8 @@ std::string ProgressDetail(const v1::Progress& p) {
   return buf;
 }
 
+// Workers that cannot connect do no operation, so errors stay at 0 while
+// the database refuses them: the line says so when it happens.
 void PrintProgress(const v1::Progress& p) {
   char percent[16] = "     ";
   if (p.phase_t() > 0) std::snprintf(percent, sizeof(percent), "%4.0f%%", 100 * p.progress());

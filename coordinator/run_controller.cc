@@ -16,7 +16,6 @@
 #include "plan/fault_loader.h"
 #include "plan/plan_expander.h"
 #include "record/record_codec.h"
-#include "workloads/workload_registry.h"
 
 namespace stampede::coordinator {
 namespace {
@@ -410,9 +409,7 @@ void RunController::FlushSeconds(bool all) {
     if (phase_ >= 0 && size_t(phase_) < mergers_.size() && mergers_[size_t(phase_)]) {
       seconds = mergers_[size_t(phase_)]->Flush(MonoNowNs(), all);
       phase = options_.plan.phases(phase_).name();
-      const v1::Phase& ph = options_.plan.phases(phase_);
-      end = {phase_owed_, double(ph.duration_ms()) / 1000.0,
-             workloads::ProgressRows(ph.workload(), {ph.params().begin(), ph.params().end()}, ph.step())};
+      end = {phase_owed_, double(options_.plan.phases(phase_).duration_ms()) / 1000.0, phase_progress_rows_};
     }
     for (auto& l : lines_) seconds.push_back(std::move(l));
     lines_.clear();

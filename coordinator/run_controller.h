@@ -219,10 +219,12 @@ class RunController : public AgentListener {
   std::map<std::string, std::string> node_owner_;  // node -> agent name
   FaultSchedule faults_{options_.plan};
   HealthPoller health_;
-  std::atomic<uint64_t> group_ops_{0};     // operations of the plan phase in progress (PHASE@PERCENT)
-  std::atomic<uint64_t> phase_done_{0};    // the phase's flushed operations: done
-  std::atomic<uint64_t> phase_missed_{0};  // and missed
-  std::atomic<uint64_t> phase_rows_{0};    // rows a load put in (WorkloadInfo::progress_rows)
+  std::atomic<uint64_t> group_ops_{0};                     // operations of the plan phase in progress (PHASE@PERCENT)
+  std::atomic<uint64_t> phase_done_{0};                    // the phase's flushed operations: done
+  std::atomic<uint64_t> phase_missed_{0};                  // and missed
+  std::atomic<uint64_t> phase_rows_{0};                    // rows a load put in (WorkloadInfo::progress_rows)
+  uint64_t phase_progress_rows_ ABSL_GUARDED_BY(mu_) = 0;  // the rows it will put in (0: counted in ops)
+  static uint64_t ProgressRowsOf(const v1::Phase& phase);
 
   Mutex mu_;
   std::condition_variable cv_;

@@ -6,6 +6,7 @@
 #include "common/log.h"
 #include "coordinator/run_controller.h"
 #include "plan/stage_schedule.h"
+#include "workloads/workload_registry.h"
 
 namespace stampede::coordinator {
 namespace {
@@ -132,6 +133,10 @@ Status RunController::PreparePhase(int p) {
   return Status::Ok();
 }
 
+uint64_t RunController::ProgressRowsOf(const v1::Phase& phase) {
+  return workloads::ProgressRows(phase.workload(), {phase.params().begin(), phase.params().end()}, phase.step());
+}
+
 void RunController::StartPhase(int p) {
   const v1::Phase& phase = options_.plan.phases(p);
   const uint32_t index = uint32_t(p);
@@ -149,6 +154,7 @@ void RunController::StartPhase(int p) {
     mergers_[size_t(p)]->SetSchedule(plan::ScheduledOpsBy(phase));
     phase_start_ns_ = start_ns;
     phase_owed_ = owed;
+    phase_progress_rows_ = ProgressRowsOf(phase);
     phase_running_ = true;
   }
   phase_done_ = 0;

@@ -235,6 +235,7 @@ void RunController::RestorePhaseLocked(int last, Replay* r) {
   phase_running_ = true;
   phase_start_ns_ = p.start_ns;
   phase_owed_ = p.owed;
+  phase_progress_rows_ = ProgressRowsOf(options_.plan.phases(last));
   phase_done_ = p.done;
   phase_missed_ = p.missed;
   std::vector<std::string> by_slot;

@@ -227,11 +227,15 @@ std::vector<StepSpec> TpccWorkload::Steps(const Params& params, uint32_t workers
 
 uint64_t TpccWorkload::LoadRows(const Params& params, const std::string& step) {
   if (step != "load") return 0;
-  // ITEM once; per warehouse: itself, 10 districts, 30,000 customers,
-  // history rows and orders, 9,000 new orders, 300,000 order lines and
-  // 100,000 stock rows.
-  constexpr uint64_t kItems = 100000, kPerWarehouse = 1 + 10 + 3 * 30000 + 9000 + 300000 + 100000;
-  return kItems + uint64_t(params.Int("warehouses")) * kPerWarehouse;
+  // ITEM once; per warehouse: itself, its districts, and per district its
+  // customers, as many history rows and orders, the new orders from
+  // kFirstNewOrder on, ten order lines an order on average; and a stock
+  // row per item.
+  constexpr uint64_t kCustomers = uint64_t(tpcc::kDistricts) * tpcc::kCustomersPerDistrict;
+  constexpr uint64_t kNewOrders = uint64_t(tpcc::kDistricts) * (tpcc::kCustomersPerDistrict - tpcc::kFirstNewOrder + 1);
+  constexpr uint64_t kPerWarehouse =
+      1 + tpcc::kDistricts + 3 * kCustomers + kNewOrders + 10 * kCustomers + tpcc::kItems;
+  return tpcc::kItems + uint64_t(params.Int("warehouses")) * kPerWarehouse;
 }
 
 StatusOr<std::unique_ptr<Workload>> TpccWorkload::Create(const WorkloadContext& ctx, const Params& params) {

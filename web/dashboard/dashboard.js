@@ -195,7 +195,7 @@
       if (pr) {
         $("progress-fill").style.width = `${Math.round(pr.ratio * 100)}%`;
         $("progress-text").textContent = `${Math.round(pr.ratio * 100)}%` + (pr.total
-          ? ` · ${pr.done.toLocaleString()} of ${pr.total.toLocaleString()} ${esc(pr.unit || "ops")}` + (pr.left_s >= 0 && pr.ratio < 1 ? ` · ${fmt(pr.left_s, 0, " s")} left` : "")
+          ? ` · ${pr.done.toLocaleString()} of ${pr.total.toLocaleString()} ${pr.unit || "ops"}` + (pr.left_s >= 0 && pr.ratio < 1 ? ` · ${fmt(pr.left_s, 0, " s")} left` : "")
           : ` · ${fmt(pr.phase_t, 0, "")} of ${fmt(pr.phase_t + Math.max(0, pr.left_s), 0, " s")}`);
       }
       $("elapsed").textContent = last === null ? "-" : `${Math.round(last)} s`;
