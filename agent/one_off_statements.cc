@@ -1,5 +1,6 @@
 #include "agent/one_off_statements.h"
 
+#include "common/isolation.h"
 #include "common/strings.h"
 #include "drivers/driver_registry.h"
 
@@ -15,6 +16,7 @@ drivers::ConnectOptions ConnectOptionsFor(const PhaseRunnerOptions& o, int endpo
   c.flavor = t.flavor();
   c.connect_timeout_ms = static_cast<int>(t.connect_timeout_ms());
   c.session = t.session();
+  c.isolation = IsolationSql(t.isolation(), t.flavor(), nullptr);
   c.op_timeout_ms = static_cast<int>(t.op_timeout_ms());
   c.sentinels.assign(t.sentinel().endpoints().begin(), t.sentinel().endpoints().end());
   c.sentinel_master = t.sentinel().master();

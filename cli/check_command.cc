@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/flags.h"
+#include "common/isolation.h"
 #include "report/anomalies.h"
 #include "report/history_check.h"
 
@@ -46,6 +47,9 @@ uint64_t Report(const record::HistoryChecked& c, const std::map<std::string, nlo
   for (const auto& [kind, n] : c.counts)
     std::cout << (kind == c.counts.begin()->first ? " (" : ", ") << kind << " " << n;
   std::cout << (c.counts.empty() ? "" : ")") << "\n";
+  if (!c.isolation.empty()) std::cout << "  judged at " << IsolationWords(c.isolation) << "\n";
+  for (const auto& [kind, n] : c.allowed)
+    std::cout << "  allowed at " << IsolationWords(c.isolation) << ": " << kind << " " << n << "\n";
   if (!c.note.empty()) std::cout << "  note: " << c.note << "\n";
   size_t shown = 0;
   for (const record::AnomalyExample& e : c.examples) {
@@ -66,23 +70,42 @@ uint64_t Report(const record::HistoryChecked& c, const std::map<std::string, nlo
   return total;
 }
 
+// The level the run judged the phase at, as summary.json says ("" if it
+// says nothing).
+std::string JudgedAt(const std::map<std::string, nlohmann::json>& summary, const std::string& phase) {
+  const auto it = summary.find(phase);
+  if (it == summary.end()) return "";
+  const nlohmann::json h = it->second.value("history", nlohmann::json::object());
+  const nlohmann::json i = h.is_object() ? h.value("isolation", nlohmann::json("")) : nlohmann::json("");
+  return i.is_string() ? i.get<std::string>() : "";
+}
+
 }  // namespace
 
 int CheckCommand(const Args& args) {
-  std::string dir;
+  std::string dir, isolation;
   po::options_description desc("check options");
-  desc.add_options()("dir", po::value(&dir), "results directory of a run");
+  desc.add_options()("dir", po::value(&dir), "results directory of a run")(
+      "isolation", po::value(&isolation),
+      "judge the history at this level instead of the run's: read-committed, repeatable-read, snapshot or "
+      "serializable");
   po::positional_options_description pos;
   pos.add("dir", 1);
   po::variables_map vm;
   const std::string usage =
-      "usage: stampede check RESULTS_DIR\n"
+      "usage: stampede check RESULTS_DIR [--isolation LEVEL]\n"
       "Checks the history of the run's append phases (history.jsonl) again, from that file alone, and says whether\n"
-      "it finds what summary.json says. Exits 4 when it finds anomalies or the run lost part of a history, 0 when\n"
-      "none (docs/consistency.md).";
+      "it finds what summary.json says, judged at the isolation level the run named (or --isolation). Exits 4\n"
+      "when it finds anomalies that level forbids or the run lost part of a history, 0 when none\n"
+      "(docs/consistency.md).";
   if (auto code = ParseFlags(usage, desc, pos, args, &vm)) return *code;
   if (dir.empty()) {
     std::cerr << usage << "\n";
+    return kExitBadInput;
+  }
+  if (!isolation.empty() && IsolationSql(isolation, "postgres", nullptr).empty()) {
+    std::cerr << "stampede: --isolation: expected read-committed, repeatable-read, snapshot or serializable, found '"
+              << isolation << "'\n";
     return kExitBadInput;
   }
   const std::string path = dir + "/history.jsonl";
@@ -98,7 +121,9 @@ int CheckCommand(const Args& args) {
   uint64_t anomalies = 0;
   bool unknown = false;
   for (size_t i = 0; i < phases->size(); ++i) {
-    auto checked = report::CheckHistory(path, (*phases)[i], uint32_t(i));
+    report::HistoryCheckOptions o;
+    o.isolation = isolation.empty() ? JudgedAt(summary, (*phases)[i]) : isolation;
+    auto checked = report::CheckHistory(path, (*phases)[i], uint32_t(i), o);
     if (!checked.ok()) {
       return Fail(checked.status());
     }

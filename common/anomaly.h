@@ -45,6 +45,25 @@ inline std::optional<Anomaly> AnomalyNamed(std::string_view name) {
   return std::nullopt;
 }
 
+// The kinds only the dependency-graph check of an append history finds
+// (report/cycle_check.h): Adya's and Elle's names, snake_cased; a cycle that
+// needs each worker's order or real time carries _process or _realtime.
+constexpr int kNumCycleAnomalies = 14;
+constexpr std::array<std::string_view, kNumCycleAnomalies> kCycleAnomalyNames = {
+    "g0",          "g1c",          "g_single",          "g2_item",
+    "g0_process",  "g1c_process",  "g_single_process",  "g2_item_process",
+    "g0_realtime", "g1c_realtime", "g_single_realtime", "g2_item_realtime",
+    "g1b",         "internal"};
+
+// Whether name is any kind of anomaly a run can report.
+inline bool IsAnomalyKind(std::string_view name) {
+  if (AnomalyNamed(name)) return true;
+  for (std::string_view c : kCycleAnomalyNames) {
+    if (c == name) return true;
+  }
+  return false;
+}
+
 // One anomaly as a worker's check saw it. The runner adds when, where and
 // which operation.
 struct AnomalyNote {

@@ -5,6 +5,7 @@
 // dashboard take from there), and history.json at the end.
 #include <algorithm>
 
+#include "common/isolation.h"
 #include "common/log.h"
 #include "common/strings.h"
 #include "coordinator/run_controller.h"
@@ -77,7 +78,10 @@ void RunController::CheckHistory(int p) {
     for (const auto& [who, how] : history_gaps_[uint32_t(p)]) gaps.push_back(how);
     out_of_order = history_.out_of_order();
   }
-  auto checked = report::CheckHistory(path, phase, uint32_t(p));
+  report::HistoryCheckOptions check;
+  const v1::Target& t = options_.plan.target();
+  check.isolation = t.isolation().empty() ? DefaultIsolation(t.flavor()) : t.isolation();
+  auto checked = report::CheckHistory(path, phase, uint32_t(p), check);
   if (!checked.ok()) {
     Log("phase " + phase + ": the history could not be checked: " + checked.status().message());
     return;

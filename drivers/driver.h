@@ -32,6 +32,9 @@ struct ConnectOptions {
   int connect_timeout_ms = 5000;
   // "" or read-write (postgres: libpq target_session_attrs).
   std::string session;
+  // The session's isolation level as SET TRANSACTION names it ("REPEATABLE
+  // READ"), or "": the server's default. The asynchronous SQL drivers set it.
+  std::string isolation;
   // Per-operation timeout; 0: none. The blocking drivers set it as their
   // socket timeouts; the runner cuts a worker's operation itself.
   int op_timeout_ms = 0;

@@ -124,6 +124,9 @@ Task<Status> MysqlAsyncDriver::Connect(const ConnectOptions& o) {
   mysql_ = mysql_init(nullptr);
   if (!mysql_) co_return Status::Error(endpoint_ + ": out of memory");
   mysql_options(mysql_, MYSQL_OPT_NONBLOCK, nullptr);
+  // Run on every connect, and again on each reconnect.
+  const std::string isolation = "SET SESSION TRANSACTION ISOLATION LEVEL " + o.isolation;
+  if (!o.isolation.empty()) mysql_options(mysql_, MYSQL_INIT_COMMAND, isolation.c_str());
   boost::asio::steady_timer timer(co_await boost::asio::this_coro::executor);
   timer.expires_after(std::chrono::milliseconds(o.connect_timeout_ms > 0 ? o.connect_timeout_ms : 5000));
   timer.async_wait([this](const boost::system::error_code& ec) {

@@ -4,6 +4,7 @@
 #include <sys/epoll.h>
 
 #include <boost/asio/steady_timer.hpp>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cstdlib>
@@ -39,8 +40,18 @@ Task<Status> PostgresAsyncDriver::Connect(const ConnectOptions& o) {
   Close();
   endpoint_ = o.Endpoint();
   const std::string port = std::to_string(o.port);
-  const char* keys[] = {"host", "port", "user", "password", "dbname", "application_name", "target_session_attrs",
-                        nullptr};
+  // The isolation level as the server's option for this session:
+  // "-c default_transaction_isolation=repeatable\ read".
+  std::string options;
+  if (!o.isolation.empty()) {
+    options = "-c default_transaction_isolation=";
+    for (char c : o.isolation) {
+      if (c == ' ') options += "\\";
+      options += char(std::tolower(static_cast<unsigned char>(c)));
+    }
+  }
+  const char* keys[] = {"host",    "port", "user", "password", "dbname", "application_name", "target_session_attrs",
+                        "options", nullptr};
   const char* vals[] = {o.host.c_str(),
                         port.c_str(),
                         o.user.empty() ? nullptr : o.user.c_str(),
@@ -48,6 +59,7 @@ Task<Status> PostgresAsyncDriver::Connect(const ConnectOptions& o) {
                         o.database.empty() ? nullptr : o.database.c_str(),
                         "stampede",
                         o.session.empty() ? nullptr : o.session.c_str(),
+                        options.empty() ? nullptr : options.c_str(),
                         nullptr};
   conn_ = PQconnectStartParams(keys, vals, 0);
   if (!conn_) co_return Status::Error(endpoint_ + ": out of memory");

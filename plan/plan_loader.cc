@@ -164,7 +164,7 @@ class Loader : private LoaderOutput, public YamlReader {
     }
     CheckKeys(t, "target",
               {"driver", "flavor", "endpoints", "user", "password_env", "database", "connect_timeout", "op_timeout",
-               "balance", "session", "health", "sentinel", "joining"});
+               "balance", "session", "isolation", "health", "sentinel", "joining"});
     auto* target = result_.plan.mutable_target();
     target->set_driver(RequiredString(t, "driver", "target.driver"));
     const drivers::DriverInfo* info = drivers::FindDriver(target->driver());
@@ -197,6 +197,7 @@ class Loader : private LoaderOutput, public YamlReader {
       const std::string session = String(t["session"], "target.session");
       target->set_session(session == "any" ? "" : session);
     }
+    if (t["isolation"]) target->set_isolation(String(t["isolation"], "target.isolation"));
     if (t["sentinel"]) LoadSentinel(t["sentinel"], target->mutable_sentinel());
     faults_.LoadHealth(t);
   }

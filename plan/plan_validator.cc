@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "common/duration.h"
+#include "common/isolation.h"
 #include "common/strings.h"
 #include "drivers/driver_registry.h"
 #include "plan/plan_checks.h"
@@ -58,6 +59,17 @@ void CheckSession(PlanChecks& c, const drivers::DriverInfo* info) {
   const bool can =
       !info || info->name == "postgres" || info->name == "mysql" || (info->name == "redis" && t.flavor() == "redis");
   if (!can) c.Add("target.session", "read-write needs postgres, mysql or redis (flavor redis), not " + t.flavor());
+}
+
+// Only a level the flavor has: a session at another would run at something
+// else than what the history is judged against.
+void CheckIsolation(PlanChecks& c) {
+  const v1::Target& t = c.plan().target();
+  if (t.isolation().empty()) return;
+  std::string why;
+  if (IsolationSql(t.isolation(), t.flavor(), &why).empty()) {
+    c.Add("target.isolation", why + (why.rfind("expected", 0) == 0 ? ", found " + Quoted(t.isolation()) : ""));
+  }
 }
 
 void CheckEndpoints(PlanChecks& c, const google::protobuf::RepeatedPtrField<std::string>& endpoints,
@@ -163,6 +175,7 @@ void CheckTarget(PlanChecks& c) {
     c.Add("target.balance", "expected round-robin, random or first-alive, found " + Quoted(t.balance()));
   }
   CheckSession(c, info);
+  CheckIsolation(c);
   CheckSentinel(c, info);
   CheckHealth(c);
 }

@@ -78,6 +78,7 @@ void EmitTarget(YAML::Emitter& out, const v1::Target& t) {
     out << YAML::EndSeq;
   }
   if (!t.session().empty()) out << YAML::Key << "session" << YAML::Value << t.session();
+  if (!t.isolation().empty()) out << YAML::Key << "isolation" << YAML::Value << t.isolation();
   if (t.has_sentinel()) {
     out << YAML::Key << "sentinel" << YAML::Value << YAML::Flow << YAML::BeginMap;
     out << YAML::Key << "master" << YAML::Value << t.sentinel().master();

@@ -49,8 +49,22 @@ constexpr MetricInfo kPhaseMetrics[] = {
     {"anomalies.tpcc_order_lines", MetricUnit::kCount},
     {"anomalies.tpcc_undelivered", MetricUnit::kCount},
     {"anomalies.tpcc_history", MetricUnit::kCount},
+    {"anomalies.g0", MetricUnit::kCount},
+    {"anomalies.g1c", MetricUnit::kCount},
+    {"anomalies.g_single", MetricUnit::kCount},
+    {"anomalies.g2_item", MetricUnit::kCount},
+    {"anomalies.g0_process", MetricUnit::kCount},
+    {"anomalies.g1c_process", MetricUnit::kCount},
+    {"anomalies.g_single_process", MetricUnit::kCount},
+    {"anomalies.g2_item_process", MetricUnit::kCount},
+    {"anomalies.g0_realtime", MetricUnit::kCount},
+    {"anomalies.g1c_realtime", MetricUnit::kCount},
+    {"anomalies.g_single_realtime", MetricUnit::kCount},
+    {"anomalies.g2_item_realtime", MetricUnit::kCount},
+    {"anomalies.g1b", MetricUnit::kCount},
+    {"anomalies.internal", MetricUnit::kCount},
 };
-static_assert(kNumAnomalies == 12, "each anomaly kind is a phase metric: anomalies.KIND");
+static_assert(kNumAnomalies == 12 && kNumCycleAnomalies == 14, "each anomaly kind is a phase metric: anomalies.KIND");
 
 constexpr MetricInfo kFaultMetrics[] = {
     {"unavailability", MetricUnit::kSeconds},

@@ -194,6 +194,8 @@ Json EncodeHistoryChecked(const HistoryChecked& h) {
   if (!h.note.empty()) j["note"] = h.note;
   if (h.missing) j["missing"] = h.missing;
   if (!h.unknown.empty()) j["unknown"] = h.unknown;
+  if (!h.isolation.empty()) j["isolation"] = h.isolation;
+  if (!h.allowed.empty()) j["allowed"] = h.allowed;
   return j;
 }
 
@@ -205,9 +207,15 @@ HistoryChecked DecodeHistoryChecked(const Json& line) {
   h.final_keys = GetU64(line, "final_keys");
   if (const Json* a = Field(line, "anomalies"); a && a->is_object()) {
     for (const auto& [kind, n] : a->items()) {
-      if (h.counts.size() < size_t(kNumAnomalies) && AnomalyNamed(kind)) h.counts[kind] = AsU64(n);
+      if (IsAnomalyKind(kind)) h.counts[kind] = AsU64(n);
     }
   }
+  if (const Json* a = Field(line, "allowed"); a && a->is_object()) {
+    for (const auto& [kind, n] : a->items()) {
+      if (IsAnomalyKind(kind)) h.allowed[kind] = AsU64(n);
+    }
+  }
+  h.isolation = GetString(line, "isolation");
   if (const Json* s = Field(line, "seconds"); s && s->is_array()) {
     for (const Json& p : *s) {
       if (h.seconds.size() >= kMaxAnomalyExamples * 100) break;

@@ -81,6 +81,10 @@ struct HistoryChecked {
   // Why events may be missing that no one could count (an agent lost
   // mid-phase, a coordinator restarted), or "".
   std::string unknown;
+  // The isolation level the history was judged against (common/isolation.h),
+  // and the kinds found that it allows (not in counts).
+  std::string isolation;
+  std::map<std::string, uint64_t> allowed;
 };
 
 // "phase_end"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "common/isolation.h"
 #include "report/text_format.h"
 
 namespace stampede::report {
@@ -28,7 +29,9 @@ void PhaseAnomalies::Add(const record::HistoryChecked& h) {
   if (!h.note.empty()) history_note = h.note;
   history_missing += h.missing;
   if (!h.unknown.empty()) history_unknown = h.unknown;
+  if (!h.isolation.empty()) isolation = h.isolation;
   for (const auto& [kind, n] : h.counts) counts[kind] += n;
+  for (const auto& [kind, n] : h.allowed) allowed[kind] += n;
   for (const auto& [t, n] : h.seconds) {
     if (n > 0) seconds.push_back(t);
   }
@@ -63,7 +66,9 @@ bool ChecksConsistency(const std::string& workload) {
 
 std::string DescribeAnomaly(const record::AnomalyExample& e) {
   std::ostringstream out;
-  if (!e.detail.empty()) {  // a history check's
+  if (e.op == "cycle") {  // the dependency graph's: the cycle in words
+    out << e.detail;
+  } else if (!e.detail.empty()) {  // a history check's
     out << "key " << e.key << ": " << e.detail;
     if (e.lag_s > 0) out << " " << HumanUs(e.lag_s * 1e6) << " before";
   } else if (e.kind == "wrong_total") {
@@ -98,39 +103,20 @@ nlohmann::json AnomaliesToJson(const PhaseAnomalies& a) {
   nlohmann::json j = {
       {"total", a.total()}, {"by_kind", a.counts}, {"seconds", a.seconds}, {"examples", std::move(examples)}};
   if (a.history_checked) {
-    j["history"] = {{"transactions", a.transactions},
-                    {"final_keys", a.final_keys},
-                    {"note", a.history_note},
-                    {"missing", a.history_missing},
-                    {"unknown", a.HistoryUnknown()}};
+    j["history"] = {{"transactions", a.transactions}, {"final_keys", a.final_keys},    {"note", a.history_note},
+                    {"missing", a.history_missing},   {"unknown", a.HistoryUnknown()}, {"isolation", a.isolation},
+                    {"allowed_by_kind", a.allowed}};
   }
   return j;
 }
 
-std::string AnomaliesMarkdown(const PhaseAnomalies& a, const std::string& workload) {
-  std::string history;
-  if (a.history_checked) {
-    history = " The history (history.jsonl): " + std::to_string(a.transactions) +
-              " transactions and the final reads of " + std::to_string(a.final_keys) + " keys checked" +
-              (a.history_note.empty() ? "" : "; " + a.history_note) + ".";
-  }
-  // A check on part of the history proves nothing about the rest.
-  const std::string why = a.HistoryUnknown();
-  const std::string unknown = why.empty() ? "" : "**Consistency: unknown:** " + why + " (docs/consistency.md)";
-  if (a.total() == 0) {
-    if (!unknown.empty()) return unknown + "; in the rest, no anomalies." + history;
-    return ChecksConsistency(workload) ? "Consistency: 0 anomalies (docs/consistency.md)." + history : "";
-  }
-  std::ostringstream md;
-  const std::string found = std::to_string(a.total()) + (a.total() == 1 ? " anomaly" : " anomalies");
-  if (!unknown.empty())
-    md << unknown << "; in the rest, " << found << ", in ";
-  else
-    md << "**Consistency: " << found << "** (docs/consistency.md), in ";
-  md << a.seconds.size() << " second" << (a.seconds.size() == 1 ? "" : "s") << "." << history << "\n\n";
-  md << "| anomaly | count | examples |\n|---|---:|---|\n";
-  for (const auto& [kind, n] : a.counts) {
-    md << "| " << kind << " | " << n << " | ";
+namespace {
+
+// "| kind | n | examples |" rows of report.md's anomalies table.
+void KindRows(std::ostringstream& md, const PhaseAnomalies& a, const std::map<std::string, uint64_t>& kinds,
+              const std::string& label) {
+  for (const auto& [kind, n] : kinds) {
+    md << "| " << kind << label << " | " << n << " | ";
     int shown = 0;
     for (const record::AnomalyExample& e : a.examples) {
       if (e.kind != kind || (shown >= 3 && !e.final)) continue;
@@ -138,6 +124,47 @@ std::string AnomaliesMarkdown(const PhaseAnomalies& a, const std::string& worklo
     }
     md << " |\n";
   }
+}
+
+}  // namespace
+
+std::string AnomaliesMarkdown(const PhaseAnomalies& a, const std::string& workload) {
+  std::string history;
+  if (a.history_checked) {
+    history = " The history (history.jsonl): " + std::to_string(a.transactions) +
+              " transactions and the final reads of " + std::to_string(a.final_keys) + " keys checked" +
+              (a.isolation.empty() ? "" : ", judged at " + IsolationWords(a.isolation)) +
+              (a.history_note.empty() ? "" : "; " + a.history_note) + ".";
+  }
+  uint64_t allowed = 0;
+  for (const auto& [kind, n] : a.allowed) allowed += n;
+  const std::string level = IsolationWords(a.isolation);
+  if (allowed) {
+    history += " Found besides, and allowed at " + level + ": " + std::to_string(allowed) +
+               (allowed == 1 ? " cycle." : " cycles.");
+  }
+  // A check on part of the history proves nothing about the rest.
+  const std::string why = a.HistoryUnknown();
+  const std::string unknown = why.empty() ? "" : "**Consistency: unknown:** " + why + " (docs/consistency.md)";
+  std::ostringstream md;
+  if (a.total() == 0) {
+    if (!unknown.empty()) {
+      md << unknown << "; in the rest, no anomalies." << history;
+    } else if (ChecksConsistency(workload)) {
+      md << "Consistency: 0 anomalies (docs/consistency.md)." << history;
+    }
+    if (allowed == 0) return md.str();
+  } else {
+    const std::string found = std::to_string(a.total()) + (a.total() == 1 ? " anomaly" : " anomalies");
+    if (!unknown.empty())
+      md << unknown << "; in the rest, " << found << ", in ";
+    else
+      md << "**Consistency: " << found << "** (docs/consistency.md), in ";
+    md << a.seconds.size() << " second" << (a.seconds.size() == 1 ? "" : "s") << "." << history;
+  }
+  md << "\n\n| anomaly | count | examples |\n|---|---:|---|\n";
+  KindRows(md, a, a.counts, "");
+  KindRows(md, a, a.allowed, " (allowed at " + level + ")");
   return md.str();
 }
 

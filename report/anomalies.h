@@ -24,8 +24,10 @@ struct PhaseAnomalies {
   bool history_checked = false;
   uint64_t transactions = 0, final_keys = 0;
   std::string history_note;
-  uint64_t history_missing = 0;  // events the agents could not send: the result is unknown
-  std::string history_unknown;   // why events may be missing besides
+  uint64_t history_missing = 0;             // events the agents could not send: the result is unknown
+  std::string history_unknown;              // why events may be missing besides
+  std::string isolation;                    // the level the history was judged against
+  std::map<std::string, uint64_t> allowed;  // kinds found that it allows (not in counts)
   // Why what the history check found is not the whole answer, or "".
   std::string HistoryUnknown() const;
 

@@ -10,28 +10,17 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/isolation.h"
+#include "report/cycle_check.h"
+
 namespace stampede::report {
 namespace {
 
 using Json = nlohmann::json;
 using List = std::vector<int64_t>;
 
-struct Mop {
-  bool read = false;
-  int64_t key = 0;
-  int64_t value = 0;  // append
-  List list;          // read, ok
-};
-
-struct Op {
-  std::string type;  // invoke, ok, fail, info
-  uint32_t process = 0;
-  int64_t time = 0;  // ns since the run started
-  bool final = false;
-  std::string endpoint;
-  std::string agent;  // whose clock stamped it
-  std::vector<Mop> mops;
-};
+using Mop = AppendMop;
+using Op = AppendOp;
 
 // One line of phase `phase` into *op; false for another phase's line, or
 // one that is not a list-append operation.
@@ -107,6 +96,7 @@ class Checker {
   }
 
   void First(const Op& op) {
+    agents_.insert(op.agent);
     if (op.type == "fail") {
       for (const Mop& m : op.mops) {
         if (!m.read) keys_[m.key].failed.insert(m.value);
@@ -127,6 +117,11 @@ class Checker {
   }
 
   void BetweenPasses() {
+    // Real-time order across agents only beyond their clocks' margin.
+    CycleOptions cycle;
+    cycle.margin_ns = agents_.size() > 1 ? options_.stale_margin_ns : 0;
+    cycle.examples_per_kind = options_.examples_per_kind;
+    cycles_ = CycleChecker(cycle);
     for (auto& [key, k] : keys_) {
       if (!k.has_final) continue;
       ++out_.final_keys;
@@ -138,9 +133,14 @@ class Checker {
   void Second(const Op& op) {
     if (op.type == "invoke") {
       Invoked(op);
+      invoked_[op.process] = op.time;
       return;
     }
     if (!op.final) ++out_.transactions;
+    if (op.type == "ok" || op.type == "info") {
+      const auto at = invoked_.find(op.process);
+      cycles_.Add(op, at == invoked_.end() ? op.time : at->second);
+    }
     if (op.type != "ok") return;
     const auto pending = pending_.find(op.process);
     for (size_t i = 0; i < op.mops.size(); ++i) {
@@ -157,16 +157,48 @@ class Checker {
   }
 
   record::HistoryChecked Finish() {
+    const std::string cycles_note = CheckCycles();
     for (const auto& [second, at] : seconds_) out_.seconds.push_back(at);
     std::string note;
     if (unchecked_appends_) {
       note = std::to_string(unchecked_appends_) + " acknowledged appends to keys without a final read not checked";
     }
+    if (!cycles_note.empty()) note += (note.empty() ? "" : "; ") + cycles_note;
     out_.note = note;
+    out_.isolation = options_.isolation;
+    for (auto it = out_.counts.begin(); it != out_.counts.end();) {
+      if (IsolationForbids(options_.isolation, it->first)) {
+        ++it;
+        continue;
+      }
+      out_.allowed[it->first] = it->second;
+      it = out_.counts.erase(it);
+    }
     return std::move(out_);
   }
 
  private:
+  // The dependency graph's cycles (report/cycle_check.h), each key's
+  // version order its longest read; what could not be searched, or "".
+  std::string CheckCycles() {
+    for (const auto& [key, k] : keys_) {
+      if (k.has_final) cycles_.SetOrder(key, k.longest);
+    }
+    CycleFindings found = cycles_.Check();
+    for (const auto& [kind, n] : found.counts) out_.counts[kind] += n;
+    for (record::AnomalyExample& e : found.examples) {
+      if (!IsolationForbids(options_.isolation, e.kind)) {
+        out_.examples.push_back(std::move(e));
+        continue;
+      }
+      auto& at = seconds_[int64_t(std::floor(e.t))];
+      if (at.second == 0) at.first = e.t;
+      ++at.second;
+      out_.examples.push_back(std::move(e));
+    }
+    return found.note;
+  }
+
   void Invoked(const Op& op) {
     std::vector<Required>& req = pending_[op.process];
     req.assign(op.mops.size(), Required{});
@@ -279,7 +311,10 @@ class Checker {
   record::HistoryChecked out_;
   std::unordered_map<int64_t, Key> keys_;
   std::unordered_map<uint32_t, std::vector<Required>> pending_;  // by process
-  std::map<int64_t, std::pair<double, uint64_t>> seconds_;       // whole second -> (first t, count)
+  std::unordered_map<uint32_t, int64_t> invoked_;                // by process: its transaction's invocation
+  std::set<std::string> agents_;
+  CycleChecker cycles_;
+  std::map<int64_t, std::pair<double, uint64_t>> seconds_;  // whole second -> (first t, count)
   std::map<std::string, size_t> shown_;
   uint64_t unchecked_appends_ = 0;
 };

@@ -18,6 +18,8 @@
 // - stale_read: a read missing an append that was acknowledged before the
 //   read began (on another agent, by more than the clocks' margin): a
 //   real-time violation.
+// Then the dependency graph's cycles, G1b and internal reads
+// (report/cycle_check.h).
 #ifndef STAMPEDE_REPORT_HISTORY_CHECK_H_
 #define STAMPEDE_REPORT_HISTORY_CHECK_H_
 
@@ -36,6 +38,9 @@ struct HistoryCheckOptions {
   // this well (one agent's events share one clock: no margin).
   int64_t stale_margin_ns = 1000000;
   size_t examples_per_kind = 10;
+  // The isolation level to judge against (common/isolation.h): kinds it
+  // allows go to HistoryChecked::allowed. "": every kind is an anomaly.
+  std::string isolation;
 };
 
 // Checks phase `phase` (journal index `index`) of the history at path.

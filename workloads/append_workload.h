@@ -17,7 +17,8 @@
 // SQL only: PostgreSQL (CockroachDB, YugabyteDB) appends with INSERT ... ON
 // CONFLICT DO UPDATE, MySQL (MariaDB, TiDB) with ON DUPLICATE KEY UPDATE;
 // the list is the text "1,5,9". Each transaction runs interactively
-// (WorkerOps::Continue) under the server's default isolation.
+// (WorkerOps::Continue) at the plan's target.isolation, else the server's
+// default.
 #ifndef STAMPEDE_WORKLOADS_APPEND_WORKLOAD_H_
 #define STAMPEDE_WORKLOADS_APPEND_WORKLOAD_H_
 
