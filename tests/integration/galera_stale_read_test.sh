@@ -7,10 +7,12 @@
 # node has received to be applied: the same plan finds none.
 # The same for append's history check (half its workers on each node):
 # stale reads with wsrep_sync_wait=0, none with 1; no lost append and no
-# incompatible order in either. key_appends 2000 keeps every worker on the
-# same two keys for the whole phase: at the default 32 the workers drift a
-# generation apart and a read on one node rarely meets a key the other is
-# appending to (0 to 17 stale reads a run, where this finds about 30).
+# incompatible order in either; the dependency graph finds the stale reads
+# as cycles through real time (G-single-realtime and the like).
+# key_appends 2000 keeps every worker on the same two keys for the whole
+# phase: at the default 32 the workers drift a generation apart and a read
+# on one node rarely meets a key the other is appending to (0 to 17 stale
+# reads a run, where this finds about 30).
 source "$(dirname "$0")/../lib.sh"
 start_galera
 cat >"$TMP/plan.yaml" <<YAML
@@ -31,6 +33,9 @@ run() {  # NAME
   txns=$(jq '.phases[1].anomalies.history.transactions' "$s")
   [ "$txns" -gt 1000 ] || fail "$1: only $txns append transactions checked"
   append_stale=$(jq '.phases[1].anomalies.by_kind.stale_read // 0' "$s")
+  # Cycles through real time, forbidden or allowed at Galera's default.
+  realtime=$(jq '.phases[1].anomalies | [.by_kind, .history.allowed_by_kind] | add | to_entries |
+    map(select(.key | endswith("_realtime")) | .value) | add // 0' "$s")
   expect_eq "$(jq '.phases[1].anomalies.by_kind.lost // 0' "$s")" 0 "$1: lost appends"
   expect_eq "$(jq '.phases[1].anomalies.by_kind.incompatible_order // 0' "$s")" 0 "$1: incompatible orders"
 }
@@ -43,6 +48,10 @@ result="wsrep_sync_wait=0: $stale stale of $reads reads ($example)"
 [ "$append_stale" -gt 0 ] || fail "wsrep_sync_wait=0: no stale read in $txns append transactions"
 append_example=$(jq -r '[.phases[1].anomalies.examples[] | select(.kind == "stale_read")][0].text' "$s")
 result="$result; append: $append_stale stale in $txns transactions ($append_example)"
+# The dependency graph sees the same: a read that missed an acknowledged
+# append is a cycle through real time.
+[ "$realtime" -gt 0 ] || fail "wsrep_sync_wait=0: $append_stale stale reads but no cycle through real time"
+result="$result, $realtime cycles through real time"
 for n in 1 2 3; do "$ROOT/deploy/local/galera.sh" set-global "$GA_DIR" "$n" wsrep_sync_wait 1; done
 run sync_wait_1
 expect_eq "$stale" 0 "stale reads with wsrep_sync_wait=1 (of $reads reads)"
