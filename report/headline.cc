@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "common/isolation.h"
 #include "common/strings.h"
 #include "proto/fault_action.h"
 #include "report/text_format.h"
@@ -98,6 +99,25 @@ std::string ResultLine(const RunSummary& s) {
          ErrorsInWords(SumOutcomes(s)) + ", " + std::to_string(missed) + " missed.";
 }
 
+// "consistency in append: 0 anomalies at serializable, 20062 transactions
+// checked" (or the anomalies by kind, or why the result is unknown), and
+// what the level allows and was found.
+std::string ConsistencyLine(const PhaseSummary& p) {
+  const PhaseAnomalies& a = p.anomalies;
+  std::string line = "consistency in " + p.name + ": ";
+  if (const std::string why = a.HistoryUnknown(); !why.empty()) line += "UNKNOWN (" + why + "); in the rest, ";
+  std::vector<std::string> kinds;
+  for (const auto& [kind, n] : a.counts) kinds.push_back(kind + " " + std::to_string(n));
+  line += a.total() ? std::to_string(a.total()) + (a.total() == 1 ? " ANOMALY (" : " ANOMALIES (") + Join(kinds, ", ") + ")"
+                    : "0 anomalies";
+  if (!a.isolation.empty()) line += " at " + IsolationWords(a.isolation);
+  if (a.history_checked) line += ", " + std::to_string(a.transactions) + " transactions checked";
+  std::vector<std::string> allowed;
+  for (const auto& [kind, n] : a.allowed) allowed.push_back(kind + " " + std::to_string(n));
+  if (!allowed.empty()) line += "; allowed there and found: " + Join(allowed, ", ");
+  return line;
+}
+
 }  // namespace
 
 std::string RecoveryInWords(const FaultRecovery& f, const FaultRecovery* next) {
@@ -119,6 +139,10 @@ Headline MakeHeadline(const RunSummary& s) {
   }
   for (const PhaseSummary& p : s.phases) {
     if (p.writes) h.lines.push_back(WritesLine(p));
+    // A history checked, a bank's or register's reads, or anything found.
+    const bool says = p.anomalies.history_checked || p.anomalies.total() > 0 || p.workload == "bank" ||
+                      p.workload == "register";
+    if (says) h.lines.push_back(ConsistencyLine(p));
   }
   return h;
 }

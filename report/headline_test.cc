@@ -93,6 +93,32 @@ TEST(HeadlineTest, LeadsWithTheResultAndALinePerFault) {
             "Result: FAILED: agent local-1: connection refused. No phase started: nothing was measured.");
 }
 
+// An append phase: what its level forbids and found, and what it allows.
+TEST(HeadlineTest, SaysWhatTheHistoryCheckFoundAtItsLevel) {
+  RunSummary s;
+  s.ok = true;
+  PhaseSummary p;
+  p.name = "append";
+  p.workload = "append";
+  record::HistoryChecked h;
+  h.transactions = 20062;
+  h.isolation = "repeatable-read";
+  h.allowed = {{"g2_item", 147}};
+  p.anomalies.Add(h);
+  s.phases.push_back(p);
+  EXPECT_EQ(MakeHeadline(s).lines,
+            std::vector<std::string>{"consistency in append: 0 anomalies at repeatable read, 20062 transactions "
+                                     "checked; allowed there and found: g2_item 147"});
+  h.counts = {{"g_single", 2}};
+  h.missing = 5;
+  s.phases[0].anomalies = {};
+  s.phases[0].anomalies.Add(h);
+  EXPECT_EQ(MakeHeadline(s).lines[0],
+            "consistency in append: UNKNOWN (5 history events missing (the agents could not send them)); in the "
+            "rest, 2 ANOMALIES (g_single 2) at repeatable read, 20062 transactions checked; allowed there and found: "
+            "g2_item 147");
+}
+
 TEST(HeadlineTest, RebalanceRowsOnlyWhereDataMoved) {
   FaultRecovery kill = Kill(5);
   EXPECT_FALSE(ShowsRebalance(kill));
