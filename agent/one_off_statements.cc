@@ -16,7 +16,10 @@ drivers::ConnectOptions ConnectOptionsFor(const PhaseRunnerOptions& o, int endpo
   c.flavor = t.flavor();
   c.connect_timeout_ms = static_cast<int>(t.connect_timeout_ms());
   c.session = t.session();
-  c.isolation = IsolationSql(t.isolation(), t.flavor(), nullptr);
+  const bool phase =
+      o.phase_index < uint32_t(o.plan.phases_size()) && !o.plan.phases(int(o.phase_index)).isolation().empty();
+  c.isolation =
+      IsolationSql(phase ? o.plan.phases(int(o.phase_index)).isolation() : t.isolation(), t.flavor(), nullptr);
   c.op_timeout_ms = static_cast<int>(t.op_timeout_ms());
   c.sentinels.assign(t.sentinel().endpoints().begin(), t.sentinel().endpoints().end());
   c.sentinel_master = t.sentinel().master();

@@ -27,8 +27,9 @@ std::string IsolationSql(const std::string& level, const std::string& flavor, st
   // is snapshot isolation.
   const bool mysql = flavor == "mysql" || flavor == "mariadb" || flavor == "galera";
   if (level == "snapshot" && mysql) {
-    return no("MySQL and MariaDB have no snapshot isolation: their REPEATABLE READ reads a snapshot but writes on "
-              "the latest rows; name repeatable-read");
+    return no(
+        "MySQL and MariaDB have no snapshot isolation: their REPEATABLE READ reads a snapshot but writes on "
+        "the latest rows; name repeatable-read");
   }
   return "REPEATABLE READ";
 }

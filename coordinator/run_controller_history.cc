@@ -80,7 +80,9 @@ void RunController::CheckHistory(int p) {
   }
   report::HistoryCheckOptions check;
   const v1::Target& t = options_.plan.target();
-  check.isolation = t.isolation().empty() ? DefaultIsolation(t.flavor()) : t.isolation();
+  const std::string& level =
+      options_.plan.phases(p).isolation().empty() ? t.isolation() : options_.plan.phases(p).isolation();
+  check.isolation = level.empty() ? DefaultIsolation(t.flavor()) : level;
   auto checked = report::CheckHistory(path, phase, uint32_t(p), check);
   if (!checked.ok()) {
     Log("phase " + phase + ": the history could not be checked: " + checked.status().message());

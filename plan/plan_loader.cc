@@ -280,7 +280,7 @@ class Loader : private LoaderOutput, public YamlReader {
     }
     CheckKeys(p, at,
               {"name", "workload", "workers", "duration", "ops", "rate", "params", "stages", "think_time", "arrival",
-               "setup", "cleanup", "custom", "timeout", "check_writes", "pipeline", "batch"});
+               "setup", "cleanup", "custom", "timeout", "check_writes", "pipeline", "batch", "isolation"});
     phase->set_name(RequiredString(p, "name", at + ".name"));
     phase->set_workload(RequiredString(p, "workload", at + ".workload"));
     if (p["workers"]) phase->set_workers(uint32_t(UInt(p["workers"], at + ".workers", 1, kMaxWorkers)));
@@ -306,6 +306,7 @@ class Loader : private LoaderOutput, public YamlReader {
     // per statement (PostgreSQL: 65,535).
     if (p["batch"]) phase->set_batch(uint32_t(UInt(p["batch"], at + ".batch", 1, kMaxBatch)));
     if (p["timeout"]) phase->set_timeout_ms(uint64_t(DurationMs(p["timeout"], at + ".timeout")));
+    if (p["isolation"]) phase->set_isolation(String(p["isolation"], at + ".isolation"));
   }
 
   // stages: [{duration, workers} ...] (closed loop) or [{duration, rate} ...]

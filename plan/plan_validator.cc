@@ -65,10 +65,14 @@ void CheckSession(PlanChecks& c, const drivers::DriverInfo* info) {
 // else than what the history is judged against.
 void CheckIsolation(PlanChecks& c) {
   const v1::Target& t = c.plan().target();
-  if (t.isolation().empty()) return;
-  std::string why;
-  if (IsolationSql(t.isolation(), t.flavor(), &why).empty()) {
-    c.Add("target.isolation", why + (why.rfind("expected", 0) == 0 ? ", found " + Quoted(t.isolation()) : ""));
+  auto check = [&](const std::string& level, const std::string& at) {
+    std::string why;
+    if (level.empty() || !IsolationSql(level, t.flavor(), &why).empty()) return;
+    c.Add(at, why + (why.rfind("expected", 0) == 0 ? ", found " + Quoted(level) : ""));
+  };
+  check(t.isolation(), "target.isolation");
+  for (int i = 0; i < c.plan().phases_size(); ++i) {
+    check(c.plan().phases(i).isolation(), "phases[" + std::to_string(i) + "].isolation");
   }
 }
 

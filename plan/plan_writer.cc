@@ -155,6 +155,7 @@ void EmitPhase(YAML::Emitter& out, const v1::Phase& p) {
   }
   if (!p.arrival().empty()) out << YAML::Key << "arrival" << YAML::Value << p.arrival();
   if (p.check_writes()) out << YAML::Key << "check_writes" << YAML::Value << true;
+  if (!p.isolation().empty()) out << YAML::Key << "isolation" << YAML::Value << p.isolation();
   if (p.pipeline() > 1) out << YAML::Key << "pipeline" << YAML::Value << p.pipeline();
   if (p.batch() > 1) out << YAML::Key << "batch" << YAML::Value << p.batch();
   EmitStatements(out, "setup", p.setup());

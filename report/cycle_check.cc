@@ -239,7 +239,7 @@ class CycleChecker::Search {
       if (parent_.at(s).first == kStart) break;
     }
     // back: tail, ..., head; the head's edge is the one searched through.
-    std::reverse(back.begin(), back.end());  // head, ..., tail
+    std::reverse(back.begin(), back.end());                 // head, ..., tail
     std::rotate(back.begin(), back.end() - 1, back.end());  // tail, head, ...
     for (size_t i = 0; i < back.size(); ++i) {
       c->nodes.push_back(back[i].first);
@@ -265,15 +265,8 @@ uint32_t CycleChecker::Name(const std::string& s) {
 }
 
 void CycleChecker::Add(const AppendOp& done, int64_t invoked_ns) {
-  Txn t{done.type == "ok",
-        done.final,
-        done.process,
-        invoked_ns,
-        done.time,
-        uint32_t(mops_.size()),
-        uint32_t(done.mops.size()),
-        Name(done.agent),
-        Name(done.endpoint)};
+  Txn t{done.type == "ok",          done.final,       done.process,       invoked_ns, done.time, uint32_t(mops_.size()),
+        uint32_t(done.mops.size()), Name(done.agent), Name(done.endpoint)};
   const uint32_t id = uint32_t(txns_.size());
   txns_.push_back(t);
   for (size_t i = 0; i < done.mops.size(); ++i) {
@@ -392,9 +385,8 @@ void CycleChecker::BuildSessionEdges(Graph* g) {
     events.push_back({txns_[i].invoked, false, i});
     if (txns_[i].ok) events.push_back({txns_[i].done + options_.margin_ns, true, i});
   }
-  std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
-    return a.time != b.time ? a.time < b.time : (!a.done && b.done);
-  });
+  std::sort(events.begin(), events.end(),
+            [](const Event& a, const Event& b) { return a.time != b.time ? a.time < b.time : (!a.done && b.done); });
   std::vector<uint32_t> frontier;
   std::unordered_map<uint32_t, std::vector<uint32_t>> before;  // running: the frontier it began after
   for (const Event& e : events) {
@@ -420,9 +412,8 @@ void CycleChecker::CheckIntermediateReads() {
       const Writer* w = WriterOf(m.key, m.value);
       if (!w || !w->intermediate || w->txn == t) continue;
       Flag("g1b", txns_[t], m.key,
-           "read key " + std::to_string(m.key) + " up to " + std::to_string(m.value) +
-               ", which its transaction (" + Who(w->txn) + ") appended to it and then appended again (" + Who(t) +
-               ")");
+           "read key " + std::to_string(m.key) + " up to " + std::to_string(m.value) + ", which its transaction (" +
+               Who(w->txn) + ") appended to it and then appended again (" + Who(t) + ")");
     }
   }
 }
@@ -439,7 +430,8 @@ void CycleChecker::SearchComponent(const std::array<std::vector<Edge>, 3>& throu
     for (size_t k = 0; k < 3; ++k) {
       if (i >= through[k].size()) continue;
       const Edge e = through[k][i];
-      for (const Search::Found& f : search->Through(e.from, e.to, st.through ? st.through : uint8_t(1 << k), st.allowed)) {
+      for (const Search::Found& f :
+           search->Through(e.from, e.to, st.through ? st.through : uint8_t(1 << k), st.allowed)) {
         const std::string kind = std::string(f.kind) + st.suffix;
         if (seen[kind]) continue;
         seen[kind] = true;
@@ -483,7 +475,11 @@ std::string CycleChecker::Explain(const std::vector<uint32_t>& cycle, const std:
   for (size_t i = 0; i < cycle.size(); ++i) {
     text += name(i) + " (" + Who(cycle[i]) + ") ";
     const uint8_t k = kinds[i];
-    text += k == kWW ? "-ww-> " : k == kWR ? "-wr-> " : k == kRW ? "-rw-> " : k == kProcess ? "-process-> " : "-realtime-> ";
+    text += k == kWW        ? "-ww-> "
+            : k == kWR      ? "-wr-> "
+            : k == kRW      ? "-rw-> "
+            : k == kProcess ? "-process-> "
+                            : "-realtime-> ";
     std::string w = Why(cycle[i], cycle[(i + 1) % cycle.size()], k);
     for (size_t at; (at = w.find_first_of("\x01\x02")) != std::string::npos;) {
       w.replace(at, 1, name(w[at] == '\x01' ? i : i + 1));
@@ -517,8 +513,8 @@ std::string CycleChecker::Why(uint32_t a, uint32_t b, uint8_t kind) const {
       if (m.read || !o) return "";
       const auto at = std::find(o->begin(), o->end(), m.value);
       if (at == o->end() || at + 1 == o->end() || !written_by(m.key, *(at + 1), b)) return "";
-      return "\x02 appended " + std::to_string(*(at + 1)) + " to key " + std::to_string(m.key) + " right after \x01's " +
-             std::to_string(m.value);
+      return "\x02 appended " + std::to_string(*(at + 1)) + " to key " + std::to_string(m.key) +
+             " right after \x01's " + std::to_string(m.value);
     });
   }
   if (kind == kWR) {

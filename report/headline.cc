@@ -108,8 +108,9 @@ std::string ConsistencyLine(const PhaseSummary& p) {
   if (const std::string why = a.HistoryUnknown(); !why.empty()) line += "UNKNOWN (" + why + "); in the rest, ";
   std::vector<std::string> kinds;
   for (const auto& [kind, n] : a.counts) kinds.push_back(kind + " " + std::to_string(n));
-  line += a.total() ? std::to_string(a.total()) + (a.total() == 1 ? " ANOMALY (" : " ANOMALIES (") + Join(kinds, ", ") + ")"
-                    : "0 anomalies";
+  line += a.total()
+              ? std::to_string(a.total()) + (a.total() == 1 ? " ANOMALY (" : " ANOMALIES (") + Join(kinds, ", ") + ")"
+              : "0 anomalies";
   if (!a.isolation.empty()) line += " at " + IsolationWords(a.isolation);
   if (a.history_checked) line += ", " + std::to_string(a.transactions) + " transactions checked";
   std::vector<std::string> allowed;
@@ -140,8 +141,8 @@ Headline MakeHeadline(const RunSummary& s) {
   for (const PhaseSummary& p : s.phases) {
     if (p.writes) h.lines.push_back(WritesLine(p));
     // A history checked, a bank's or register's reads, or anything found.
-    const bool says = p.anomalies.history_checked || p.anomalies.total() > 0 || p.workload == "bank" ||
-                      p.workload == "register";
+    const bool says =
+        p.anomalies.history_checked || p.anomalies.total() > 0 || p.workload == "bank" || p.workload == "register";
     if (says) h.lines.push_back(ConsistencyLine(p));
   }
   return h;
