@@ -1,5 +1,8 @@
 #include "agent/one_off_statements.h"
 
+#include <cstdio>
+
+#include "common/clock.h"
 #include "common/isolation.h"
 #include "common/strings.h"
 #include "drivers/driver_registry.h"
@@ -27,7 +30,51 @@ drivers::ConnectOptions ConnectOptionsFor(const PhaseRunnerOptions& o, int endpo
   return c;
 }
 
-Status RunOnce(const PhaseRunnerOptions& o, const std::vector<std::string>& statements, const std::string& what) {
+namespace {
+
+// Says how far a counted setup is, once a second and at its end.
+class ProgressLines {
+ public:
+  ProgressLines(const SetupProgress* p, const std::function<void(const std::string&)>& log) : p_(p), log_(log) {
+    if (!p_) return;
+    for (uint64_t n : p_->units) total_ += n;
+  }
+  void Before(size_t i) {
+    if (Counted(i) && start_ns_ == 0) start_ns_ = last_ns_ = MonoNowNs();
+  }
+  void After(size_t i) {
+    if (!Counted(i)) return;
+    done_ += p_->units[i];
+    const int64_t now = MonoNowNs();
+    if (done_ < total_ && now - last_ns_ < kNsPerSec) return;
+    last_ns_ = now;
+    const double elapsed = double(now - start_ns_) / 1e9;
+    char line[256];
+    std::snprintf(line, sizeof(line), "%s %d%% (%s of %s %s", p_->label.c_str(), int(100 * done_ / total_),
+                  Thousands(done_).c_str(), Thousands(total_).c_str(), p_->unit.c_str());
+    std::string text = line;
+    if (done_ < total_ && elapsed > 0) {
+      std::snprintf(line, sizeof(line), ", %.1f s left", double(total_ - done_) / (double(done_) / elapsed));
+      text += line;
+    } else {
+      std::snprintf(line, sizeof(line), " in %.1f s", elapsed);
+      text += line;
+    }
+    if (log_) log_(text + ")");
+  }
+
+ private:
+  bool Counted(size_t i) const { return p_ && log_ && total_ > 0 && i < p_->units.size() && p_->units[i] > 0; }
+  const SetupProgress* p_;
+  const std::function<void(const std::string&)>& log_;
+  uint64_t total_ = 0, done_ = 0;
+  int64_t start_ns_ = 0, last_ns_ = 0;
+};
+
+}  // namespace
+
+Status RunOnce(const PhaseRunnerOptions& o, const std::vector<std::string>& statements, const std::string& what,
+               const SetupProgress* progress) {
   if (statements.empty()) return Status::Ok();
   const drivers::DriverInfo* info = drivers::FindDriver(o.plan.target().driver());
   if (!info) return Status::Error("unknown driver " + o.plan.target().driver());
@@ -39,9 +86,12 @@ Status RunOnce(const PhaseRunnerOptions& o, const std::vector<std::string>& stat
     if (s.ok()) break;
   }
   if (!s.ok()) return s.WithContext(what + ": connect");
-  for (const std::string& stmt : statements) {
-    s = d->ExecuteOnce(stmt);
+  ProgressLines lines(progress, o.on_log);
+  for (size_t i = 0; i < statements.size(); ++i) {
+    lines.Before(i);
+    s = d->ExecuteOnce(statements[i]);
     if (!s.ok()) return s.WithContext(what);
+    lines.After(i);
   }
   return Status::Ok();
 }

@@ -14,9 +14,19 @@ namespace stampede::agent {
 
 // How a worker (or a one-off) connects to target.endpoints[endpoint].
 drivers::ConnectOptions ConnectOptionsFor(const PhaseRunnerOptions& o, int endpoint);
+// What a list of one-off statements adds up to (a preload's rows), for the
+// lines that say how far it is.
+struct SetupProgress {
+  std::vector<uint64_t> units;  // each statement's (0: not counted)
+  std::string unit;             // "keys"
+  std::string label;            // "phase kv: preload"
+};
+
 // Runs statements on the first endpoint that answers; `what` prefixes
-// errors.
-Status RunOnce(const PhaseRunnerOptions& o, const std::vector<std::string>& statements, const std::string& what);
+// errors. With progress, a line to o.on_log at most once a second and at
+// the end: "phase kv: preload 30% (300,000 of 1,000,000 keys, 2.3 s left)".
+Status RunOnce(const PhaseRunnerOptions& o, const std::vector<std::string>& statements, const std::string& what,
+               const SetupProgress* progress = nullptr);
 // After the last phase (the lead): its cleanup, then the plan's.
 Status RunFinalCleanup(const PhaseRunnerOptions& o);
 

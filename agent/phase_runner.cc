@@ -125,8 +125,14 @@ Status PhaseRunner::PrepareShare(const std::function<WorkerState*()>& make,
     std::vector<std::string> setup;
     if (options_.phase_index == 0) setup.assign(plan.setup().begin(), plan.setup().end());
     setup.insert(setup.end(), phase_.setup().begin(), phase_.setup().end());
+    // The workload's preload says how far it is (its statements are
+    // counted; the plan's are not).
+    SetupProgress progress{std::vector<uint64_t>(setup.size(), 0), workload_->SetupUnit(),
+                           "phase " + phase_.name() + ": preload"};
     for (const std::string& st : workload_->SetupStatements()) setup.push_back(st);
-    Status s = RunOnce(options_, setup, "setup");
+    const std::vector<uint64_t> units = workload_->SetupUnits();
+    progress.units.insert(progress.units.end(), units.begin(), units.end());
+    Status s = RunOnce(options_, setup, "setup", units.empty() ? nullptr : &progress);
     if (!s.ok()) return s;
   }
 

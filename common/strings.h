@@ -14,6 +14,9 @@ size_t EditDistance(std::string_view a, std::string_view b);
 // The candidate closest to word, or "" if none is reasonably close.
 std::string NearestWord(std::string_view word, const std::vector<std::string>& candidates);
 
+// "2,595,055".
+std::string Thousands(uint64_t n);
+
 std::string Join(const std::vector<std::string>& parts, std::string_view sep);
 
 // Splits "host:port" ("[v6]:port" too). Returns false if malformed.

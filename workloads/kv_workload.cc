@@ -77,7 +77,6 @@ StatusOr<std::unique_ptr<Workload>> KvWorkload::Create(const WorkloadContext& ct
         "every slot); fill the keys with a write-only phase (read: 0) instead");
   }
   const std::string& t = params.Str("table");
-  const std::string last = std::to_string(w->keys_ - 1);
   const std::string size = std::to_string(w->value_size_);
   switch (ctx.dialect) {
     case Dialect::kRedis:
@@ -86,10 +85,11 @@ StatusOr<std::unique_ptr<Workload>> KvWorkload::Create(const WorkloadContext& ct
         w->setup_.push_back(RedisDeletePrefix(t));
       }
       if (params.Bool("preload")) {
-        w->setup_.push_back(
-            "EVAL \"local v=string.rep('x',tonumber(ARGV[3])) for i=0,tonumber(ARGV[2]) do "
-            "redis.call('SET',ARGV[1]..i,v) end return 0\" 0 " +
-            t + ": " + last + " " + size);
+        w->Preload([&](uint64_t first, uint64_t last) {
+          return "EVAL \"local v=string.rep('x',tonumber(ARGV[4])) for i=tonumber(ARGV[2]),tonumber(ARGV[3]) do "
+                 "redis.call('SET',ARGV[1]..i,v) end return 0\" 0 " +
+                 t + ": " + std::to_string(first) + " " + std::to_string(last) + " " + size;
+        });
       }
       break;
     case Dialect::kPostgres:
@@ -101,8 +101,10 @@ StatusOr<std::unique_ptr<Workload>> KvWorkload::Create(const WorkloadContext& ct
       w->setup_.push_back("CREATE TABLE IF NOT EXISTS " + t + " (k BIGINT PRIMARY KEY, v VARCHAR(" + size + "))");
       if (params.Bool("reset")) w->setup_.push_back("TRUNCATE TABLE " + t);
       if (params.Bool("preload")) {
-        w->setup_.push_back("INSERT INTO " + t + " (k, v) SELECT g, repeat('x', " + size +
-                            ") FROM generate_series(0, " + last + ") g ON CONFLICT DO NOTHING");
+        w->Preload([&](uint64_t first, uint64_t last) {
+          return "INSERT INTO " + t + " (k, v) SELECT g, repeat('x', " + size + ") FROM generate_series(" +
+                 std::to_string(first) + ", " + std::to_string(last) + ") g ON CONFLICT DO NOTHING";
+        });
       }
       break;
     case Dialect::kMysql:
@@ -114,10 +116,11 @@ StatusOr<std::unique_ptr<Workload>> KvWorkload::Create(const WorkloadContext& ct
       w->setup_.push_back("CREATE TABLE IF NOT EXISTS " + t + " (k BIGINT PRIMARY KEY, v VARCHAR(" + size + "))");
       if (params.Bool("reset")) w->setup_.push_back("TRUNCATE TABLE " + t);
       if (params.Bool("preload")) {
-        w->setup_.push_back("INSERT IGNORE INTO " + t +
-                            " (k, v) WITH RECURSIVE seq(n) AS (SELECT 0 UNION ALL SELECT n + 1 "
-                            "FROM seq WHERE n < " +
-                            last + ") SELECT n, REPEAT('x', " + size + ") FROM seq");
+        w->Preload([&](uint64_t first, uint64_t last) {
+          return "INSERT IGNORE INTO " + t + " (k, v) WITH RECURSIVE seq(n) AS (SELECT " + std::to_string(first) +
+                 " UNION ALL SELECT n + 1 FROM seq WHERE n < " + std::to_string(last) + ") SELECT n, REPEAT('x', " +
+                 size + ") FROM seq";
+        });
       }
       break;
   }

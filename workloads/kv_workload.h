@@ -22,6 +22,13 @@ class KvWorkload : public StatementWorkload {
 
  private:
   KvWorkload() = default;
+  // Every key written, kPreloadKeys a statement: the lead says how far it
+  // is, and no single statement holds the server for the whole preload.
+  static constexpr uint64_t kPreloadKeys = 100000;
+  template <typename Statement>
+  void Preload(Statement statement) {
+    AddCountedSetup(keys_, kPreloadKeys, "keys", statement);
+  }
   WorkloadContext ctx_;
   uint64_t keys_ = 0;
   double read_fraction_ = 0.5;

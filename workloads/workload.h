@@ -8,6 +8,7 @@
 #ifndef STAMPEDE_WORKLOADS_WORKLOAD_H_
 #define STAMPEDE_WORKLOADS_WORKLOAD_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -169,6 +170,11 @@ class Workload {
   virtual const std::vector<drivers::StatementSpec>& statements() const = 0;
   // One-off statements run once, by agent 0, before the phase starts.
   virtual std::vector<std::string> SetupStatements() const = 0;
+  // What each setup statement adds to the work a user waits for (a
+  // preload's rows), in SetupUnit() ("keys"); 0 for the rest. The lead
+  // says how far it is. Empty: nothing counted.
+  virtual std::vector<uint64_t> SetupUnits() const { return {}; }
+  virtual std::string SetupUnit() const { return ""; }
   virtual std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const = 0;
   // Statements per operation: above 1, the runner asks WorkerOps::Next that
   // many times and runs the statements as one transaction, counted as op
@@ -207,11 +213,28 @@ class StatementWorkload : public Workload {
   const std::vector<std::string>& ops() const override { return ops_; }
   const std::vector<drivers::StatementSpec>& statements() const override { return statements_; }
   std::vector<std::string> SetupStatements() const override { return setup_; }
+  std::vector<uint64_t> SetupUnits() const override { return setup_units_; }
+  std::string SetupUnit() const override { return setup_unit_; }
 
  protected:
+  // Setup statements counted in `unit`, one per range of [0, n) of at most
+  // `chunk` (first, last), after the ones already in setup_.
+  template <typename Statement>
+  void AddCountedSetup(uint64_t n, uint64_t chunk, const std::string& unit, Statement statement) {
+    setup_units_.resize(setup_.size(), 0);
+    setup_unit_ = unit;
+    for (uint64_t first = 0; first < n; first += chunk) {
+      const uint64_t last = std::min(n, first + chunk) - 1;
+      setup_.push_back(statement(first, last));
+      setup_units_.push_back(last - first + 1);
+    }
+  }
+
   std::vector<std::string> ops_;
   std::vector<drivers::StatementSpec> statements_;
   std::vector<std::string> setup_;
+  std::vector<uint64_t> setup_units_;
+  std::string setup_unit_;
 };
 
 }  // namespace stampede::workloads

@@ -292,6 +292,29 @@ TEST(KvWorkloadTest, ReadFractionAndDialects) {
   }
 }
 
+// A preload writes every key once, 100,000 a statement, each counted.
+TEST(KvWorkloadTest, PreloadInCountedChunks) {
+  for (auto d : {drivers::Dialect::kPostgres, drivers::Dialect::kMysql, drivers::Dialect::kRedis}) {
+    WorkloadContext ctx;
+    ctx.dialect = d;
+    auto w = CreateWorkload("kv", ctx, {{"keys", "250001"}, {"preload", "true"}, {"reset", "true"}});
+    ASSERT_TRUE(w.ok());
+    const std::vector<std::string> setup = (*w)->SetupStatements();
+    const std::vector<uint64_t> units = (*w)->SetupUnits();
+    ASSERT_EQ(units.size(), setup.size());
+    ASSERT_GE(units.size(), 3u);
+    EXPECT_EQ(std::vector<uint64_t>(units.end() - 3, units.end()), (std::vector<uint64_t>{100000, 100000, 50001}));
+    EXPECT_EQ(units[0], 0u);  // the table's creation, or the reset
+    EXPECT_EQ((*w)->SetupUnit(), "keys");
+    const std::string& last = setup.back();
+    EXPECT_NE(last.find("200000"), std::string::npos) << last;
+    EXPECT_NE(last.find("250000"), std::string::npos) << last;
+    EXPECT_EQ(last.find("250001"), std::string::npos) << last;
+  }
+  WorkloadContext ctx;
+  EXPECT_TRUE((*CreateWorkload("kv", ctx, {}))->SetupUnits().empty());
+}
+
 // rebalance2021: worker g owns ids g*M .. g*M+M-1 in every step, and every
 // foo string is unique (its tail encodes the id), before and after updates.
 TEST(RebalanceWorkloadTest, StepsCoverEveryIdWithUniqueStrings) {

@@ -10,7 +10,7 @@
 # the next (113,000 to 206,000 rows a second in one run), which no
 # estimate of what is left can know in advance: 60% there. The journal's
 # seconds carry the same progress. A finished report.html says the run is
-# over: its result, how long it ran.
+# over: its result, how long it ran. A kv preload says how far it is too.
 source "$(dirname "$0")/../lib.sh"
 start_db postgres
 cat >"$TMP/plan.yaml" <<YAML
@@ -18,7 +18,7 @@ name: progress
 $(target_yaml postgres)
 phases:
   - {name: tpcc, workload: tpcc, workers: 4, params: {warehouses: 5, load: true, run: false}}
-  - {name: kv, workload: kv, workers: 8, ops: 24000, rate: 3000, params: {keys: 10000, read: 0.5}}
+  - {name: kv, workload: kv, workers: 8, ops: 24000, rate: 3000, params: {keys: 300000, read: 0.5, preload: true}}
 YAML
 "$STAMPEDE" run "$TMP/plan.yaml" --http off --results "$TMP/res" >"$TMP/run.out" 2>"$TMP/run.err" ||
   fail "run exited $?: $(tail -n 3 "$TMP/run.err")"
@@ -55,6 +55,8 @@ for spec in tpcc/load:0.6 kv:0.3; do
   echo "$phase: $n lines, $(head -n 1 "$f.lines" | awk '{ print $2 }')% to 100%, ends at $end s; time left at most $(cat "$f.bad")% off from halfway"
 done
 grep -q "(.* of 24,000 ops" "$TMP/run.out" || fail "the kv phase's lines do not say of how many operations"
+grep -q "phase kv: preload 100% (300,000 of 300,000 keys in [0-9.]* s)" "$TMP/run.err" ||
+  fail "the kv preload does not say how far it is: $(grep -m 3 preload "$TMP/run.err")"
 grep -q "tpcc/load .*(.* of 2,595,055 rows" "$TMP/run.out" || fail "the TPC-C load's lines do not count rows"
 expect_eq "$(jq -s '[.[] | select(.type == "second" and .phase == "kv") | .progress] | max' "$j")" 1 \
   "the journal's last progress of the kv phase"
