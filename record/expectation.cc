@@ -181,8 +181,13 @@ StatusOr<Expectation> ParseExpectation(std::string_view scope, std::string_view 
     }
   }
   if (!metric) {
+    // The kinds of anomaly only for a name that is one; else their pattern.
+    const bool kind = name.rfind("anomalies.", 0) == 0;
     std::string list;
-    for (const std::string& m : MetricNames(scope)) list += (list.empty() ? "" : ", ") + m;
+    for (const std::string& m : MetricNames(scope)) {
+      if ((m.rfind("anomalies.", 0) == 0) == kind) list += (list.empty() ? "" : ", ") + m;
+    }
+    if (!kind && scope == "phase") list += ", anomalies.KIND (docs/consistency.md)";
     return Status::Error("expected a metric (" + list + "), found '" + std::string(name) + "' in '" + e.text + "'");
   }
   e.metric = std::string(name);
