@@ -37,6 +37,10 @@ int AgentCommand(const Args& args);
 int ReportCommand(const Args& args);
 int CheckCommand(const Args& args);
 int CompareCommand(const Args& args);
+int HistoryCommand(const Args& args);
+
+// Where `stampede history` looks, and a run records itself, by default.
+inline constexpr char kDefaultHistory[] = "results/history.db";
 int VersionCommand(const Args& args);
 
 }  // namespace stampede::cli

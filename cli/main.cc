@@ -25,6 +25,7 @@ commands:
   report RESULTS_DIR     rebuild and print a run's report from its journal
   check RESULTS_DIR      check an append run's history (history.jsonl) again, from that file alone
   compare DIR DIR...     runs side by side, best and worst marked (--html FILE)
+  history [PLAN]         the runs recorded so far: a plan's numbers over time, where they changed
   workloads [NAME]       list the built-in workloads, or one's parameters
   version                this build and the client libraries it uses (also --version)
 
@@ -64,6 +65,7 @@ int main(int argc, char** argv) {
   if (command == "validate") return stampede::cli::ValidateCommand(args);
   if (command == "workloads") return stampede::cli::WorkloadsCommand(args);
   if (command == "compare") return stampede::cli::CompareCommand(args);
+  if (command == "history") return stampede::cli::HistoryCommand(args);
   g_serving = command == "coordinator";
   if (command == "coordinator") return stampede::cli::CoordinatorCommand(args);
   if (command == "agent") return stampede::cli::AgentCommand(args);
@@ -74,8 +76,8 @@ int main(int argc, char** argv) {
     std::cout << kUsage << "\n";
     return 0;
   }
-  const std::string near = stampede::NearestWord(
-      command, {"run", "validate", "coordinator", "agent", "report", "check", "compare", "workloads", "version"});
+  const std::string near = stampede::NearestWord(command, {"run", "validate", "coordinator", "agent", "report", "check",
+                                                           "compare", "history", "workloads", "version"});
   std::cerr << "stampede: unknown command '" << command << "'"
             << (near.empty() ? "" : " (did you mean '" + near + "'?)") << "\n"
             << kUsage << "\n";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <mutex>
 #include <thread>
@@ -18,6 +19,8 @@
 #include "common/clock.h"
 #include "common/duration.h"
 #include "common/log.h"
+#include "common/strings.h"
+#include "common/version.h"
 #include "coordinator/coordinator.h"
 #include "coordinator/result_files.h"
 #include "plan/plan_loader.h"
@@ -25,20 +28,12 @@
 #include "proto/grpc_status.h"
 #include "proto/stampede.grpc.pb.h"
 #include "report/text_format.h"
+#include "runs/run_store.h"
+#include "runs/trends.h"
 
 namespace stampede::cli {
 namespace po = boost::program_options;
 namespace {
-
-std::string Thousands(double v) {
-  std::string digits = std::to_string(static_cast<long long>(v + 0.5));
-  std::string out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
 
 // How far the phase is: "(12,000 of 30,000 ops, 14 s left)" or "(4.0 of
 // 10.0 s)"; "" when not known.
@@ -49,8 +44,7 @@ std::string ProgressDetail(const v1::Progress& p) {
     std::string left = p.left_s() >= 0 ? ", " + report::Secs(p.left_s()) + " left" : "";
     if (p.progress() >= 1) left = "";
     const std::string unit = p.progress_unit().empty() ? "ops" : p.progress_unit();
-    return "(" + Thousands(double(p.progress_done())) + " of " + Thousands(double(p.progress_total())) + " " + unit +
-           left + ")";
+    return "(" + Thousands(p.progress_done()) + " of " + Thousands(p.progress_total()) + " " + unit + left + ")";
   }
   std::snprintf(buf, sizeof(buf), "(%.1f of %.1f s)", p.phase_t(), p.phase_t() + std::max(0.0, p.left_s()));
   return buf;
@@ -62,7 +56,7 @@ void PrintProgress(const v1::Progress& p) {
   char percent[16] = "     ";
   if (p.phase_t() > 0) std::snprintf(percent, sizeof(percent), "%4.0f%%", 100 * p.progress());
   std::printf("[%7.1fs] %-12s %s  ops/s %9s  p99 %10s  errors %6llu  missed %5llu  agents %u  workers %u",
-              p.elapsed_s(), p.phase().c_str(), percent, Thousands(p.ops_per_s()).c_str(),
+              p.elapsed_s(), p.phase().c_str(), percent, Thousands(uint64_t(p.ops_per_s() + 0.5)).c_str(),
               report::HumanUs(p.p99_us()).c_str(), static_cast<unsigned long long>(p.errors()),
               static_cast<unsigned long long>(p.missed()), p.agents(), p.active_workers());
   if (const std::string detail = ProgressDetail(p); !detail.empty()) std::printf("  %s", detail.c_str());
@@ -79,9 +73,32 @@ void PrintProgress(const v1::Progress& p) {
   std::fflush(stdout);
 }
 
+// Records the finished run in the run history and says how it compares
+// with the plan's runs before it (docs/history.md). A history that cannot
+// be written costs the line, not the run.
+void RecordRun(const std::string& dir, const std::string& history) {
+  // A run that ended before it started has nothing to record.
+  if (history.empty() || dir.empty() || !std::filesystem::exists(dir + "/summary.json")) return;
+  auto r = runs::ReadRunRecord(dir);
+  if (!r.ok()) {
+    std::cerr << "stampede: not recorded in the run history: " << r.status().message() << "\n";
+    return;
+  }
+  r->version = kVersion;
+  auto store = runs::RunStore::Open(history);
+  auto added = store.ok() ? (*store)->Record(*r) : StatusOr<bool>(store.status());
+  auto list = added.ok() ? (*store)->Runs(r->plan) : StatusOr<std::vector<runs::RunRecord>>(added.status());
+  if (!list.ok()) {
+    std::cerr << "stampede: not recorded in the run history: " << list.status().message() << "\n";
+    return;
+  }
+  std::cout << "history: " << runs::LatestInWords(*list) << " (" << history << ")\n";
+}
+
 // copied: where the results were copied to on this host (run --coordinator
-// --results DIR), or empty.
-int Conclude(const v1::RunResult& result, bool remote, const std::string& copied = "") {
+// --results DIR), or empty. history: the run history's file, or empty.
+int Conclude(const v1::RunResult& result, bool remote, const std::string& copied = "",
+             const std::string& history = "") {
   if (!result.report_md().empty()) std::cout << "\n" << result.report_md();
   if (!copied.empty()) {
     std::cout << "\nresults: " << copied << " (copied from " << result.results_dir() << " on the coordinator)\n";
@@ -90,6 +107,7 @@ int Conclude(const v1::RunResult& result, bool remote, const std::string& copied
   }
   // The result again, last, where a terminal leaves it in view.
   if (!result.headline().empty()) std::cout << "\n" << result.headline();
+  RecordRun(!copied.empty() ? copied : remote ? "" : result.results_dir(), history);
   std::cout.flush();
   if (!result.ok()) {
     std::cerr << "stampede: " << result.error() << "\n";
@@ -156,21 +174,22 @@ Status FetchResults(v1::Coordinator::Stub* stub, const std::string& token, const
 
 // The result, with the results copied to `local_dir` first when asked.
 int ConcludeRemote(v1::Coordinator::Stub* stub, const std::string& token, const std::string& run_id,
-                   const v1::RunResult& result, const std::string& local_dir) {
+                   const v1::RunResult& result, const std::string& local_dir, const std::string& history) {
   if (local_dir.empty() || run_id.empty()) return Conclude(result, true);
   if (Status s = FetchResults(stub, token, run_id, local_dir); !s.ok()) {
     const int rc = Conclude(result, true);
     std::cerr << "stampede: --results " << local_dir << ": " << s.message() << "; they stay on the coordinator\n";
     return rc == kExitOk ? kExitFailed : rc;
   }
-  return Conclude(result, true, local_dir);
+  return Conclude(result, true, local_dir, history);
 }
 
 // Submits the plan and follows the run. If the coordinator goes away, the
 // run goes on without it (its agents spool) and a restarted coordinator
 // takes it back: this follows it again when it is back.
 int RunRemote(const std::string& address, const TlsOptions& tls, const std::string& token, const v1::Plan& plan,
-              const std::string& yaml, int64_t follow_for_ms, const std::string& local_results) {
+              const std::string& yaml, int64_t follow_for_ms, const std::string& local_results,
+              const std::string& history) {
   auto creds = tls.ChannelCredentials(address);
   if (!creds.ok()) {
     return Fail(creds.status());
@@ -205,7 +224,7 @@ int RunRemote(const std::string& address, const TlsOptions& tls, const std::stri
   *req.mutable_plan() = plan;
   req.set_plan_yaml(yaml);
   auto [got, result, status, run_id] = call([&](grpc::ClientContext* ctx) { return stub->SubmitRun(ctx, req); });
-  if (got) return ConcludeRemote(stub.get(), token, run_id, result, local_results);
+  if (got) return ConcludeRemote(stub.get(), token, run_id, result, local_results, history);
   const Status answer = FromGrpc(status);
   if (answer.kind() == StatusKind::kInvalidInput || answer.kind() == StatusKind::kPermission) {
     return Fail(answer.WithContext("coordinator " + address));
@@ -233,7 +252,7 @@ int RunRemote(const std::string& address, const TlsOptions& tls, const std::stri
     for (int i = 0; i < 10 && !interrupted; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     auto [again, r, st, id] = call([&](grpc::ClientContext* ctx) { return stub->Follow(ctx, follow); });
     (void)id;
-    if (again) return ConcludeRemote(stub.get(), token, run_id, r, local_results);
+    if (again) return ConcludeRemote(stub.get(), token, run_id, r, local_results, history);
     const StatusKind kind = FromGrpc(st).kind();
     if (kind == StatusKind::kPermission) {
       return Fail(Status::Denied("coordinator " + address + " came back but " + st.error_message()));
@@ -265,6 +284,7 @@ struct RunFlags {
   bool local_agents_given = false;
   TlsOptions tls;
   std::string token_file = DefaultTokenPath();
+  std::string history;  // --history: the run history's file, or off
 };
 
 void AddRunFlags(RunFlags* f, po::options_description* desc) {
@@ -287,10 +307,22 @@ void AddRunFlags(RunFlags* f, po::options_description* desc) {
       "local agents: event loops each (0: the cores divided among the local agents, at least one each)")(
       "follow-for", po::value(&f->follow_for)->default_value(f->follow_for),
       "with --coordinator: how long to wait for a lost coordinator to come back and follow the run again")(
-      "token-file", po::value(&f->token_file)->default_value(f->token_file),
-      "with --coordinator: the coordinator's submit token, sent if the file exists (none: never; "
-      "a submitter's certificate needs none)");
+      "history", po::value(&f->history),
+      "record the run in this run history (an SQLite file; off: not at all); default: history.db beside the "
+      "results root")("token-file", po::value(&f->token_file)->default_value(f->token_file),
+                      "with --coordinator: the coordinator's submit token, sent if the file exists (none: never; "
+                      "a submitter's certificate needs none)");
   f->tls.AddTo(desc);
+}
+
+// The run history's file (--history, else history.db beside the results
+// root: the parent of --results DIR, or --results-root); "" for off.
+std::string HistoryPath(const RunFlags& f) {
+  if (f.history == "off") return "";
+  if (!f.history.empty()) return f.history;
+  if (f.results_dir.empty()) return f.results_root + "/history.db";
+  const std::filesystem::path parent = std::filesystem::path(f.results_dir).lexically_normal().parent_path();
+  return (parent.empty() ? std::filesystem::path(".") : parent).string() + "/history.db";
 }
 
 // --coordinator: the plan goes to a coordinator daemon.
@@ -301,7 +333,8 @@ int SubmitToCoordinator(const RunFlags& f, const v1::Plan& plan) {
   if (!token.ok()) {
     return Fail(token.status());
   }
-  return RunRemote(f.coordinator_addr, f.tls, *token, plan, plan::PlanToYaml(plan), *follow / kNsPerMs, f.results_dir);
+  return RunRemote(f.coordinator_addr, f.tls, *token, plan, plan::PlanToYaml(plan), *follow / kNsPerMs, f.results_dir,
+                   HistoryPath(f));
 }
 
 // A coordinator and f.local_agents agents in this process; the first
@@ -366,7 +399,7 @@ int RunEmbedded(const RunFlags& f, v1::Plan plan, const agent::AgentConfig& firs
   for (auto& a : agents) a->Shutdown();
   for (auto& t : threads) t.join();
   coord.Shutdown();
-  return Conclude(result, false);
+  return Conclude(result, false, "", HistoryPath(f));
 }
 
 }  // namespace

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Runs remembered, on a real PostgreSQL: ten short runs of one plan, the
+# last five at half the rate (a regression of its throughput, as a slower
+# release would show). Each run records itself in history.db beside its
+# results and says how it compares with the runs before; the sixth says
+# its ops/s is worse than the noise of the five before it; `stampede
+# history` lists the plan, a number over the runs, and finds the change
+# point at the sixth run (E-divisive means), worse. `history import`
+# records results directories once each.
+source "$(dirname "$0")/../lib.sh"
+start_db postgres
+plan() {  # RATE
+  cat >"$TMP/plan.yaml" <<YAML
+name: nightly
+$(target_yaml postgres)
+phases:
+  - {name: mixed, workload: kv, workers: 4, duration: 500ms, rate: $1, params: {keys: 1000}}
+YAML
+}
+plan 600
+for i in 1 2 3 4 5 6 7 8 9 10; do
+  [ "$i" = 6 ] && plan 300
+  "$STAMPEDE" run "$TMP/plan.yaml" --http off --results "$TMP/res$i" >"$TMP/run$i.out" 2>"$TMP/run$i.err" ||
+    fail "run $i exited $?: $(tail -n 3 "$TMP/run$i.err")"
+done
+h=$TMP/history.db
+expect_eq "$(grep '^history:' "$TMP/run1.out")" "history: the first run of plan nightly recorded ($h)" "run 1's line"
+# Paced, the ops/s hold (a 1 s run's p99 on this shared machine need not).
+fifth=$(grep '^history:' "$TMP/run5.out")
+case "$fifth" in "history: 4 earlier runs of plan nightly: "*ops/s*) fail "run 5: $fifth" ;;
+  "history: 4 earlier runs of plan nightly: "*) ;; *) fail "run 5: $fifth" ;; esac
+sixth=$(grep '^history:' "$TMP/run6.out")
+case "$sixth" in "history: 5 earlier runs of plan nightly: "*" worse than the noise of the runs before: "*"ops/s "*"% worse than "*) ;;
+  *) fail "run 6 (half the rate): $sixth" ;; esac
+
+expect_eq "$("$STAMPEDE" history --history "$h" --json | jq -c '[.[] | [.plan, .runs]]')" '[["nightly",10]]' "plans"
+rows=$("$STAMPEDE" history nightly --history "$h" --metric "mixed read ops/s" | grep -c "| ok |")
+expect_eq "$rows" 10 "rows of history nightly --metric"
+"$STAMPEDE" history nightly --history "$h" --regressions --json >"$TMP/regressions.json"
+jq -e --arg run "$(jq -r .run_id "$TMP/res6/summary.json")" \
+  'map(select(.metric == "mixed read ops/s" and .run_id == $run and .worse and .change < -0.3)) | length == 1' \
+  "$TMP/regressions.json" >/dev/null || fail "no regression of mixed read ops/s at run 6: $(cat "$TMP/regressions.json")"
+rc=0
+"$STAMPEDE" history nightly --history "$h" --metric "mixed read p99" >"$TMP/metric.out" 2>&1 || rc=$?
+expect_eq "$rc" 2 "history with an unknown metric"
+grep -q "did you mean 'mixed read p99 (ms)'" "$TMP/metric.out" || fail "unknown metric: $(cat "$TMP/metric.out")"
+
+"$STAMPEDE" history import "$TMP/res1" "$TMP/res2" --history "$TMP/imported.db" | tail -n 1 >"$TMP/import.out"
+expect_eq "$(cat "$TMP/import.out")" "2 recorded, 0 already there" "the first import"
+"$STAMPEDE" history import "$TMP/res1" --history "$TMP/imported.db" | tail -n 1 >"$TMP/import.out"
+expect_eq "$(cat "$TMP/import.out")" "0 recorded, 1 already there" "importing a run again"
+"$STAMPEDE" run "$TMP/plan.yaml" --http off --results "$TMP/off" --history off >"$TMP/off.out" 2>&1 ||
+  fail "run --history off: $(tail -n 3 "$TMP/off.out")"
+! grep -q "^history:" "$TMP/off.out" || fail "--history off recorded the run"
+expect_eq "$("$STAMPEDE" history nightly --history "$h" --json | jq length)" 10 "runs after --history off"
+pass "10 runs recorded; run 6 at half the rate: ${sixth#history: }; the change point found there"
