@@ -39,7 +39,9 @@ int ListPlans(runs::RunStore& store, bool json) {
   if (json) {
     Json j = Json::array();
     for (const runs::PlanRuns& p : *plans) {
-      j.push_back({{"plan", p.plan}, {"runs", p.runs}, {"last_started_at", p.last_started_at},
+      j.push_back({{"plan", p.plan},
+                   {"runs", p.runs},
+                   {"last_started_at", p.last_started_at},
                    {"last_verdict", p.last_verdict}});
     }
     std::cout << j.dump(2) << "\n";
@@ -62,9 +64,15 @@ Json RunsToJson(const std::vector<runs::RunRecord>& list) {
   for (const runs::RunRecord& r : list) {
     Json metrics = Json::object();
     for (const runs::Metric& m : r.metrics) metrics[m.name] = m.value;
-    j.push_back({{"run_id", r.run_id}, {"started_at", r.started_at}, {"verdict", r.verdict},
-                 {"duration_s", r.duration_s}, {"plan_hash", r.plan_hash}, {"version", r.version},
-                 {"target", r.target}, {"dir", r.dir}, {"metrics", metrics}});
+    j.push_back({{"run_id", r.run_id},
+                 {"started_at", r.started_at},
+                 {"verdict", r.verdict},
+                 {"duration_s", r.duration_s},
+                 {"plan_hash", r.plan_hash},
+                 {"version", r.version},
+                 {"target", r.target},
+                 {"dir", r.dir},
+                 {"metrics", metrics}});
   }
   return j;
 }
@@ -77,8 +85,7 @@ void PrintRuns(const std::vector<runs::RunRecord>& list, const std::vector<std::
   for (size_t i = 0; i < columns.size(); ++i) std::cout << "---:|";
   std::cout << "\n";
   for (const runs::RunRecord& r : list) {
-    std::cout << "| " << r.started_at << " | " << r.run_id << " | " << r.verdict << " | " << Cell(r.duration_s)
-              << " |";
+    std::cout << "| " << r.started_at << " | " << r.run_id << " | " << r.verdict << " | " << Cell(r.duration_s) << " |";
     for (const std::string& c : columns) {
       const runs::Metric* m = r.Find(c);
       std::cout << " " << (m ? Cell(m->value) : "") << " |";
@@ -92,8 +99,14 @@ int PrintRegressions(const std::vector<runs::RunRecord>& list, bool json) {
   if (json) {
     Json j = Json::array();
     for (const runs::LevelChange& c : changes) {
-      j.push_back({{"metric", c.metric}, {"run_id", list[c.run].run_id}, {"started_at", list[c.run].started_at},
-                   {"before", c.before}, {"after", c.after}, {"change", c.change}, {"worse", c.worse}, {"p", c.p}});
+      j.push_back({{"metric", c.metric},
+                   {"run_id", list[c.run].run_id},
+                   {"started_at", list[c.run].started_at},
+                   {"before", c.before},
+                   {"after", c.after},
+                   {"change", c.change},
+                   {"worse", c.worse},
+                   {"p", c.p}});
     }
     std::cout << j.dump(2) << "\n";
     return kExitOk;
@@ -112,8 +125,7 @@ int PrintRegressions(const std::vector<runs::RunRecord>& list, bool json) {
   return kExitOk;
 }
 
-int ShowPlan(runs::RunStore& store, const std::string& plan, const std::string& metric, bool regressions,
-             bool json) {
+int ShowPlan(runs::RunStore& store, const std::string& plan, const std::string& metric, bool regressions, bool json) {
   auto list = store.Runs(plan);
   if (!list.ok()) return Fail(list.status());
   if (list->empty()) {
@@ -122,8 +134,8 @@ int ShowPlan(runs::RunStore& store, const std::string& plan, const std::string& 
       for (const runs::PlanRuns& p : *plans) names.push_back(p.plan);
     }
     const std::string near = Nearest(plan, names);
-    std::cerr << "stampede: no runs of plan '" << plan << "' recorded" << (near.empty() ? "" : "; did you mean " + near + "?")
-              << "\n";
+    std::cerr << "stampede: no runs of plan '" << plan << "' recorded"
+              << (near.empty() ? "" : "; did you mean " + near + "?") << "\n";
     return kExitBadInput;
   }
   if (regressions) return PrintRegressions(*list, json);
@@ -160,8 +172,8 @@ int Import(runs::RunStore& store, const std::vector<std::string>& dirs) {
     auto added = store.Record(*r);
     if (!added.ok()) return Fail(added.status());
     (*added ? recorded : known)++;
-    std::cout << d << ": " << (*added ? "recorded" : "recorded before") << " (plan " << r->plan << ", run "
-              << r->run_id << ")\n";
+    std::cout << d << ": " << (*added ? "recorded" : "recorded before") << " (plan " << r->plan << ", run " << r->run_id
+              << ")\n";
   }
   std::cout << recorded << " recorded, " << known << " already there\n";
   return kExitOk;

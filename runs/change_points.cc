@@ -47,8 +47,8 @@ double Mean(const std::vector<double>& x, size_t from, size_t to) {
   return to > from ? std::accumulate(x.begin() + long(from), x.begin() + long(to), 0.0) / double(to - from) : 0;
 }
 
-void Search(const std::vector<double>& series, size_t from, size_t to, const ChangePointOptions& o, std::mt19937_64* rng,
-            std::vector<ChangePoint>* out) {
+void Search(const std::vector<double>& series, size_t from, size_t to, const ChangePointOptions& o,
+            std::mt19937_64* rng, std::vector<ChangePoint>* out) {
   std::vector<double> x(series.begin() + long(from), series.begin() + long(to));
   const Split s = BestSplit(x, o.min_size);
   if (s.q <= 0) return;

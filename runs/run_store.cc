@@ -100,9 +100,10 @@ StatusOr<bool> RunStore::Record(const RunRecord& r) {
     (void)Exec("ROLLBACK");
     return e;
   };
-  Stmt run(db_,
-           "INSERT OR IGNORE INTO runs (run_id, plan, plan_hash, version, started_at, duration_s, target, verdict, dir) "
-           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  Stmt run(
+      db_,
+      "INSERT OR IGNORE INTO runs (run_id, plan, plan_hash, version, started_at, duration_s, target, verdict, dir) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   if (!run.ok()) return fail("prepare");
   run.Text(1, r.run_id).Text(2, r.plan).Text(3, r.plan_hash).Text(4, r.version).Text(5, r.started_at);
   run.Real(6, r.duration_s).Text(7, r.target).Text(8, r.verdict).Text(9, r.dir);

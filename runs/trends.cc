@@ -85,8 +85,8 @@ std::string LatestInWords(const std::vector<RunRecord>& runs) {
     const bool worse = m.higher_is_better ? delta < 0 : delta > 0;
     if (!worse || std::fabs(delta) <= 3 * sd || std::fabs(delta) <= 0.05 * std::fabs(mean)) continue;
     const double by = mean != 0 ? std::fabs(delta) / std::fabs(mean) : 1;
-    past.push_back({m.name + " " + Number(m.value) + ", " + Number(100 * by) + "% worse than " + Number(mean) +
-                        " ± " + Number(sd) + " (" + std::to_string(level.size()) + " runs)",
+    past.push_back({m.name + " " + Number(m.value) + ", " + Number(100 * by) + "% worse than " + Number(mean) + " ± " +
+                        Number(sd) + " (" + std::to_string(level.size()) + " runs)",
                     by});
   }
   const std::string runs_before = std::to_string(earlier.size()) + " earlier run" + (earlier.size() == 1 ? "" : "s");
