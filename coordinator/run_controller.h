@@ -155,6 +155,7 @@ class RunController : public AgentListener {
   std::vector<HistoryBatch> TakeHistoryLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void WriteHistory(std::vector<HistoryBatch> batches, bool all = false);
   void CheckHistory(int p);
+  void WriteCycles(const std::string& phase, const std::vector<std::pair<std::string, std::string>>& dots);
   void FinishHistory();
   void Emit(const record::Record& r);
   void JournalWritten(const Status& s);

@@ -4,6 +4,8 @@
 // history_check line in the journal, which the reports, the verdict and the
 // dashboard take from there), and history.json at the end.
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 #include "common/isolation.h"
 #include "common/log.h"
@@ -83,7 +85,9 @@ void RunController::CheckHistory(int p) {
   const std::string& level =
       options_.plan.phases(p).isolation().empty() ? t.isolation() : options_.plan.phases(p).isolation();
   check.isolation = level.empty() ? DefaultIsolation(t.flavor()) : level;
-  auto checked = report::CheckHistory(path, phase, uint32_t(p), check);
+  std::vector<std::pair<std::string, std::string>> dots;
+  auto checked = report::CheckHistory(path, phase, uint32_t(p), check, &dots);
+  WriteCycles(phase, dots);
   if (!checked.ok()) {
     Log("phase " + phase + ": the history could not be checked: " + checked.status().message());
     return;
@@ -104,6 +108,25 @@ void RunController::CheckHistory(int p) {
       std::to_string(checked->final_keys) + " keys' final reads, " + std::to_string(anomalies) + " anomalies" +
       (dropped || !gaps.empty() ? "; the history is not whole: unknown" : ""));
   Emit(*checked);
+}
+
+// Each example cycle as cycles/PHASE-KIND-N.dot, for Graphviz (dot -Tsvg).
+void RunController::WriteCycles(const std::string& phase,
+                                const std::vector<std::pair<std::string, std::string>>& dots) {
+  if (dots.empty()) return;
+  const std::string dir = dir_ + "/cycles";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  std::string file = phase;
+  std::replace(file.begin(), file.end(), '/', '-');
+  for (const auto& [name, text] : dots) {
+    std::ofstream out(dir + "/" + file + "-" + name + ".dot");
+    out << text;
+    if (!out) {
+      SLOG(kError) << "history: " << dir << ": cannot write the cycles' DOT files";
+      return;
+    }
+  }
 }
 
 void RunController::FinishHistory() {

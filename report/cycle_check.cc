@@ -28,6 +28,10 @@ constexpr std::array<Stage, 3> kStages = {{
 
 // A cycle's kind from its rw edges (0, 1, 2 or more) and whether it has a
 // wr edge.
+const char* EdgeName(uint8_t k) {
+  return k == kWW ? "ww" : k == kWR ? "wr" : k == kRW ? "rw" : k == kProcess ? "process" : "realtime";
+}
+
 const char* KindOf(int rw, bool wr) {
   if (rw == 0) return wr ? "g1c" : "g0";
   return rw == 1 ? "g_single" : "g2_item";
@@ -316,11 +320,11 @@ std::string CycleChecker::Who(uint32_t t) const {
          Seconds(x.ok ? x.done : x.invoked);
 }
 
-void CycleChecker::Flag(const std::string& kind, const Txn& t, int64_t key, const std::string& detail) {
+size_t CycleChecker::Flag(const std::string& kind, const Txn& t, int64_t key, const std::string& detail) {
   ++out_.counts[kind];
   size_t shown = 0;
   for (const record::AnomalyExample& e : out_.examples) shown += e.kind == kind;
-  if (shown >= options_.examples_per_kind) return;
+  if (shown >= options_.examples_per_kind) return 0;
   record::AnomalyExample e;
   e.kind = kind;
   e.t = double(t.done) / 1e9;
@@ -330,6 +334,7 @@ void CycleChecker::Flag(const std::string& kind, const Txn& t, int64_t key, cons
   e.key = key;
   e.detail = detail;
   out_.examples.push_back(std::move(e));
+  return shown + 1;
 }
 
 void CycleChecker::BuildDataEdges(Graph* g) {
@@ -439,7 +444,10 @@ void CycleChecker::SearchComponent(const std::array<std::vector<Edge>, 3>& throu
         for (uint32_t n : f.nodes) {
           if (txns_[n].done > last->done) last = &txns_[n];
         }
-        Flag(kind, *last, -1, Explain(f.nodes, f.via));
+        if (const size_t n = Flag(kind, *last, -1, Explain(f.nodes, f.via))) {
+          const std::string name = kind + "-" + std::to_string(n);
+          out_.dots.push_back({name, Dot(name, f.nodes, f.via)});
+        }
       }
     }
   }
@@ -469,24 +477,51 @@ CycleFindings CycleChecker::Check() {
 
 // "T1 (process 3, ok at 2.310 s) -wr-> T2 (...) -rw-> T1: T2 read key 4 up to
 // T1's append 10; T2 read key 7 without T1's append 12, the next one."
+std::vector<std::string> CycleChecker::Reasons(const std::vector<uint32_t>& cycle,
+                                               const std::vector<uint8_t>& kinds) const {
+  std::vector<std::string> reasons;
+  for (size_t i = 0; i < cycle.size(); ++i) {
+    std::string w = Why(cycle[i], cycle[(i + 1) % cycle.size()], kinds[i]);
+    for (size_t at; (at = w.find_first_of("\x01\x02")) != std::string::npos;) {
+      w.replace(at, 1, "T" + std::to_string((w[at] == '\x01' ? i : i + 1) % cycle.size() + 1));
+    }
+    reasons.push_back(std::move(w));
+  }
+  return reasons;
+}
+
 std::string CycleChecker::Explain(const std::vector<uint32_t>& cycle, const std::vector<uint8_t>& kinds) const {
-  auto name = [&](size_t i) { return "T" + std::to_string(i % cycle.size() + 1); };
+  const std::vector<std::string> reasons = Reasons(cycle, kinds);
   std::string text, why;
   for (size_t i = 0; i < cycle.size(); ++i) {
-    text += name(i) + " (" + Who(cycle[i]) + ") ";
-    const uint8_t k = kinds[i];
-    text += k == kWW        ? "-ww-> "
-            : k == kWR      ? "-wr-> "
-            : k == kRW      ? "-rw-> "
-            : k == kProcess ? "-process-> "
-                            : "-realtime-> ";
-    std::string w = Why(cycle[i], cycle[(i + 1) % cycle.size()], k);
-    for (size_t at; (at = w.find_first_of("\x01\x02")) != std::string::npos;) {
-      w.replace(at, 1, name(w[at] == '\x01' ? i : i + 1));
-    }
-    why += (why.empty() ? "" : "; ") + w;
+    text += "T" + std::to_string(i + 1) + " (" + Who(cycle[i]) + ") -" + EdgeName(kinds[i]) + "-> ";
+    why += (why.empty() ? "" : "; ") + reasons[i];
   }
-  return text + name(0) + ": " + why + ".";
+  return text + "T1: " + why + ".";
+}
+
+// The cycle for Graphviz: a node a transaction, an edge a dependency with
+// its reason.
+std::string CycleChecker::Dot(const std::string& name, const std::vector<uint32_t>& cycle,
+                              const std::vector<uint8_t>& kinds) const {
+  auto quoted = [](std::string s) {
+    for (size_t at = 0; (at = s.find('"', at)) != std::string::npos; at += 2) s.insert(at, "\\");
+    return "\"" + s + "\"";
+  };
+  const std::vector<std::string> reasons = Reasons(cycle, kinds);
+  std::string dot = "digraph " + quoted(name) + " {\n  label=" + quoted(name) + ";\n  node [shape=box];\n";
+  for (size_t i = 0; i < cycle.size(); ++i) {
+    const Txn& t = txns_[cycle[i]];
+    dot += "  T" + std::to_string(i + 1) + " [label=" +
+           quoted("T" + std::to_string(i + 1) + "\\n" + Who(cycle[i]) + "\\n" + names_[t.endpoint] + ", agent " +
+                  names_[t.agent]) +
+           "];\n";
+  }
+  for (size_t i = 0; i < cycle.size(); ++i) {
+    dot += "  T" + std::to_string(i + 1) + " -> T" + std::to_string((i + 1) % cycle.size() + 1) +
+           " [label=" + quoted(std::string(EdgeName(kinds[i])) + ": " + reasons[i]) + "];\n";
+  }
+  return dot + "}\n";
 }
 
 // Why a precedes b, with \x01 for a's name and \x02 for b's.

@@ -53,6 +53,8 @@ struct CycleFindings {
   std::map<std::string, uint64_t> counts;  // by kind: g0, g1c, g_single_realtime, internal, ...
   std::vector<record::AnomalyExample> examples;
   std::string note;  // what the search could not finish, or ""
+  // Each example cycle for Graphviz: (kind-N, DOT text).
+  std::vector<std::pair<std::string, std::string>> dots;
 };
 
 class CycleChecker {
@@ -97,13 +99,17 @@ class CycleChecker {
   class Search;
 
   uint32_t Name(const std::string& s);
-  void Flag(const std::string& kind, const Txn& t, int64_t key, const std::string& detail);
+  // Counts one of kind; its number among the kind's examples (1..), or 0
+  // past them.
+  size_t Flag(const std::string& kind, const Txn& t, int64_t key, const std::string& detail);
   void BuildDataEdges(Graph* g);
   void BuildSessionEdges(Graph* g);
   void CheckIntermediateReads();
   void SearchComponent(const std::array<std::vector<Edge>, 3>& through, size_t stage, Search* search,
                        const uint64_t& steps);
+  std::vector<std::string> Reasons(const std::vector<uint32_t>& cycle, const std::vector<uint8_t>& kinds) const;
   std::string Explain(const std::vector<uint32_t>& cycle, const std::vector<uint8_t>& kinds) const;
+  std::string Dot(const std::string& name, const std::vector<uint32_t>& cycle, const std::vector<uint8_t>& kinds) const;
   std::string Why(uint32_t a, uint32_t b, uint8_t kind) const;
   std::string Who(uint32_t t) const;
   const Writer* WriterOf(int64_t key, int64_t value) const;

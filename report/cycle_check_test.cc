@@ -93,6 +93,14 @@ TEST(CycleCheck, GSingleReadSkew) {
   const std::string& d = Detail(f, "g_single");
   EXPECT_NE(d.find("read key 1 empty, without T"), std::string::npos) << d;
   EXPECT_NE(d.find("read key 2 up to T"), std::string::npos) << d;
+  // The same cycle for Graphviz.
+  ASSERT_EQ(f.dots.size(), 1u);
+  EXPECT_EQ(f.dots[0].first, "g_single-1");
+  const std::string& dot = f.dots[0].second;
+  EXPECT_EQ(dot.find("digraph \"g_single-1\" {"), 0u) << dot;
+  EXPECT_NE(dot.find("T1 -> T2 [label=\""), std::string::npos) << dot;
+  EXPECT_NE(dot.find("T2 -> T1 [label=\""), std::string::npos) << dot;
+  EXPECT_NE(dot.find("rw: T"), std::string::npos) << dot;
 }
 
 // Write skew: each reads the key the other appends to, empty.

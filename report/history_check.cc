@@ -185,6 +185,7 @@ class Checker {
       if (k.has_final) cycles_.SetOrder(key, k.longest);
     }
     CycleFindings found = cycles_.Check();
+    dots_ = std::move(found.dots);
     for (const auto& [kind, n] : found.counts) out_.counts[kind] += n;
     for (record::AnomalyExample& e : found.examples) {
       if (!IsolationForbids(options_.isolation, e.kind)) {
@@ -314,6 +315,9 @@ class Checker {
   std::unordered_map<uint32_t, int64_t> invoked_;                // by process: its transaction's invocation
   std::set<std::string> agents_;
   CycleChecker cycles_;
+
+ public:
+  std::vector<std::pair<std::string, std::string>> dots_;   // the example cycles, for Graphviz
   std::map<int64_t, std::pair<double, uint64_t>> seconds_;  // whole second -> (first t, count)
   std::map<std::string, size_t> shown_;
   uint64_t unchecked_appends_ = 0;
@@ -337,12 +341,15 @@ Status EachOp(const std::string& path, const std::string& phase, Fn fn) {
 }  // namespace
 
 StatusOr<record::HistoryChecked> CheckHistory(const std::string& path, const std::string& phase, uint32_t index,
-                                              const HistoryCheckOptions& options) {
+                                              const HistoryCheckOptions& options,
+                                              std::vector<std::pair<std::string, std::string>>* dots) {
   Checker checker(phase, index, options);
   if (Status s = EachOp(path, phase, [&](const Op& op) { checker.First(op); }); !s.ok()) return s;
   checker.BetweenPasses();
   if (Status s = EachOp(path, phase, [&](const Op& op) { checker.Second(op); }); !s.ok()) return s;
-  return checker.Finish();
+  record::HistoryChecked checked = checker.Finish();
+  if (dots) *dots = std::move(checker.dots_);
+  return checked;
 }
 
 StatusOr<std::vector<std::string>> HistoryPhases(const std::string& path) {

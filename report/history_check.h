@@ -44,8 +44,10 @@ struct HistoryCheckOptions {
 };
 
 // Checks phase `phase` (journal index `index`) of the history at path.
+// dots, if not null: each example cycle for Graphviz (kind-N, DOT text).
 StatusOr<record::HistoryChecked> CheckHistory(const std::string& path, const std::string& phase, uint32_t index,
-                                              const HistoryCheckOptions& options = {});
+                                              const HistoryCheckOptions& options = {},
+                                              std::vector<std::pair<std::string, std::string>>* dots = nullptr);
 
 // The phases a history holds, in the order they first appear.
 StatusOr<std::vector<std::string>> HistoryPhases(const std::string& path);

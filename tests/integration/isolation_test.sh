@@ -7,7 +7,8 @@
 # - PostgreSQL at repeatable-read (snapshot isolation): no G0, G1c or
 #   G-single; write skew (G2-item) may show, and is reported as allowed.
 # - MariaDB at read-committed: read skew and write skew (G-single, G2-item)
-#   found and explained, allowed there; `stampede check --isolation
+#   found and explained (in words, and as DOT files for Graphviz), allowed
+#   there; `stampede check --isolation
 #   serializable` judges the same history against serializable: exit 4.
 # - The validator refuses a level the flavor lacks, at its line.
 source "$(dirname "$0")/../lib.sh"
@@ -56,6 +57,8 @@ single=$(jq '.history.allowed_by_kind.g_single // 0' <<<"$a") skew=$(jq '.histor
 expect_eq "$(jq -c '.by_kind' <<<"$a")" '{}' "MariaDB read-committed: anomalies it forbids"
 example=$(jq -r '[.examples[] | select(.kind == "g_single" or .kind == "g2_item")][0].text' <<<"$a")
 case "$example" in "T1 (process "*"-rw->"*"without T"*"'s append "*) ;; *) fail "the cycle in words: $example" ;; esac
+dot=$(ls "$TMP/my-read-committed/cycles/"append-g_single-1.dot 2>/dev/null || ls "$TMP/my-read-committed/cycles/"append-g2_item-1.dot)
+grep -q '^digraph ".*" {' "$dot" && grep -q -- '-> T1 \[label="' "$dot" || fail "the cycle for Graphviz: $(head -n 5 "$dot")"
 rc=0
 "$STAMPEDE" check "$TMP/my-read-committed" --isolation serializable >"$TMP/check.out" 2>&1 || rc=$?
 expect_eq "$rc" 4 "stampede check --isolation serializable on MariaDB's read-committed history"
