@@ -1,7 +1,7 @@
 // What append's history costs: a worker's record of one transaction (the
 // operation path), and the coordinator's check of a whole history
-// (report/history_check.h), 100,000 transactions by default: issue 31
-// asks that such a history be checked in under 10 s.
+// (report/history_check.h, its dependency graph included), 100,000 and
+// 1,000,000 transactions.
 //
 //   build/bench/history_check_bench [--benchmark_filter=Check]
 #include <benchmark/benchmark.h>
@@ -77,7 +77,9 @@ void BM_CheckHistory(benchmark::State& state) {
       benchmark::Counter(double(state.range(0)), benchmark::Counter::kIsIterationInvariantRate);
   std::remove(path.c_str());
 }
-BENCHMARK(BM_CheckHistory)->Arg(100000)->Unit(benchmark::kMillisecond)->Iterations(1);
+// 100,000 and 1,000,000 transactions: the second is a long run's history
+// (about 3 minutes at 6,000 transactions a second).
+BENCHMARK(BM_CheckHistory)->Arg(100000)->Arg(1000000)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 // A worker's record of a two-append, one-read transaction's completion.
 void BM_HistoryRecord(benchmark::State& state) {

@@ -137,10 +137,14 @@ YAML
   expect_eq "$owed" 1600 "rate stages: operations owed"
   expect_eq "$((n + missed))" 1600 "rate stages: done + missed"
   [ "$n" -ge 1500 ] || fail "rate stages: only $n of 1600 done ($missed missed)"
-  p=$(jq '[.phases[] | select(.name=="poisson") | .ops[] | .count] | add' "$s")
-  # 1200 expected; Poisson's standard deviation is about 35.
-  awk -v n="$p" 'BEGIN { exit !(n >= 1050 && n <= 1350) }' || fail "poisson arrivals: $p ops, expected about 1200"
-  pass "stages: active workers per second $active; rate ramp $n ops done, $missed missed (owed 1600); poisson $p ops (expected ~1200)"
+  # The arrivals are the schedule's: 1200 expected, Poisson's standard
+  # deviation about 35; each is done or missed. Done alone is not the
+  # arrivals: a database that stalls for a second (once here, next to a
+  # test killing nodes: p99 1.7 s) leaves some missed.
+  read -r p pd pm <<<"$(jq -r '.phases[] | select(.name=="poisson") | "\(.owed) \(.done) \(.missed)"' "$s")"
+  awk -v n="$p" 'BEGIN { exit !(n >= 1050 && n <= 1350) }' || fail "poisson arrivals: $p owed, expected about 1200"
+  expect_eq "$((pd + pm))" "$p" "poisson arrivals: done + missed"
+  pass "stages: active workers per second $active; rate ramp $n ops done, $missed missed (owed 1600); poisson $p arrivals (expected ~1200), $pd done, $pm missed"
 fi
 
 # --- hugedb2019 with a high slow_factor (SQL only) -----------------------
