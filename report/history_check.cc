@@ -156,6 +156,8 @@ class Checker {
     if (pending != pending_.end()) pending_.erase(pending);
   }
 
+  std::vector<std::pair<std::string, std::string>> TakeDots() { return std::move(dots_); }
+
   record::HistoryChecked Finish() {
     const std::string cycles_note = CheckCycles();
     for (const auto& [second, at] : seconds_) out_.seconds.push_back(at);
@@ -188,13 +190,12 @@ class Checker {
     dots_ = std::move(found.dots);
     for (const auto& [kind, n] : found.counts) out_.counts[kind] += n;
     for (record::AnomalyExample& e : found.examples) {
-      if (!IsolationForbids(options_.isolation, e.kind)) {
-        out_.examples.push_back(std::move(e));
-        continue;
+      // The seconds with anomalies: those the level forbids.
+      if (IsolationForbids(options_.isolation, e.kind)) {
+        auto& at = seconds_[int64_t(std::floor(e.t))];
+        if (at.second == 0) at.first = e.t;
+        ++at.second;
       }
-      auto& at = seconds_[int64_t(std::floor(e.t))];
-      if (at.second == 0) at.first = e.t;
-      ++at.second;
       out_.examples.push_back(std::move(e));
     }
     return found.note;
@@ -315,8 +316,6 @@ class Checker {
   std::unordered_map<uint32_t, int64_t> invoked_;                // by process: its transaction's invocation
   std::set<std::string> agents_;
   CycleChecker cycles_;
-
- public:
   std::vector<std::pair<std::string, std::string>> dots_;   // the example cycles, for Graphviz
   std::map<int64_t, std::pair<double, uint64_t>> seconds_;  // whole second -> (first t, count)
   std::map<std::string, size_t> shown_;
@@ -348,7 +347,7 @@ StatusOr<record::HistoryChecked> CheckHistory(const std::string& path, const std
   checker.BetweenPasses();
   if (Status s = EachOp(path, phase, [&](const Op& op) { checker.Second(op); }); !s.ok()) return s;
   record::HistoryChecked checked = checker.Finish();
-  if (dots) *dots = std::move(checker.dots_);
+  if (dots) *dots = checker.TakeDots();
   return checked;
 }
 
