@@ -302,7 +302,7 @@ void CycleChecker::Add(const AppendOp& done, int64_t invoked_ns) {
   }
 }
 
-void CycleChecker::SetOrder(int64_t key, const std::vector<int64_t>& order) { orders_[key].values = order; }
+void CycleChecker::SetOrder(int64_t key, const std::vector<int64_t>& order) { orders_[key] = order; }
 
 const CycleChecker::Writer* CycleChecker::WriterOf(int64_t key, int64_t value) const {
   const auto it = writers_.find(value);
@@ -339,7 +339,7 @@ size_t CycleChecker::Flag(const std::string& kind, const Txn& t, int64_t key, co
 
 void CycleChecker::BuildDataEdges(Graph* g) {
   for (const auto& [key, order] : orders_) {
-    const std::vector<int64_t>& o = order.values;
+    const std::vector<int64_t>& o = order;
     for (size_t i = 0; i + 1 < o.size(); ++i) {
       const Writer* a = WriterOf(key, o[i]);
       const Writer* b = WriterOf(key, o[i + 1]);
@@ -352,7 +352,7 @@ void CycleChecker::BuildDataEdges(Graph* g) {
       if (!m.read || m.length < 0) continue;
       const auto it = orders_.find(m.key);
       if (it == orders_.end()) continue;
-      const std::vector<int64_t>& o = it->second.values;
+      const std::vector<int64_t>& o = it->second;
       const size_t n = size_t(m.length);
       if (n > o.size() || (n > 0 && o[n - 1] != m.value)) continue;  // not in the version order
       if (n > 0) {
@@ -536,7 +536,7 @@ std::string CycleChecker::Why(uint32_t a, uint32_t b, uint8_t kind) const {
   };
   auto order = [&](int64_t key) -> const std::vector<int64_t>* {
     const auto it = orders_.find(key);
-    return it == orders_.end() ? nullptr : &it->second.values;
+    return it == orders_.end() ? nullptr : &it->second;
   };
   auto written_by = [&](int64_t key, int64_t v, uint32_t t) {
     const Writer* w = WriterOf(key, v);

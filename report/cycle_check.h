@@ -89,9 +89,6 @@ class CycleChecker {
     uint32_t txn;
     bool intermediate;  // its transaction appended to the key again
   };
-  struct Order {
-    std::vector<int64_t> values;
-  };
   struct Edge {
     uint32_t from, to;
   };
@@ -117,8 +114,8 @@ class CycleChecker {
   CycleOptions options_;
   std::vector<Txn> txns_;
   std::vector<Mop> mops_;
-  std::unordered_map<int64_t, Writer> writers_;  // by value: values are unique in a phase
-  std::unordered_map<int64_t, Order> orders_;
+  std::unordered_map<int64_t, Writer> writers_;               // by value: values are unique in a phase
+  std::unordered_map<int64_t, std::vector<int64_t>> orders_;  // by key: its version order
   std::unordered_map<std::string, uint32_t> name_index_;
   std::vector<std::string> names_;
   CycleFindings out_;
