@@ -4,53 +4,22 @@
 #include <cmath>
 #include <fstream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "common/isolation.h"
+#include "report/append_parse.h"
 #include "report/cycle_check.h"
 
 namespace stampede::report {
 namespace {
 
-using Json = nlohmann::json;
 using List = std::vector<int64_t>;
 
 using Mop = AppendMop;
 using Op = AppendOp;
-
-// One line of phase `phase` into *op; false for another phase's line, or
-// one that is not a list-append operation.
-bool ParseLine(const std::string& line, const std::string& phase, Op* op) {
-  const Json j = Json::parse(line, nullptr, false);
-  if (!j.is_object() || j.value("phase", "") != phase) return false;
-  const Json* value = j.contains("value") ? &j["value"] : nullptr;
-  if (!value || !value->is_array() || !j.contains("type") || !j["type"].is_string()) return false;
-  op->type = j["type"].get<std::string>();
-  op->process = j.value("process", 0u);
-  op->time = j.value("time", int64_t{0});
-  op->final = j.value("final", false);
-  op->endpoint = j.value("endpoint", "");
-  op->agent = j.value("agent", "");
-  op->mops.clear();
-  for (const Json& m : *value) {
-    if (!m.is_array() || m.size() != 3 || !m[0].is_string() || !m[1].is_number_integer()) return false;
-    Mop mop;
-    mop.read = m[0].get<std::string>() == "r";
-    mop.key = m[1].get<int64_t>();
-    if (!mop.read && m[2].is_number_integer()) mop.value = m[2].get<int64_t>();
-    if (mop.read && m[2].is_array()) {
-      for (const Json& v : m[2]) {
-        if (v.is_number_integer()) mop.list.push_back(v.get<int64_t>());
-      }
-    }
-    op->mops.push_back(std::move(mop));
-  }
-  return true;
-}
 
 bool IsPrefix(const List& a, const List& b) {  // a is a prefix of b
   return a.size() <= b.size() && std::equal(a.begin(), a.end(), b.begin());
@@ -329,9 +298,10 @@ Status EachOp(const std::string& path, const std::string& phase, Fn fn) {
   if (!in) return Status::Error(path + ": cannot be read");
   std::string line;
   Op op;
+  AppendLineParser parser;
   while (std::getline(in, line)) {
     if (line.find("\"phase\"") == std::string::npos) continue;
-    if (ParseLine(line, phase, &op)) fn(op);
+    if (parser.Parse(line, phase, &op)) fn(op);
   }
   if (in.bad()) return Status::Error(path + ": read failed");
   return Status::Ok();
@@ -357,11 +327,10 @@ StatusOr<std::vector<std::string>> HistoryPhases(const std::string& path) {
   std::vector<std::string> phases;
   std::set<std::string> seen;
   std::string line;
+  AppendLineParser parser;
   while (std::getline(in, line)) {
-    const Json j = Json::parse(line, nullptr, false);
-    if (!j.is_object() || !j.contains("phase") || !j["phase"].is_string()) continue;
-    const std::string p = j["phase"].get<std::string>();
-    if (seen.insert(p).second) phases.push_back(p);
+    const std::string p = parser.Phase(line);
+    if (!p.empty() && seen.insert(p).second) phases.push_back(p);
   }
   return phases;
 }
