@@ -353,6 +353,7 @@ int RunEmbedded(const RunFlags& f, v1::Plan plan, const agent::AgentConfig& firs
   co.results_root = f.results_root;
   co.http = f.http == "off" ? "" : f.http;
   co.pushgateway = f.pushgateway;
+  co.history = HistoryPath(f);
   auto server_creds = f.tls.ServerCredentials(f.listen);
   if (!server_creds.ok()) return Fail(server_creds.status());
   co.credentials = *server_creds;

@@ -370,6 +370,7 @@ std::shared_ptr<RunFeed> Coordinator::SubmitPlan(const v1::Plan& plan, const std
 v1::RunResult Coordinator::RunWithFeed(RunOptions o, const std::shared_ptr<RunFeed>& feed) {
   o.observer = feed.get();
   o.resumable = options_.resume;
+  o.history = options_.history;
   live_->runs.RunStarting(o.plan_yaml);
   o.on_record = [this](const record::Record& r) { live_->runs.OnRecord(r); };
   std::unique_ptr<metrics::Pusher> pusher;

@@ -42,6 +42,9 @@ struct CoordinatorOptions {
   bool resume = false;
   // Who may submit and abort runs; agents' names against their certificates.
   AccessPolicy access;
+  // The run history (an SQLite file) that expectations relative to history
+  // read their medians from; empty: none.
+  std::string history;
 };
 
 class Coordinator {

@@ -12,6 +12,7 @@
 #include "common/log.h"
 #include "common/strings.h"
 #include "coordinator/agent_roles.h"
+#include "coordinator/baseline.h"
 #include "coordinator/result_files.h"
 #include "plan/fault_loader.h"
 #include "plan/plan_expander.h"
@@ -236,7 +237,9 @@ Status RunController::Begin() {
       run.expect.push_back(std::move(*parsed));
     }
   }
+  const std::string baseline = ReadBaseline(options_.history, plan, &run);
   Emit(run);
+  if (!baseline.empty()) Log(baseline);
   SetRecording(true);
   if (options_.observer) options_.observer->OnStarted(run_id_, dir_);
   Log("run " + run_id_ + " with " + std::to_string(names_.size()) + " agent(s): " + Join(names_, ", "));

@@ -71,6 +71,9 @@ struct RunOptions {
   // Take back the unfinished run in this results directory instead of
   // starting the plan (a restarted coordinator).
   std::string resume_dir;
+  // The run history: the plan's earlier runs, for expectations relative to
+  // history (read at the start into the journal's run line); empty: none.
+  std::string history;
 };
 
 class RunController : public AgentListener {

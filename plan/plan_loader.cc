@@ -70,7 +70,7 @@ class Loader : private LoaderOutput, public YamlReader {
     for (const DuplicateKey& d : FindDuplicateKeys(root)) result_.errors.push_back(d.Message(file()));
     CheckKeys(root, "",
               {"name", "seed", "target", "agents", "phases", "retry", "faults", "recovery", "setup", "cleanup",
-               "report", "timeout", "expect"});
+               "report", "timeout", "expect", "history"});
     auto& plan = result_.plan;
     plan.set_name(RequiredString(root, "name", "name"));
     plan.set_seed(root["seed"] ? UInt(root["seed"], "seed", 0, 18446744073709551616.0) : 1);
@@ -82,6 +82,7 @@ class Loader : private LoaderOutput, public YamlReader {
     if (root["setup"]) statements_.LoadStatements(root["setup"], "setup", result_.plan.mutable_setup());
     if (root["cleanup"]) statements_.LoadStatements(root["cleanup"], "cleanup", result_.plan.mutable_cleanup());
     if (root["report"]) LoadReportOptions(root["report"]);
+    if (root["history"]) LoadHistoryOptions(root["history"]);
     faults_.LoadRecovery(root);
     if (root["expect"]) ExpectLoader(file(), &result_.errors, &yaml_places_, &result_.plan).LoadExpect(root["expect"]);
     LoadRunTimeout(root);
@@ -150,6 +151,17 @@ class Loader : private LoaderOutput, public YamlReader {
     CheckKeys(r, "report", {"ns_per_op", "hdr_log"});
     if (r["ns_per_op"]) result_.plan.mutable_report()->set_ns_per_op(Bool(r["ns_per_op"], "report.ns_per_op"));
     if (r["hdr_log"]) result_.plan.mutable_report()->set_hdr_log(Bool(r["hdr_log"], "report.hdr_log"));
+  }
+
+  // history: {window: 10}: the earlier runs a relative expectation's
+  // median is taken over.
+  void LoadHistoryOptions(const YAML::Node& h) {
+    if (!h.IsMap()) {
+      Error(h, "history", "expected a mapping like {window: 10}, found " + Found(h));
+      return;
+    }
+    CheckKeys(h, "history", {"window"});
+    if (h["window"]) result_.plan.mutable_history()->set_window(uint32_t(UInt(h["window"], "history.window", 1, 1000)));
   }
 
   void LoadTarget(const YAML::Node& root) {

@@ -253,6 +253,7 @@ std::vector<PlanProblem> ValidatePlan(const v1::Plan& plan) {
   CheckPhases(c);
   CheckFaults(c);
   CheckExpect(c);
+  c.UInt(plan.history().window(), "history.window", 0, 1000);
   CheckRunTimeout(c);
   return problems;
 }

@@ -292,6 +292,10 @@ std::string PlanToYaml(const v1::Plan& plan) {
     if (plan.report().hdr_log()) out << YAML::Key << "hdr_log" << YAML::Value << true;
     out << YAML::EndMap;
   }
+  if (plan.history().window()) {
+    out << YAML::Key << "history" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "window" << YAML::Value
+        << plan.history().window() << YAML::EndMap;
+  }
   out << YAML::Key << "phases" << YAML::Value << YAML::BeginSeq;
   for (const auto& p : plan.phases()) EmitPhase(out, p);
   out << YAML::EndSeq;

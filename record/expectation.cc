@@ -191,7 +191,20 @@ StatusOr<Expectation> ParseExpectation(std::string_view scope, std::string_view 
     return Status::Error("expected a metric (" + list + "), found '" + std::string(name) + "' in '" + e.text + "'");
   }
   e.metric = std::string(name);
-  auto value = ParseValue(metric->unit, Trim(rest.substr(c)));
+  const std::string_view v = Trim(rest.substr(c));
+  if (v.size() > 8 && v.substr(v.size() - 8) == " history") {
+    // "1.5x history": a factor of the median of the plan's earlier runs.
+    const std::string_view factor = Trim(v.substr(0, v.size() - 8));
+    double f = 0;
+    if (factor.size() < 2 || factor.back() != 'x' || !ParseNumber(factor.substr(0, factor.size() - 1), &f) || f < 0 ||
+        f > 1000) {
+      return Status::Error("expected a factor like 1.5x before 'history' for " + e.metric + " in '" + e.text + "'");
+    }
+    e.relative = true;
+    e.value = f;
+    return e;
+  }
+  auto value = ParseValue(metric->unit, v);
   if (!value.ok()) return Status::Error(value.status().message() + " for " + e.metric + " in '" + e.text + "'");
   e.value = *value;
   return e;

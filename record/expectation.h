@@ -6,6 +6,7 @@
 #ifndef STAMPEDE_RECORD_EXPECTATION_H_
 #define STAMPEDE_RECORD_EXPECTATION_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,18 +33,27 @@ struct Expectation {
   std::string op;       // phases: this op's numbers; empty: the phase's (worst op's latency, ops summed)
   std::string metric;   // "p99", "errors.fatal", "unavailability"...
   std::string cmp;      // <, <=, >, >=, ==, !=
-  double value = 0;     // in the metric's unit: seconds, a fraction, a count, ops/s
-  std::string text;     // as written, trimmed: "p99 < 20ms"
+  double value = 0;     // in the metric's unit: seconds, a fraction, a count, ops/s; relative: the factor
+  // "p99 < 1.2x history": value is a factor of the median of the plan's
+  // earlier runs (RunStart::baseline), not a number in the metric's unit.
+  bool relative = false;
+  std::string text;  // as written, trimmed: "p99 < 20ms"
 };
 
 inline constexpr size_t kMaxExpectations = 256;
+// A relative expectation is judged once the plan has this many earlier
+// runs with the number; before, it passes, saying "not enough history".
+inline constexpr uint32_t kMinHistoryRuns = 3;
+// The plan's last runs a relative expectation's median is taken over
+// (its history: {window: N}), by default.
+inline constexpr uint32_t kDefaultHistoryWindow = 10;
 
 // The metrics of a scope, or null if `name` is not one of them.
 const MetricInfo* FindMetric(std::string_view scope, std::string_view name);
 std::vector<std::string> MetricNames(std::string_view scope);
 
-// "METRIC CMP VALUE" (phases: "[OP.]METRIC CMP VALUE"). The error says
-// what was expected.
+// "METRIC CMP VALUE" (phases: "[OP.]METRIC CMP VALUE"); VALUE may be
+// "FACTORx history" (relative). The error says what was expected.
 StatusOr<Expectation> ParseExpectation(std::string_view scope, std::string_view subject, std::string_view text);
 
 bool Holds(double measured, std::string_view cmp, double value);

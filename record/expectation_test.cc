@@ -55,6 +55,24 @@ TEST(ExpectationTest, SaysWhatWasExpected) {
   EXPECT_FALSE(ParseExpectation("phase", "p", "ops_per_s > nan").ok());
 }
 
+TEST(ExpectationTest, RelativeToHistory) {
+  auto e = ParseExpectation("fault", "kill", "unavailability < 1.5x history");
+  ASSERT_TRUE(e.ok()) << e.status().message();
+  EXPECT_TRUE(e->relative);
+  EXPECT_EQ(e->value, 1.5);
+  e = ParseExpectation("phase", "load", "read.p99 <= 2x  history");
+  ASSERT_TRUE(e.ok()) << e.status().message();
+  EXPECT_EQ(e->op, "read");
+  EXPECT_TRUE(e->relative);
+  EXPECT_FALSE(ParseExpectation("phase", "load", "p99 < 20ms")->relative);
+  for (const char* bad : {"p99 < 1.5 history", "p99 < x history", "p99 < -1x history", "p99 < 2000x history"}) {
+    auto b = ParseExpectation("phase", "load", bad);
+    ASSERT_FALSE(b.ok()) << bad;
+    EXPECT_NE(b.status().message().find("expected a factor like 1.5x before 'history'"), std::string::npos)
+        << b.status().message();
+  }
+}
+
 TEST(ExpectationTest, ComparesAndFormats) {
   EXPECT_TRUE(Holds(1, "<", 2));
   EXPECT_FALSE(Holds(2, "<", 2));

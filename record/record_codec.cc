@@ -69,28 +69,48 @@ std::vector<Expectation> DecodeExpect(const Json& line) {
   return out;
 }
 
+Json EncodeBaseline(const RunStart& r) {
+  Json baseline = Json::object();
+  for (const auto& [key, b] : r.baseline) baseline[key] = {{"median", b.median}, {"runs", b.runs}};
+  return {{"file", r.history}, {"window", r.history_window}, {"baseline", baseline}};
+}
+
+void DecodeBaseline(const Json& line, RunStart* r) {
+  const Json* h = Field(line, "history");
+  if (!h || !h->is_object()) return;
+  r->history = GetString(*h, "file");
+  r->history_window = uint32_t(std::min<uint64_t>(GetU64(*h, "window", 0), 1'000'000));
+  DecodeMap(*h, "baseline", &r->baseline, [](const Json& j, Baseline* b) {
+    if (!j.is_object()) return;
+    b->median = GetDouble(j, "median", 0);
+    b->runs = uint32_t(std::min<uint64_t>(GetU64(j, "runs", 0), 1'000'000));
+  });
+}
+
 Json EncodeRun(const RunStart& r) {
   Json plan = Json::parse(r.plan_json, nullptr, /*allow_exceptions=*/false);
-  return {{"type", "run"},
-          {"version", r.version},
-          {"run_id", r.run_id},
-          {"plan_name", r.plan_name},
-          {"results_dir", r.results_dir},
-          {"started_at", r.started_at},
-          {"target", r.target},
-          {"recovery",
-           {{"baseline_s", r.recovery.baseline_s},
-            {"recovered_fraction", r.recovery.recovered_fraction},
-            {"hold_s", r.recovery.hold_s},
-            {"healthy_polls", r.recovery.healthy_polls},
-            {"balance_tolerance", r.recovery.balance_tolerance}}},
-          {"agents", r.agents},
-          {"roles", r.roles},
-          {"report", {{"ns_per_op", r.ns_per_op}, {"hdr_log", r.hdr_log}}},
-          {"resumable", r.resumable},
-          {"mono_start_ns", r.mono_start_ns},
-          {"expect", EncodeExpect(r.expect)},
-          {"plan", plan.is_object() ? plan : Json::object()}};
+  Json j = {{"type", "run"},
+            {"version", r.version},
+            {"run_id", r.run_id},
+            {"plan_name", r.plan_name},
+            {"results_dir", r.results_dir},
+            {"started_at", r.started_at},
+            {"target", r.target},
+            {"recovery",
+             {{"baseline_s", r.recovery.baseline_s},
+              {"recovered_fraction", r.recovery.recovered_fraction},
+              {"hold_s", r.recovery.hold_s},
+              {"healthy_polls", r.recovery.healthy_polls},
+              {"balance_tolerance", r.recovery.balance_tolerance}}},
+            {"agents", r.agents},
+            {"roles", r.roles},
+            {"report", {{"ns_per_op", r.ns_per_op}, {"hdr_log", r.hdr_log}}},
+            {"resumable", r.resumable},
+            {"mono_start_ns", r.mono_start_ns},
+            {"expect", EncodeExpect(r.expect)},
+            {"plan", plan.is_object() ? plan : Json::object()}};
+  if (!r.history.empty() || r.history_window) j["history"] = EncodeBaseline(r);
+  return j;
 }
 
 RunStart DecodeRun(const Json& line) {
@@ -121,6 +141,7 @@ RunStart DecodeRun(const Json& line) {
   r.mono_start_ns = GetI64(line, "mono_start_ns", 0);
   if (const Json* plan = Field(line, "plan"); plan && plan->is_object()) r.plan_json = plan->dump();
   r.expect = DecodeExpect(line);
+  DecodeBaseline(line, &r);
   return r;
 }
 

@@ -31,6 +31,14 @@ struct RecoverySettings {
 };
 
 // "run": the first line.
+// A number of the plan's earlier runs, for expectations relative to
+// history ("p99 < 1.2x history"): the median of its last runs.
+struct Baseline {
+  double median = 0;
+  uint32_t runs = 0;  // how many earlier runs had it
+};
+
+// "run"
 struct RunStart {
   int version = kJournalVersion;
   std::string run_id, plan_name, results_dir, started_at;
@@ -44,6 +52,12 @@ struct RunStart {
   int64_t mono_start_ns = 0;                 // the coordinator's monotonic clock at the start
   std::string plan_json;                     // the plan as submitted, protobuf JSON text
   std::vector<Expectation> expect;           // the plan's expect: block, parsed
+  // For relative expectations: whether a run history was read at the
+  // start (empty: none was; else its file), and what it held: by check
+  // key (report/verdict.h), over the plan's last history_window runs.
+  std::string history;
+  uint32_t history_window = 0;
+  std::map<std::string, Baseline> baseline;
 };
 
 // "phase_start"

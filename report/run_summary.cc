@@ -156,6 +156,9 @@ void SummaryBuilder::Add(const record::Record& r) {
             s_.ns_per_op = x.ns_per_op;
             s_.hdr_log = x.hdr_log;
             s_.expect = x.expect;
+            s_.history = x.history;
+            s_.history_window = x.history_window;
+            s_.baseline = x.baseline;
           },
           [&](const record::PhaseStart& x) {
             PhaseSummary p;

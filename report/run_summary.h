@@ -115,6 +115,11 @@ struct RunSummary {
   std::vector<RunEvent> events;
   std::vector<UndoneFault> undone;
   std::vector<record::Expectation> expect;  // the plan's expect: block (report/verdict)
+  // For expectations relative to history: the run history read at the
+  // start ("" if none) and the medians of the plan's earlier runs.
+  std::string history;
+  uint32_t history_window = 0;
+  std::map<std::string, record::Baseline> baseline;
 };
 
 // Builds a RunSummary from a run's records as they come (the journal's

@@ -1,6 +1,7 @@
 #include "report/verdict.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <optional>
@@ -161,15 +162,40 @@ std::optional<Measure> MeasureFault(const FaultRecovery& f, const std::string& m
   return Measure{double(errors), ""};
 }
 
-Check Judge(const Expectation& e, const std::string& where, const Measure& m) {
+// A relative expectation ("p99 < 1.2x history"): against the median of
+// the plan's earlier runs; with fewer than 3 of them it passes, saying so.
+void JudgeRelative(const RunSummary& s, const Expectation& e, MetricUnit unit, Check* c) {
+  const std::string value = c->measured;
+  const auto b = s.baseline.find(c->key);
+  const uint32_t runs = b == s.baseline.end() ? 0 : b->second.runs;
+  if (s.history.empty() || runs < record::kMinHistoryRuns) {
+    c->pass = true;
+    c->measured = value + " (not enough history: " +
+                  (s.history.empty() ? std::string("no run history read") : std::to_string(runs) + " earlier runs") +
+                  ")";
+    return;
+  }
+  const double limit = e.value * b->second.median;
+  c->pass = record::Holds(*c->value, e.cmp, limit);
+  c->measured = value + " (history " + record::FormatMetricValue(unit, b->second.median) + ", median of " +
+                std::to_string(runs) + " runs; limit " + record::FormatMetricValue(unit, limit) + ")";
+}
+
+Check Judge(const RunSummary& s, const Expectation& e, const std::string& where, const std::string& key,
+            const Measure& m) {
   const MetricUnit unit = record::FindMetric(e.scope, e.metric)->unit;
-  Check c{e.text, where, "", false};
+  Check c{e.text, where, "", false, key, std::nullopt};
   if (!m.value) {
     c.measured = m.why;
     return c;
   }
-  c.pass = record::Holds(*m.value, e.cmp, e.value);
+  c.value = m.value;
   c.measured = *m.value == kNever ? m.why : record::FormatMetricValue(unit, *m.value);
+  if (e.relative) {
+    JudgeRelative(s, e, unit, &c);
+  } else {
+    c.pass = record::Holds(*m.value, e.cmp, e.value);
+  }
   return c;
 }
 
@@ -178,9 +204,12 @@ void CheckPhases(const RunSummary& s, const Expectation& e, Verdict* v) {
   for (const PhaseSummary& p : s.phases) {
     if (e.subject != "*" && p.name != e.subject && p.group != e.subject) continue;
     any = true;
-    v->checks.push_back(Judge(e, "phase " + p.name + (e.op.empty() ? "" : ", op " + e.op), MeasurePhase(p, e)));
+    const std::string where = "phase " + p.name + (e.op.empty() ? "" : ", op " + e.op);
+    v->checks.push_back(Judge(s, e, where, where + ": " + e.metric, MeasurePhase(p, e)));
   }
-  if (!any) v->checks.push_back({e.text, "phase " + e.subject, "no phase named " + e.subject + " ran", false});
+  if (!any)
+    v->checks.push_back(
+        {e.text, "phase " + e.subject, "no phase named " + e.subject + " ran", false, "", std::nullopt});
 }
 
 // faults: {rolling-restart: ["lowest_throughput >= 50%"]}: each roll as a
@@ -191,9 +220,11 @@ void CheckRolls(const RunSummary& s, const Expectation& e, Verdict* v) {
     if (e.metric == "lowest_throughput") {
       m = r.lowest >= 0 ? Measure{r.lowest, ""} : Measure{std::nullopt, "no throughput measured during the roll"};
     }
-    v->checks.push_back(Judge(e, "rolling restart " + std::to_string(r.id), m));
+    const std::string where = "rolling restart " + std::to_string(r.id);
+    v->checks.push_back(Judge(s, e, where, where + ": " + e.metric, m));
   }
-  if (s.rolls.empty()) v->checks.push_back({e.text, "faults: rolling-restart", "no rolling restart ran", false});
+  if (s.rolls.empty())
+    v->checks.push_back({e.text, "faults: rolling-restart", "no rolling restart ran", false, "", std::nullopt});
 }
 
 void CheckFaults(const RunSummary& s, const Expectation& e, Verdict* v) {
@@ -205,12 +236,12 @@ void CheckFaults(const RunSummary& s, const Expectation& e, Verdict* v) {
     std::optional<Measure> m = MeasureFault(f, e.metric);
     if (!m) continue;
     any = true;
-    v->checks.push_back(
-        Judge(e, "fault " + std::to_string(i) + ": " + f.action + " " + f.node + " at " + f.When(), *m));
+    const std::string fault = "fault " + std::to_string(i) + ": " + f.action + " " + f.node;
+    v->checks.push_back(Judge(s, e, fault + " at " + f.When(), fault + ": " + e.metric, *m));
   }
   if (!any) {
     const std::string what = e.subject == "*" ? "no fault" : "no " + e.subject + " fault";
-    v->checks.push_back({e.text, "faults: " + e.subject, what + " ran", false});
+    v->checks.push_back({e.text, "faults: " + e.subject, what + " ran", false, "", std::nullopt});
   }
 }
 
@@ -242,7 +273,9 @@ Verdict Evaluate(const RunSummary& s) {
 Json VerdictToJson(const Verdict& v) {
   Json checks = Json::array();
   for (const Check& c : v.checks) {
-    checks.push_back({{"expect", c.text}, {"where", c.where}, {"measured", c.measured}, {"pass", c.pass}});
+    Json j = {{"expect", c.text}, {"where", c.where}, {"measured", c.measured}, {"pass", c.pass}, {"key", c.key}};
+    if (c.value && std::isfinite(*c.value)) j["value"] = *c.value;
+    checks.push_back(std::move(j));
   }
   return {{"passed", v.passed()}, {"failed", v.failed()}, {"checks", checks}};
 }

@@ -5,6 +5,7 @@
 #ifndef STAMPEDE_REPORT_VERDICT_H_
 #define STAMPEDE_REPORT_VERDICT_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,12 @@ struct Check {
   std::string where;     // "phase insert", "phase mixed, op read", "fault 2: kill node3 at 18.6 s"
   std::string measured;  // "12.40 ms", "not recovered within the run", "no phase named insert ran"
   bool pass = false;
+  // The same check in every run of the plan ("phase insert: p99",
+  // "fault 0: kill node3: unavailability"), and its number in the metric's
+  // unit, when measured: the run history keeps them, and an expectation
+  // relative to history compares with their median.
+  std::string key;
+  std::optional<double> value;
 };
 
 struct Verdict {

@@ -174,6 +174,34 @@ TEST(VerdictTest, FailedInsertsFoundAreUnexpectedWrites) {
             "outcome) read back: none found (rows <= acknowledged + ambiguous); **3 not checked** (927 read).");
 }
 
+// "unavailability < 1.5x history": against the median of the plan's
+// earlier runs, once there are 3 of them; before, it passes, saying so.
+TEST(VerdictTest, RelativeToHistory) {
+  RunSummary s = Summary();
+  s.expect = {Expect("fault", "kill", "unavailability < 1.5x history"), Expect("phase", "mixed", "p99 <= 2x history")};
+  Verdict v = Evaluate(s);
+  ASSERT_EQ(v.checks.size(), 2u);
+  EXPECT_TRUE(v.passed());
+  EXPECT_EQ(v.checks[0].key, "fault 0: kill db3: unavailability");
+  EXPECT_EQ(v.checks[0].measured, "4.00 s (not enough history: no run history read)");
+  EXPECT_EQ(v.checks[1].key, "phase mixed: p99");
+
+  s.history = "history.db";
+  s.baseline["fault 0: kill db3: unavailability"] = {2.0, 2};
+  v = Evaluate(s);
+  EXPECT_TRUE(v.checks[0].pass);
+  EXPECT_EQ(v.checks[0].measured, "4.00 s (not enough history: 2 earlier runs)");
+
+  s.baseline["fault 0: kill db3: unavailability"] = {2.0, 5};  // 4 s > 1.5 x 2 s
+  s.baseline["phase mixed: p99"] = {0.02, 3};                  // 30 ms <= 2 x 20 ms
+  v = Evaluate(s);
+  EXPECT_FALSE(v.checks[0].pass);
+  EXPECT_EQ(v.checks[0].measured, "4.00 s (history 2.00 s, median of 5 runs; limit 3.00 s)");
+  EXPECT_TRUE(v.checks[1].pass) << v.checks[1].measured;
+  EXPECT_EQ(VerdictToJson(v)["checks"][0]["value"], 4.0);
+  EXPECT_EQ(VerdictToJson(v)["checks"][0]["key"], "fault 0: kill db3: unavailability");
+}
+
 TEST(VerdictTest, NoExpectationsNoVerdict) {
   Verdict v = Evaluate(Summary());
   EXPECT_TRUE(v.checks.empty());

@@ -58,6 +58,13 @@ StatusOr<RunRecord> ReadRunRecord(const std::string& dir) {
   std::stringstream text;
   text << plan.rdbuf();
   r.plan_hash = plan ? Hash(text.str()) : "";
+  if (const Json v = s.value("verdict", Json()); v.is_object() && v.contains("checks") && v["checks"].is_array()) {
+    for (const Json& c : v["checks"]) {
+      if (c.is_object() && c.contains("key") && c["key"].is_string() && c.contains("value") && c["value"].is_number()) {
+        r.checks.push_back({c["key"].get<std::string>(), c["value"].get<double>(), false});
+      }
+    }
+  }
   const report::Comparison c = report::Compare({s}, {dir});
   for (const report::CompareRow& row : c.rows) {
     if (!row.values.empty() && row.values[0]) r.metrics.push_back({row.label, *row.values[0], row.higher_is_better});

@@ -22,6 +22,9 @@ struct RunRecord {
   std::string run_id, plan, plan_hash, version, started_at, target, verdict, dir;
   double duration_s = 0;
   std::vector<Metric> metrics;
+  // The verdict's checks that measured a number, by key ("phase insert:
+  // p99", report/verdict.h): what expectations relative to history compare.
+  std::vector<Metric> checks;
   const Metric* Find(const std::string& name) const;
 };
 

@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+
 namespace stampede::runs {
 namespace {
 
@@ -44,6 +46,17 @@ constexpr const char* kSchemaV1 =
     "CREATE INDEX runs_by_plan ON runs (plan, started_at);"
     "CREATE TABLE metrics (run INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE, name TEXT NOT NULL, "
     "value REAL NOT NULL, higher_is_better INTEGER NOT NULL, PRIMARY KEY (run, name));";
+// Version 2: the verdict's checks with their numbers, for expectations
+// relative to history.
+constexpr const char* kSchemaV2 =
+    "CREATE TABLE checks (run INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE, key TEXT NOT NULL, "
+    "value REAL NOT NULL, PRIMARY KEY (run, key));";
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
 
 }  // namespace
 
@@ -85,8 +98,9 @@ Status RunStore::Migrate() {
   if (version > kSchemaVersion) {
     s = Status::Error("run history " + path_ + ": written by a newer stampede (schema " + std::to_string(version) +
                       ", this one knows up to " + std::to_string(kSchemaVersion) + ")");
-  } else if (version < 1) {
-    s = Exec(kSchemaV1);
+  } else {
+    if (version < 1) s = Exec(kSchemaV1);
+    if (s.ok() && version < 2) s = Exec(kSchemaV2);
   }
   if (s.ok() && version < kSchemaVersion) s = Exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
   const Status end = Exec(s.ok() ? "COMMIT" : "ROLLBACK");
@@ -119,6 +133,13 @@ StatusOr<bool> RunStore::Record(const RunRecord& r) {
     metric.Reset();
     metric.Int(1, id).Text(2, m.name).Real(3, m.value).Int(4, m.higher_is_better ? 1 : 0);
     if (metric.Step() != SQLITE_DONE) return fail("insert metric");
+  }
+  Stmt check(db_, "INSERT OR REPLACE INTO checks (run, key, value) VALUES (?, ?, ?)");
+  if (!check.ok()) return fail("prepare");
+  for (const Metric& c : r.checks) {
+    check.Reset();
+    check.Int(1, id).Text(2, c.name).Real(3, c.value);
+    if (check.Step() != SQLITE_DONE) return fail("insert check");
   }
   if (Status s = Exec("COMMIT"); !s.ok()) return s;
   return true;
@@ -167,8 +188,30 @@ StatusOr<std::vector<RunRecord>> RunStore::Runs(const std::string& plan) {
       if (rc != SQLITE_ROW) return Error("query");
       runs[i].metrics.push_back({m.TextAt(0), m.RealAt(1), m.IntAt(2) != 0});
     }
+    Stmt c(db_, "SELECT key, value FROM checks WHERE run = ? ORDER BY rowid");
+    c.Int(1, ids[i]);
+    for (int rc; (rc = c.Step()) != SQLITE_DONE;) {
+      if (rc != SQLITE_ROW) return Error("query");
+      runs[i].checks.push_back({c.TextAt(0), c.RealAt(1), false});
+    }
   }
   return runs;
+}
+
+StatusOr<std::map<std::string, record::Baseline>> RunStore::Baselines(const std::string& plan, uint32_t window) {
+  Stmt q(db_,
+         "SELECT c.key, c.value FROM checks c JOIN (SELECT id FROM runs WHERE plan = ? "
+         "ORDER BY started_at DESC, id DESC LIMIT ?) r ON c.run = r.id");
+  if (!q.ok()) return Error("query");
+  q.Text(1, plan).Int(2, window);
+  std::map<std::string, std::vector<double>> values;
+  for (int rc; (rc = q.Step()) != SQLITE_DONE;) {
+    if (rc != SQLITE_ROW) return Error("query");
+    values[q.TextAt(0)].push_back(q.RealAt(1));
+  }
+  std::map<std::string, record::Baseline> out;
+  for (auto& [key, v] : values) out[key] = {Median(v), uint32_t(v.size())};
+  return out;
 }
 
 }  // namespace stampede::runs

@@ -9,11 +9,13 @@
 #ifndef STAMPEDE_RUNS_RUN_STORE_H_
 #define STAMPEDE_RUNS_RUN_STORE_H_
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "common/status.h"
+#include "record/records.h"
 #include "runs/run_record.h"
 
 struct sqlite3;
@@ -41,8 +43,11 @@ class RunStore {
   StatusOr<std::vector<PlanRuns>> Plans();
   // A plan's runs with their metrics, oldest first.
   StatusOr<std::vector<RunRecord>> Runs(const std::string& plan);
+  // For expectations relative to history: each check's median over the
+  // plan's last `window` runs (those that had it).
+  StatusOr<std::map<std::string, record::Baseline>> Baselines(const std::string& plan, uint32_t window);
 
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;
 
  private:
   explicit RunStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}

@@ -66,6 +66,58 @@ TEST(RunStore, RefusesAStoreFromANewerVersion) {
   std::remove(path.c_str());
 }
 
+TEST(RunStore, BaselinesAreMediansOfTheLastRunsChecks) {
+  const std::string path = TempPath();
+  auto store = RunStore::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  const double unavailable[] = {9, 2, 3, 4, 5};  // the oldest (9) is past a window of 4
+  for (int i = 0; i < 5; ++i) {
+    RunRecord r = ARun("r" + std::to_string(i), "kill", "2026-12-0" + std::to_string(i + 1) + "T10:00:00Z", 10);
+    r.checks = {{"fault 0: kill node3: unavailability", unavailable[i], false}};
+    if (i == 4) r.checks.push_back({"phase load: p99", 0.02, false});
+    ASSERT_TRUE(*(*store)->Record(r));
+  }
+  auto b = (*store)->Baselines("kill", 4);
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  ASSERT_EQ(b->size(), 2u);
+  EXPECT_EQ(b->at("fault 0: kill node3: unavailability").runs, 4u);
+  EXPECT_DOUBLE_EQ(b->at("fault 0: kill node3: unavailability").median, 3.5);  // of 2, 3, 4, 5
+  EXPECT_EQ(b->at("phase load: p99").runs, 1u);
+  EXPECT_TRUE((*store)->Baselines("other", 10)->empty());
+  auto runs = (*store)->Runs("kill");
+  ASSERT_EQ(runs->back().checks.size(), 2u);
+  EXPECT_EQ(runs->back().checks[1].name, "phase load: p99");
+  std::remove(path.c_str());
+}
+
+// A store written by the first version (no checks) is migrated forward in
+// place, its runs kept.
+TEST(RunStore, MigratesAVersionOneStore) {
+  const std::string path = TempPath();
+  sqlite3* db = nullptr;
+  sqlite3_open(path.c_str(), &db);
+  sqlite3_exec(db,
+               "CREATE TABLE runs (id INTEGER PRIMARY KEY, run_id TEXT NOT NULL UNIQUE, plan TEXT NOT NULL, "
+               "plan_hash TEXT, version TEXT, started_at TEXT, duration_s REAL, target TEXT, verdict TEXT, dir TEXT, "
+               "recorded_at TEXT);"
+               "CREATE TABLE metrics (run INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE, name TEXT NOT "
+               "NULL, value REAL NOT NULL, higher_is_better INTEGER NOT NULL, PRIMARY KEY (run, name));"
+               "INSERT INTO runs (run_id, plan, started_at) VALUES ('old', 'kill', '2026-11-01T10:00:00Z');"
+               "PRAGMA user_version = 1;",
+               nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  auto store = RunStore::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  RunRecord r = ARun("new", "kill", "2026-12-01T10:00:00Z", 10);
+  r.checks = {{"phase load: p99", 0.02, false}};
+  ASSERT_TRUE(*(*store)->Record(r));
+  auto runs = (*store)->Runs("kill");
+  ASSERT_EQ(runs->size(), 2u);
+  EXPECT_EQ((*runs)[0].run_id, "old");
+  EXPECT_EQ((*runs)[1].checks.size(), 1u);
+  std::remove(path.c_str());
+}
+
 TEST(RunStore, NotADatabaseIsAClearError) {
   const std::string path = TempPath();
   FILE* f = std::fopen(path.c_str(), "w");
