@@ -11,6 +11,7 @@
 #include "cli/flags.h"
 #include "common/strings.h"
 #include "report/text_format.h"
+#include "runs/exports.h"
 #include "runs/run_store.h"
 #include "runs/trends.h"
 
@@ -125,7 +126,30 @@ int PrintRegressions(const std::vector<runs::RunRecord>& list, bool json) {
   return kExitOk;
 }
 
-int ShowPlan(runs::RunStore& store, const std::string& plan, const std::string& metric, bool regressions, bool json) {
+// --export: the runs for Otava (CSV, and the otava.yaml entry that reads
+// it) or the last run for Bencher (BMF JSON).
+int Export(const std::vector<runs::RunRecord>& list, const std::string& plan, const std::string& format) {
+  if (format == "otava-csv") {
+    runs::WriteOtavaCsv(list, std::cout);
+  } else if (format == "otava-yaml") {
+    std::cout << runs::OtavaConfig(plan, runs::ColumnName(plan) + ".csv", list);
+  } else if (format == "bencher-json") {
+    runs::WriteBencherJson(list.back(), std::cout);
+  } else {
+    std::cerr << "stampede: --export takes otava-csv, otava-yaml or bencher-json, not '" << format << "'\n";
+    return kExitBadInput;
+  }
+  return kExitOk;
+}
+
+struct ShowOptions {
+  std::string metric, export_format;
+  bool regressions = false, json = false;
+};
+
+int ShowPlan(runs::RunStore& store, const std::string& plan, const ShowOptions& o) {
+  const std::string& metric = o.metric;
+  const bool json = o.json;
   auto list = store.Runs(plan);
   if (!list.ok()) return Fail(list.status());
   if (list->empty()) {
@@ -138,7 +162,8 @@ int ShowPlan(runs::RunStore& store, const std::string& plan, const std::string& 
               << (near.empty() ? "" : "; did you mean " + near + "?") << "\n";
     return kExitBadInput;
   }
-  if (regressions) return PrintRegressions(*list, json);
+  if (!o.export_format.empty()) return Export(*list, plan, o.export_format);
+  if (o.regressions) return PrintRegressions(*list, json);
   if (json) {
     std::cout << RunsToJson(*list).dump(2) << "\n";
     return kExitOk;
@@ -164,36 +189,47 @@ int ShowPlan(runs::RunStore& store, const std::string& plan, const std::string& 
   return kExitOk;
 }
 
+// Each directory in turn: one that cannot be read is named and skipped,
+// the others recorded (exit 2 if any was skipped).
 int Import(runs::RunStore& store, const std::vector<std::string>& dirs) {
-  int recorded = 0, known = 0;
+  int recorded = 0, known = 0, skipped = 0;
   for (const std::string& d : dirs) {
     auto r = runs::ReadRunRecord(d);
-    if (!r.ok()) return Fail(r.status());
+    if (!r.ok()) {
+      std::cerr << "stampede: skipped " << r.status().message() << "\n";
+      ++skipped;
+      continue;
+    }
     auto added = store.Record(*r);
     if (!added.ok()) return Fail(added.status());
     (*added ? recorded : known)++;
     std::cout << d << ": " << (*added ? "recorded" : "recorded before") << " (plan " << r->plan << ", run " << r->run_id
               << ")\n";
   }
-  std::cout << recorded << " recorded, " << known << " already there\n";
-  return kExitOk;
+  std::cout << recorded << " recorded, " << known << " already there"
+            << (skipped ? ", " + std::to_string(skipped) + " skipped (not readable)" : "") << "\n";
+  return skipped ? kExitBadInput : kExitOk;
 }
 
 }  // namespace
 
 int HistoryCommand(const Args& args) {
   std::vector<std::string> words;
-  std::string path = kDefaultHistory, metric;
+  std::string path = kDefaultHistory;
+  ShowOptions show;
   po::options_description desc("history options");
   desc.add_options()("word", po::value(&words)->composing(), "PLAN, or import DIR...")(
       "history", po::value(&path)->default_value(path), "the run history (an SQLite file)")(
-      "metric", po::value(&metric), "one tracked number over the runs")(
-      "regressions", "where each tracked number changed level, worse or better")("json", "as JSON, for scripts");
+      "metric", po::value(&show.metric), "one tracked number over the runs")(
+      "regressions", "where each tracked number changed level, worse or better")("json", "as JSON, for scripts")(
+      "export", po::value(&show.export_format),
+      "otava-csv (the runs as Apache Otava's CSV), otava-yaml (its otava.yaml entry) or bencher-json (the last run "
+      "as Bencher Metric Format)");
   po::positional_options_description pos;
   pos.add("word", -1);
   po::variables_map vm;
   const std::string usage =
-      "usage: stampede history [PLAN [--metric NAME | --regressions]] [--json] [--history FILE]\n"
+      "usage: stampede history [PLAN [--metric NAME | --regressions | --export FORMAT]] [--json] [--history FILE]\n"
       "       stampede history import RESULTS_DIR... [--history FILE]\n"
       "The runs recorded in the run history (every `stampede run` records its own, in results/history.db unless\n"
       "--history says): the plans; a plan's runs with their numbers; one number over them; where each number\n"
@@ -204,15 +240,17 @@ int HistoryCommand(const Args& args) {
     std::cerr << usage << "\n";
     return kExitBadInput;
   }
-  if (!import && words.empty() && (vm.count("metric") || vm.count("regressions"))) {
-    std::cerr << "stampede: --metric and --regressions need a PLAN\n" << usage << "\n";
+  if (!import && words.empty() && (vm.count("metric") || vm.count("regressions") || vm.count("export"))) {
+    std::cerr << "stampede: --metric, --regressions and --export need a PLAN\n" << usage << "\n";
     return kExitBadInput;
   }
   auto store = runs::RunStore::Open(path);
   if (!store.ok()) return Fail(store.status());
   if (import) return Import(**store, std::vector<std::string>(words.begin() + 1, words.end()));
   if (words.empty()) return ListPlans(**store, vm.count("json") > 0);
-  return ShowPlan(**store, words[0], metric, vm.count("regressions") > 0, vm.count("json") > 0);
+  show.regressions = vm.count("regressions") > 0;
+  show.json = vm.count("json") > 0;
+  return ShowPlan(**store, words[0], show);
 }
 
 }  // namespace stampede::cli

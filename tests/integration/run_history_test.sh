@@ -5,14 +5,20 @@
 # results and says how it compares with the runs before; the sixth says
 # its ops/s is worse than the noise of the five before it; `stampede
 # history` lists the plan, a number over the runs, and finds the change
-# point at the sixth run (E-divisive means), worse. `history import`
-# records results directories once each.
+# point at the sixth run (E-divisive means), worse. The plan's expectation
+# relative to history ("ops_per_s >= 0.8x history") passes the first five
+# (the first three for want of history) and fails the sixth (exit 4).
+# `history import` records results directories once each, and names and
+# skips one whose summary.json is corrupt. --export writes Otava's CSV and
+# Bencher's JSON.
 source "$(dirname "$0")/../lib.sh"
 start_db postgres
 plan() {  # RATE
   cat >"$TMP/plan.yaml" <<YAML
 name: nightly
 $(target_yaml postgres)
+history: {window: 5}
+expect: {phases: {mixed: ["ops_per_s >= 0.8x history"]}}
 phases:
   - {name: mixed, workload: kv, workers: 4, duration: 500ms, rate: $1, params: {keys: 1000}}
 YAML
@@ -20,9 +26,18 @@ YAML
 plan 600
 for i in 1 2 3 4 5 6 7 8 9 10; do
   [ "$i" = 6 ] && plan 300
-  "$STAMPEDE" run "$TMP/plan.yaml" --http off --results "$TMP/res$i" >"$TMP/run$i.out" 2>"$TMP/run$i.err" ||
-    fail "run $i exited $?: $(tail -n 3 "$TMP/run$i.err")"
+  rc=0
+  "$STAMPEDE" run "$TMP/plan.yaml" --http off --results "$TMP/res$i" >"$TMP/run$i.out" 2>"$TMP/run$i.err" || rc=$?
+  # From the sixth, the rate is half the median of the five before it: the
+  # sixth to the eighth fail; by the ninth the window holds the new level.
+  want=0
+  [ "$i" -ge 6 ] && [ "$i" -le 8 ] && want=4
+  [ "$rc" = "$want" ] || fail "run $i exited $rc, expected $want: $(tail -n 3 "$TMP/run$i.err")"
 done
+measured() { jq -r '.verdict.checks[0].measured' "$TMP/res$1/summary.json"; }
+case "$(measured 3)" in *"(not enough history: 2 earlier runs)") ;; *) fail "run 3's check: $(measured 3)" ;; esac
+case "$(measured 5)" in *"(history "*", median of 4 runs; limit "*) ;; *) fail "run 5's check: $(measured 5)" ;; esac
+case "$(measured 6)" in *"(history "*", median of 5 runs; limit "*) ;; *) fail "run 6's check: $(measured 6)" ;; esac
 h=$TMP/history.db
 expect_eq "$(grep '^history:' "$TMP/run1.out")" "history: the first run of plan nightly recorded ($h)" "run 1's line"
 # Paced, the ops/s hold (a 1 s run's p99 on this shared machine need not).
@@ -34,7 +49,7 @@ case "$sixth" in "history: 5 earlier runs of plan nightly: "*" worse than the no
   *) fail "run 6 (half the rate): $sixth" ;; esac
 
 expect_eq "$("$STAMPEDE" history --history "$h" --json | jq -c '[.[] | [.plan, .runs]]')" '[["nightly",10]]' "plans"
-rows=$("$STAMPEDE" history nightly --history "$h" --metric "mixed read ops/s" | grep -c "| ok |")
+rows=$("$STAMPEDE" history nightly --history "$h" --metric "mixed read ops/s" | grep -c "| ok |\|| expectations not met |")
 expect_eq "$rows" 10 "rows of history nightly --metric"
 "$STAMPEDE" history nightly --history "$h" --regressions --json >"$TMP/regressions.json"
 jq -e --arg run "$(jq -r .run_id "$TMP/res6/summary.json")" \
@@ -49,6 +64,20 @@ grep -q "did you mean 'mixed read p99 (ms)'" "$TMP/metric.out" || fail "unknown 
 expect_eq "$(cat "$TMP/import.out")" "2 recorded, 0 already there" "the first import"
 "$STAMPEDE" history import "$TMP/res1" --history "$TMP/imported.db" | tail -n 1 >"$TMP/import.out"
 expect_eq "$(cat "$TMP/import.out")" "0 recorded, 1 already there" "importing a run again"
+mkdir -p "$TMP/corrupt" && echo '{"run_id": ' >"$TMP/corrupt/summary.json"
+rc=0
+"$STAMPEDE" history import "$TMP/corrupt" "$TMP/res3" --history "$TMP/imported.db" >"$TMP/import.out" 2>"$TMP/import.err" ||
+  rc=$?
+expect_eq "$rc" 2 "importing a corrupt results directory beside a good one"
+grep -q "^stampede: skipped $TMP/corrupt/summary.json: " "$TMP/import.err" || fail "corrupt: $(cat "$TMP/import.err")"
+expect_eq "$(tail -n 1 "$TMP/import.out")" "1 recorded, 0 already there, 1 skipped (not readable)" "the good one recorded"
+
+"$STAMPEDE" history nightly --history "$h" --export otava-csv >"$TMP/otava.csv"
+expect_eq "$(wc -l <"$TMP/otava.csv")" 11 "Otava CSV lines (a header and 10 runs)"
+head -n 1 "$TMP/otava.csv" | grep -q "^time,run,version,result,.*mixed_read_ops_s" || fail "CSV: $(head -n 1 "$TMP/otava.csv")"
+"$STAMPEDE" history nightly --history "$h" --export bencher-json >"$TMP/bencher.json"
+jq -e '."nightly: mixed read".throughput.value > 0' "$TMP/bencher.json" >/dev/null ||
+  fail "Bencher JSON: $(head -c 300 "$TMP/bencher.json")"
 "$STAMPEDE" run "$TMP/plan.yaml" --http off --results "$TMP/off" --history off >"$TMP/off.out" 2>&1 ||
   fail "run --history off: $(tail -n 3 "$TMP/off.out")"
 ! grep -q "^history:" "$TMP/off.out" || fail "--history off recorded the run"
