@@ -4,6 +4,8 @@
 // records results directories of earlier runs.
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -12,6 +14,7 @@
 #include "common/strings.h"
 #include "report/text_format.h"
 #include "runs/exports.h"
+#include "runs/history_html.h"
 #include "runs/run_store.h"
 #include "runs/trends.h"
 
@@ -142,8 +145,21 @@ int Export(const std::vector<runs::RunRecord>& list, const std::string& plan, co
   return kExitOk;
 }
 
+// --html FILE: the runs as a page of charts (runs/history_html.h).
+int WriteHtml(const std::vector<runs::RunRecord>& list, const std::string& plan, const std::string& file) {
+  const std::string dir = std::filesystem::path(file).parent_path().string();
+  const std::string html =
+      runs::RenderHistoryHtml(runs::HistoryView(plan, list, runs::FindLevelChanges(list), dir.empty() ? "." : dir));
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out << html;
+  out.close();
+  if (!out) return Fail(Status::Error(file + ": cannot be written"));
+  std::cout << "wrote " << file << " (" << list.size() << " runs of plan " << plan << ")\n";
+  return kExitOk;
+}
+
 struct ShowOptions {
-  std::string metric, export_format;
+  std::string metric, export_format, html;
   bool regressions = false, json = false;
 };
 
@@ -163,6 +179,7 @@ int ShowPlan(runs::RunStore& store, const std::string& plan, const ShowOptions& 
     return kExitBadInput;
   }
   if (!o.export_format.empty()) return Export(*list, plan, o.export_format);
+  if (!o.html.empty()) return WriteHtml(*list, plan, o.html);
   if (o.regressions) return PrintRegressions(*list, json);
   if (json) {
     std::cout << RunsToJson(*list).dump(2) << "\n";
@@ -224,12 +241,14 @@ int HistoryCommand(const Args& args) {
       "regressions", "where each tracked number changed level, worse or better")("json", "as JSON, for scripts")(
       "export", po::value(&show.export_format),
       "otava-csv (the runs as Apache Otava's CSV), otava-yaml (its otava.yaml entry) or bencher-json (the last run "
-      "as Bencher Metric Format)");
+      "as Bencher Metric Format)")("html", po::value(&show.html),
+                                   "write FILE: a page with a chart per tracked number, change points marked");
   po::positional_options_description pos;
   pos.add("word", -1);
   po::variables_map vm;
   const std::string usage =
-      "usage: stampede history [PLAN [--metric NAME | --regressions | --export FORMAT]] [--json] [--history FILE]\n"
+      "usage: stampede history [PLAN [--metric NAME | --regressions | --export FORMAT | --html FILE]] [--json] "
+      "[--history FILE]\n"
       "       stampede history import RESULTS_DIR... [--history FILE]\n"
       "The runs recorded in the run history (every `stampede run` records its own, in results/history.db unless\n"
       "--history says): the plans; a plan's runs with their numbers; one number over them; where each number\n"
@@ -240,9 +259,17 @@ int HistoryCommand(const Args& args) {
     std::cerr << usage << "\n";
     return kExitBadInput;
   }
-  if (!import && words.empty() && (vm.count("metric") || vm.count("regressions") || vm.count("export"))) {
-    std::cerr << "stampede: --metric, --regressions and --export need a PLAN\n" << usage << "\n";
+  if (!import && words.empty() &&
+      (vm.count("metric") || vm.count("regressions") || vm.count("export") || vm.count("html"))) {
+    std::cerr << "stampede: --metric, --regressions, --export and --html need a PLAN\n" << usage << "\n";
     return kExitBadInput;
+  }
+  if (!import && !runs::RunStore::IsPostgres(path) && !std::filesystem::exists(path)) {
+    // Reading creates nothing: a wrong path is said as such.
+    std::cerr << "stampede: no run history at " << path
+              << " yet (every `stampede run` records itself in history.db beside its results; --history FILE reads "
+                 "another)\n";
+    return words.empty() ? kExitOk : kExitBadInput;
   }
   auto store = runs::RunStore::Open(path);
   if (!store.ok()) return Fail(store.status());

@@ -87,12 +87,17 @@ void RecordRun(const std::string& dir, const std::string& history) {
   r->version = kVersion;
   auto store = runs::RunStore::Open(history);
   auto added = store.ok() ? (*store)->Record(*r) : StatusOr<bool>(store.status());
-  auto list = added.ok() ? (*store)->Runs(r->plan) : StatusOr<std::vector<runs::RunRecord>>(added.status());
-  if (!list.ok()) {
-    std::cerr << "stampede: not recorded in the run history: " << list.status().message() << "\n";
+  // The runs the line judges by, not the whole history.
+  auto list = added.ok() ? (*store)->Runs(r->plan, runs::kLevelWindow + 1)
+                         : StatusOr<std::vector<runs::RunRecord>>(added.status());
+  auto plans = list.ok() ? (*store)->Plans() : StatusOr<std::vector<runs::PlanRuns>>(list.status());
+  if (!plans.ok()) {
+    std::cerr << "stampede: not recorded in the run history: " << plans.status().message() << "\n";
     return;
   }
-  std::cout << "history: " << runs::LatestInWords(*list) << " (" << history << ")\n";
+  uint64_t all = list->size();
+  for (const runs::PlanRuns& p : *plans) all = p.plan == r->plan ? p.runs : all;
+  std::cout << "history: " << runs::LatestInWords(*list, all - 1) << " (" << history << ")\n";
 }
 
 // copied: where the results were copied to on this host (run --coordinator

@@ -17,7 +17,8 @@ namespace {
 
 // Room for the bytes the parser may read past the line's end.
 void Pad(std::string& line) {
-  if (line.capacity() < line.size() + simdjson::SIMDJSON_PADDING) line.reserve(line.size() + simdjson::SIMDJSON_PADDING);
+  if (line.capacity() < line.size() + simdjson::SIMDJSON_PADDING)
+    line.reserve(line.size() + simdjson::SIMDJSON_PADDING);
 }
 
 // A read's list: its integers (anything else in it is skipped).

@@ -8,9 +8,8 @@ namespace {
 TEST(AppendLineParser, ReadsEveryFieldInAnyOrder) {
   AppendLineParser parser;
   AppendOp op;
-  std::string line =
-      R"({"process":7,"type":"ok","time":1500,"value":[["append",3,41],["r",3,[1,5,41]],["r",4,null]],)"
-      R"("phase":"append","endpoint":"10.0.0.1:5432","agent":"a\"2","final":true,"index":9})";
+  std::string line = R"({"process":7,"type":"ok","time":1500,"value":[["append",3,41],["r",3,[1,5,41]],["r",4,null]],)"
+                     R"("phase":"append","endpoint":"10.0.0.1:5432","agent":"a\"2","final":true,"index":9})";
   ASSERT_TRUE(parser.Parse(line, "append", &op));
   EXPECT_EQ(op.type, "ok");
   EXPECT_EQ(op.process, 7u);
@@ -43,16 +42,18 @@ TEST(AppendLineParser, RefusesWhatIsNotAListAppendOperationOfThePhase) {
   AppendLineParser parser;
   AppendOp op;
   for (std::string line : {
-           R"({"type":"ok","value":[["r",1,[1]]],"phase":"other"})",        // another phase
-           R"({"type":"ok","value":[["r",1,[1]]]})",                        // no phase
-           R"({"value":[["r",1,[1]]],"phase":"append"})",                   // no type
-           R"({"type":"ok","value":[["r","k",[1]]],"phase":"append"})",     // a key that is not a number
-           R"({"type":"ok","value":[["r",1]],"phase":"append"})",           // two elements
-           R"({"type":"ok","value":[["r",1,[1],2]],"phase":"append"})",     // four
-           R"({"type":"ok","value":{"r":1},"phase":"append"})",             // not an array
+           R"({"type":"ok","value":[["r",1,[1]]],"phase":"other"})",              // another phase
+           R"({"type":"ok","value":[["r",1,[1]]]})",                              // no phase
+           R"({"value":[["r",1,[1]]],"phase":"append"})",                         // no type
+           R"({"type":"ok","value":[["r","k",[1]]],"phase":"append"})",           // a key that is not a number
+           R"({"type":"ok","value":[["r",1]],"phase":"append"})",                 // two elements
+           R"({"type":"ok","value":[["r",1,[1],2]],"phase":"append"})",           // four
+           R"({"type":"ok","value":{"r":1},"phase":"append"})",                   // not an array
            R"({"type":"ok","value":[["r",1,[1]]],"phase":"append","time":"x"})",  // a time that is not a number
-           R"({"type":"ok","value":[["r",1,[1]],"phase":"append"})",        // cut short
-           R"([1,2,3])", "", "not json",
+           R"({"type":"ok","value":[["r",1,[1]],"phase":"append"})",              // cut short
+           R"([1,2,3])",
+           "",
+           "not json",
        }) {
     EXPECT_FALSE(parser.Parse(line, "append", &op)) << line;
   }

@@ -23,21 +23,28 @@ void ReplaceOnce(std::string* s, const std::string& from, const std::string& to)
 
 }  // namespace
 
-std::string RenderReportHtml(const Json& view) {
-  std::string html = AssetText("index.html");
+std::string InlinePage(const std::string& page, const std::string& data_name, const Json& data,
+                       const std::string& title) {
+  std::string html = AssetText(page.c_str());
   ReplaceOnce(&html, "<link rel=\"stylesheet\" href=\"uPlot.min.css\">",
               "<style>" + AssetText("uPlot.min.css") + "</style>");
   ReplaceOnce(&html, "<link rel=\"stylesheet\" href=\"dashboard.css\">",
               "<style>" + AssetText("dashboard.css") + "</style>");
   ReplaceOnce(&html, "<script src=\"uPlot.iife.min.js\"></script>",
-              "<script>" + Inline(AssetText("uPlot.iife.min.js")) +
-                  "</script>\n<script>window.STAMPEDE_RUN = " + Inline(view.dump()) + ";</script>");
-  ReplaceOnce(&html, "<script src=\"dashboard.js\"></script>",
-              "<script>" + Inline(AssetText("dashboard.js")) + "</script>");
-  ReplaceOnce(&html, "<title>stampede</title>",
-              "<title>stampede: " + view.value("plan_name", std::string()) + " " + view.value("run_id", std::string()) +
-                  "</title>");
+              "<script>" + Inline(AssetText("uPlot.iife.min.js")) + "</script>\n<script>window." + data_name + " = " +
+                  Inline(data.dump()) + ";</script>");
+  const std::string script = page.substr(0, page.rfind('.')) + ".js";
+  const std::string name = script == "index.js" ? "dashboard.js" : script;
+  ReplaceOnce(&html, "<script src=\"" + name + "\"></script>",
+              "<script>" + Inline(AssetText(name.c_str())) + "</script>");
+  const size_t open = html.find("<title>"), close = html.find("</title>");
+  if (open != std::string::npos && close != std::string::npos) html.replace(open + 7, close - open - 7, title);
   return html;
+}
+
+std::string RenderReportHtml(const Json& view) {
+  return InlinePage("index.html", "STAMPEDE_RUN", view,
+                    "stampede: " + view.value("plan_name", std::string()) + " " + view.value("run_id", std::string()));
 }
 
 }  // namespace stampede::report

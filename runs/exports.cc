@@ -36,8 +36,8 @@ std::string ColumnName(const std::string& metric) {
   std::string name = metric, out;
   for (size_t at; (at = name.find("µ")) != std::string::npos;) name.replace(at, std::string("µ").size(), "u");
   for (char c : name) {
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                      c == '-' || c == '_';
+    const bool keep =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
     if (keep) {
       out += c;
     } else if (!out.empty() && out.back() != '_') {

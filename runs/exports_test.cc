@@ -20,9 +20,10 @@ RunRecord NightlyRun(const std::string& id, const std::string& started, std::vec
 
 TEST(Exports, OtavaCsvHasATimeColumnAndOneColumnPerNumber) {
   std::vector<RunRecord> runs = {
-      NightlyRun("20261201-1", "2026-12-01T10:00:00Z", {{"mixed read p99 (ms)", 2.5, false}, {"mixed read ops/s", 600, true}}),
+      NightlyRun("20261201-1", "2026-12-01T10:00:00Z",
+                 {{"mixed read p99 (ms)", 2.5, false}, {"mixed read ops/s", 600, true}}),
       NightlyRun("20261202-1", "2026-12-02T10:00:00Z",
-          {{"mixed read ops/s", 310, true}, {"fault 0 kill node3 unavailability (s)", 1.25, false}}),
+                 {{"mixed read ops/s", 310, true}, {"fault 0 kill node3 unavailability (s)", 1.25, false}}),
   };
   runs[1].version = "0.9.0";
   runs[1].verdict = "expectations not met";
@@ -40,11 +41,11 @@ TEST(Exports, OtavaCsvHasATimeColumnAndOneColumnPerNumber) {
 
 TEST(Exports, BencherJsonPutsEachNumberInItsMeasure) {
   const RunRecord r = NightlyRun("r1", "2026-12-01T10:00:00Z",
-                          {{"mixed read p99 (ms)", 2.5, false},
-                           {"mixed read ops/s", 600, true},
-                           {"fault 0 kill node3 unavailability (s)", 1.25, false},
-                           {"mixed client CPU (µs/op)", 8.5, false},
-                           {"mixed read errors", 3, false}});
+                                 {{"mixed read p99 (ms)", 2.5, false},
+                                  {"mixed read ops/s", 600, true},
+                                  {"fault 0 kill node3 unavailability (s)", 1.25, false},
+                                  {"mixed client CPU (µs/op)", 8.5, false},
+                                  {"mixed read errors", 3, false}});
   std::ostringstream out;
   WriteBencherJson(r, out);
   const nlohmann::json j = nlohmann::json::parse(out.str());

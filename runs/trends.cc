@@ -44,13 +44,15 @@ std::vector<double> Series(const std::vector<RunRecord>& runs, const std::string
   return values;
 }
 
-std::vector<LevelChange> FindLevelChanges(const std::vector<RunRecord>& runs) {
+std::vector<LevelChange> FindLevelChanges(const std::vector<RunRecord>& all) {
+  const size_t skip = all.size() > kChangeRuns ? all.size() - kChangeRuns : 0;
+  const std::vector<RunRecord> runs(all.begin() + long(skip), all.end());
   std::vector<LevelChange> changes;
   for (const auto& [name, higher] : MetricNames(runs)) {
     std::vector<size_t> at;
     const std::vector<double> values = Series(runs, name, &at);
     for (const ChangePoint& c : FindChangePoints(values)) {
-      LevelChange l{name, at[c.index], c.mean_before, c.mean_after, 0, false, c.p};
+      LevelChange l{name, skip + at[c.index], c.mean_before, c.mean_after, 0, false, c.p};
       if (c.mean_before != 0) l.change = (c.mean_after - c.mean_before) / std::fabs(c.mean_before);
       l.worse = higher ? c.mean_after < c.mean_before : c.mean_after > c.mean_before;
       changes.push_back(l);
@@ -59,10 +61,11 @@ std::vector<LevelChange> FindLevelChanges(const std::vector<RunRecord>& runs) {
   return changes;
 }
 
-std::string LatestInWords(const std::vector<RunRecord>& runs) {
+std::string LatestInWords(const std::vector<RunRecord>& runs, uint64_t earlier_runs) {
   if (runs.empty()) return "";
   const RunRecord& latest = runs.back();
-  const std::vector<RunRecord> earlier(runs.begin(), runs.end() - 1);
+  const std::vector<RunRecord> earlier(runs.end() - 1 - long(std::min(runs.size() - 1, kLevelWindow)), runs.end() - 1);
+  const uint64_t all_earlier = earlier_runs == UINT64_MAX ? runs.size() - 1 : earlier_runs;
   const std::string of = " of plan " + latest.plan;
   if (earlier.empty()) return "the first run" + of + " recorded";
   struct Off {
@@ -89,7 +92,7 @@ std::string LatestInWords(const std::vector<RunRecord>& runs) {
                         Number(sd) + " (" + std::to_string(level.size()) + " runs)",
                     by});
   }
-  const std::string runs_before = std::to_string(earlier.size()) + " earlier run" + (earlier.size() == 1 ? "" : "s");
+  const std::string runs_before = std::to_string(all_earlier) + " earlier run" + (all_earlier == 1 ? "" : "s");
   if (judged == 0) {
     return runs_before + of + ": not enough history to judge yet (" + std::to_string(kLevelRuns) +
            " runs at one level needed)";

@@ -4,6 +4,7 @@
 #ifndef STAMPEDE_RUNS_TRENDS_H_
 #define STAMPEDE_RUNS_TRENDS_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,16 +22,26 @@ struct LevelChange {
   double p = 1;
 };
 
-// Every metric's change points over runs (oldest first), by metric name,
-// each metric's in run order.
+// The search for change points costs the square of the runs it looks at:
+// it looks at a plan's last runs, this many for `stampede history
+// --regressions` and --html, and fewer for the line a run ends with.
+inline constexpr size_t kChangeRuns = 200;
+inline constexpr size_t kLevelWindow = 30;
+
+// Every metric's change points over the last kChangeRuns of runs (oldest
+// first), by metric name, each metric's in run order; run indexes are
+// into runs.
 std::vector<LevelChange> FindLevelChanges(const std::vector<RunRecord>& runs);
 
 // How the last of runs compares with the runs before it: each tracked
-// number against the level since its last change point (at least 3 runs),
+// number against the level since its last change point among the
+// kLevelWindow runs before (at least 3 runs),
 // past the noise when off by more than 3 standard deviations and 5%.
 // "the first run of plan P", "every tracked number within the noise of the
 // runs before", or the numbers past it, the worst first.
-std::string LatestInWords(const std::vector<RunRecord>& runs);
+// earlier: how many runs the plan had before the last (when runs holds
+// only the last few of them), else runs.size() - 1.
+std::string LatestInWords(const std::vector<RunRecord>& runs, uint64_t earlier = UINT64_MAX);
 
 // A series: the metric's value in each run that has it, and those runs'
 // indexes.

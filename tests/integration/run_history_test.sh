@@ -10,7 +10,10 @@
 # (the first three for want of history) and fails the sixth (exit 4).
 # `history import` records results directories once each, and names and
 # skips one whose summary.json is corrupt. --export writes Otava's CSV and
-# Bencher's JSON.
+# Bencher's JSON. The same history in the shared store, the PostgreSQL
+# database the test's server holds: imported, a run recorded and judged
+# from it, the change point found there too; a URL with a password is
+# refused without showing it.
 source "$(dirname "$0")/../lib.sh"
 start_db postgres
 plan() {  # RATE
@@ -78,8 +81,32 @@ head -n 1 "$TMP/otava.csv" | grep -q "^time,run,version,result,.*mixed_read_ops_
 "$STAMPEDE" history nightly --history "$h" --export bencher-json >"$TMP/bencher.json"
 jq -e '."nightly: mixed read".throughput.value > 0' "$TMP/bencher.json" >/dev/null ||
   fail "Bencher JSON: $(head -c 300 "$TMP/bencher.json")"
+"$STAMPEDE" history nightly --history "$h" --html "$TMP/nightly.html" >/dev/null
+sed -n 's/^<script>window.STAMPEDE_HISTORY = \(.*\);<\/script>$/\1/p' "$TMP/nightly.html" >"$TMP/view.json"
+expect_eq "$(jq -c '[(.runs | length), (.runs[0].report | endswith("res1/report.html")),
+  (.changes | map(select(.metric == "mixed read ops/s" and .run == 5 and .worse)) | length)]' "$TMP/view.json")" \
+  '[10,true,1]' "the --html page's runs, its first report link and the change point at run 6"
 "$STAMPEDE" run "$TMP/plan.yaml" --http off --results "$TMP/off" --history off >"$TMP/off.out" 2>&1 ||
   fail "run --history off: $(tail -n 3 "$TMP/off.out")"
 ! grep -q "^history:" "$TMP/off.out" || fail "--history off recorded the run"
 expect_eq "$("$STAMPEDE" history nightly --history "$h" --json | jq length)" 10 "runs after --history off"
+
+pg="postgresql://stampede@127.0.0.1:$PG_PORT/bench"
+export PGPASSWORD=$STAMPEDE_PASSWORD
+dirs=()
+for i in 1 2 3 4 5 6 7 8 9 10; do dirs+=("$TMP/res$i"); done
+"$STAMPEDE" history import "${dirs[@]}" --history "$pg" | tail -n 1 >"$TMP/pg-import.out"
+expect_eq "$(cat "$TMP/pg-import.out")" "10 recorded, 0 already there" "importing the runs into PostgreSQL"
+"$STAMPEDE" run "$TMP/plan.yaml" --http off --results "$TMP/res11" --history "$pg" >"$TMP/run11.out" 2>&1 ||
+  fail "run 11 with the PostgreSQL history exited $?: $(tail -n 3 "$TMP/run11.out")"
+case "$(measured 11)" in *"(history "*", median of 5 runs; limit "*) ;; *) fail "run 11's check: $(measured 11)" ;; esac
+grep -q "^history: 10 earlier runs of plan nightly" "$TMP/run11.out" || fail "run 11: $(grep '^history' "$TMP/run11.out")"
+"$STAMPEDE" history nightly --history "$pg" --regressions --json >"$TMP/pg-regressions.json"
+jq -e --arg run "$(jq -r .run_id "$TMP/res6/summary.json")" \
+  'map(select(.metric == "mixed read ops/s" and .run_id == $run and .worse)) | length == 1' \
+  "$TMP/pg-regressions.json" >/dev/null || fail "PostgreSQL: no regression at run 6: $(cat "$TMP/pg-regressions.json")"
+rc=0
+"$STAMPEDE" history --history "postgresql://stampede:hunter2@127.0.0.1:$PG_PORT/bench" >"$TMP/pw.out" 2>&1 || rc=$?
+expect_eq "$rc" 1 "a history URL with a password"
+grep -q "PGPASSWORD" "$TMP/pw.out" && ! grep -q hunter2 "$TMP/pw.out" || fail "password in URL: $(cat "$TMP/pw.out")"
 pass "10 runs recorded; run 6 at half the rate: ${sixth#history: }; the change point found there"
