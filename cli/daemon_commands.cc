@@ -16,6 +16,7 @@
 #include "common/duration.h"
 #include "common/log.h"
 #include "common/strings.h"
+#include "common/version.h"
 #include "coordinator/coordinator.h"
 #include "metrics/metrics_exporter.h"
 #include "plan/plan_limits.h"
@@ -40,7 +41,10 @@ int CoordinatorCommand(const Args& args) {
       "submitter", po::value(&submitters)->composing(),
       "certificate name (CN or SAN) that may submit and abort runs (repeatable; default: submitter)")(
       "token-file", po::value(&token_file)->default_value(token_file),
-      "submit token for callers without a certificate, created (mode 0600) if missing; none: no token");
+      "submit token for callers without a certificate, created (mode 0600) if missing; none: no token")(
+      "history", po::value(&options.history),
+      "record each finished run in this run history (an SQLite file or postgresql://USER@HOST/DB; off: none); "
+      "default: history.db in the results directory; the dashboard's Runs page shows it");
   tls.AddTo(&desc);
   po::variables_map vm;
   const std::string usage = "usage: stampede coordinator [--listen HOST:PORT] [--results DIR]";
@@ -59,6 +63,10 @@ int CoordinatorCommand(const Args& args) {
   }
   options.credentials = *creds;
   if (options.http == "off") options.http.clear();
+  if (options.history.empty()) options.history = options.results_root + "/history.db";
+  if (options.history == "off") options.history.clear();
+  options.record_runs = true;
+  options.version = kVersion;
   // A daemon's runs can be taken back by its successor, and it takes back
   // one its predecessor left unfinished.
   options.resume = true;

@@ -24,6 +24,8 @@
 #include "proto/grpc_status.h"
 #include "proto/stampede.grpc.pb.h"
 #include "record/record_codec.h"
+#include "runs/run_record.h"
+#include "runs/run_store.h"
 #include "web/http_server.h"
 
 namespace stampede::coordinator {
@@ -192,6 +194,7 @@ struct Coordinator::Live {
 Coordinator::Coordinator(CoordinatorOptions options)
     : options_(std::move(options)), live_(std::make_unique<Live>(&registry_)) {
   if (!options_.credentials) options_.credentials = grpc::InsecureServerCredentials();
+  live_->runs.SetHistory(options_.history, options_.results_root);
 }
 
 int Coordinator::http_port() const { return live_->server.port(); }
@@ -389,8 +392,26 @@ v1::RunResult Coordinator::RunWithFeed(RunOptions o, const std::shared_ptr<RunFe
   v1::RunResult result = controller->Run();
   registry_.SetListener(nullptr);
   pusher.reset();  // a last push with the final counts
+  RecordInHistory(result.results_dir());
   feed->End(result);
   return result;
+}
+
+// A daemon's finished run into its run history: its Runs page lists it,
+// also after a restart. A history that cannot be written costs a log line.
+void Coordinator::RecordInHistory(const std::string& dir) {
+  if (!options_.record_runs || options_.history.empty() || dir.empty()) return;
+  std::error_code ec;
+  if (!std::filesystem::exists(dir + "/summary.json", ec)) return;
+  auto r = runs::ReadRunRecord(dir);
+  auto store = r.ok() ? runs::RunStore::Open(options_.history) : StatusOr<std::unique_ptr<runs::RunStore>>(r.status());
+  if (r.ok()) r->version = options_.version;
+  auto added = store.ok() ? (*store)->Record(*r) : StatusOr<bool>(store.status());
+  if (!added.ok()) {
+    SLOG(kWarn) << "run not recorded in the run history: " << added.status().message();
+    return;
+  }
+  SLOG(kInfo) << "run " << r->run_id << " recorded in the run history (" << options_.history << ")";
 }
 
 void Coordinator::Shutdown() {

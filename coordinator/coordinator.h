@@ -42,9 +42,14 @@ struct CoordinatorOptions {
   bool resume = false;
   // Who may submit and abort runs; agents' names against their certificates.
   AccessPolicy access;
-  // The run history (an SQLite file) that expectations relative to history
-  // read their medians from; empty: none.
+  // The run history (an SQLite file or a PostgreSQL URL) that expectations
+  // relative to history read their medians from, and the Runs page shows;
+  // empty: none.
   std::string history;
+  // A daemon records each run it finishes there (`stampede run` records
+  // its own embedded coordinator's runs itself); with the version it runs.
+  bool record_runs = false;
+  std::string version;
 };
 
 class Coordinator {
@@ -90,6 +95,7 @@ class Coordinator {
   };
   struct Live;  // the dashboard's and /metrics' view of the runs
   bool TryBegin(const std::shared_ptr<RunFeed>& feed);
+  void RecordInHistory(const std::string& dir);
   void EndRun();
   v1::RunResult RunWithFeed(RunOptions options, const std::shared_ptr<RunFeed>& feed);
   // An unfinished resumable run in the results root: its directory.

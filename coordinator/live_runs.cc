@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/clock.h"
+#include "coordinator/history_pages.h"
 #include "report/run_view.h"
 #include "web/assets.h"
 
@@ -120,6 +121,7 @@ web::HttpResponse LiveRuns::Handle(const std::string& raw_target) {
     return {200, "text/plain; version=0.0.4; charset=utf-8", metrics_.Render()};
   }
   if (target == "/api/agents") return AgentsList();
+  if (auto page = HistoryPage(target, history_, results_root_)) return *page;
   if (target == "/api/runs") {
     MutexLock lock(mu_);
     report::Json list = report::Json::array();

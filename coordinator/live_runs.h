@@ -42,6 +42,12 @@ class LiveRuns {
   // connected(): the agents connected now.
   explicit LiveRuns(std::function<std::vector<ConnectedAgent>()> connected);
 
+  // Where the run history and the results are, for the Runs page
+  // (coordinator/history_pages.h); before the server starts.
+  void SetHistory(std::string history, std::string results_root) {
+    history_ = std::move(history);
+    results_root_ = std::move(results_root);
+  }
   void RunStarting(const std::string& plan_yaml);
   void OnRecord(const record::Record& r);
   web::HttpResponse Handle(const std::string& target);
@@ -57,6 +63,7 @@ class LiveRuns {
   web::HttpResponse AgentsList() const;
 
   std::function<std::vector<ConnectedAgent>()> connected_;
+  std::string history_, results_root_;
   metrics::MetricsExporter metrics_;
   mutable Mutex mu_;
   struct Run {

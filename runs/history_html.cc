@@ -24,6 +24,11 @@ std::string ReportLink(const std::string& dir, const std::string& page_dir) {
 
 Json HistoryView(const std::string& plan, const std::vector<RunRecord>& runs, const std::vector<LevelChange>& changes,
                  const std::string& page_dir) {
+  return HistoryView(plan, runs, changes, [&](const RunRecord& r) { return ReportLink(r.dir, page_dir); });
+}
+
+Json HistoryView(const std::string& plan, const std::vector<RunRecord>& runs, const std::vector<LevelChange>& changes,
+                 const std::function<std::string(const RunRecord&)>& link) {
   Json view = {{"plan", plan}, {"runs", Json::array()}, {"metrics", Json::array()}, {"changes", Json::array()}};
   std::vector<std::string> names;
   std::map<std::string, bool> higher;
@@ -31,7 +36,8 @@ Json HistoryView(const std::string& plan, const std::vector<RunRecord>& runs, co
     view["runs"].push_back({{"run_id", r.run_id},
                             {"started_at", r.started_at},
                             {"verdict", r.verdict},
-                            {"report", ReportLink(r.dir, page_dir)}});
+                            {"duration_s", r.duration_s},
+                            {"report", link(r)}});
     for (const Metric& m : r.metrics) {
       if (higher.emplace(m.name, m.higher_is_better).second) names.push_back(m.name);
     }

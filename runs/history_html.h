@@ -6,6 +6,7 @@
 #ifndef STAMPEDE_RUNS_HISTORY_HTML_H_
 #define STAMPEDE_RUNS_HISTORY_HTML_H_
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -19,6 +20,11 @@ namespace stampede::runs {
 // directory), "" where a run's report.html is gone.
 nlohmann::json HistoryView(const std::string& plan, const std::vector<RunRecord>& runs,
                            const std::vector<LevelChange>& changes, const std::string& page_dir);
+// The same with each run's link as link(run) gives it (a coordinator's
+// dashboard serves the reports itself).
+nlohmann::json HistoryView(const std::string& plan, const std::vector<RunRecord>& runs,
+                           const std::vector<LevelChange>& changes,
+                           const std::function<std::string(const RunRecord&)>& link);
 std::string RenderHistoryHtml(const nlohmann::json& view);
 
 }  // namespace stampede::runs

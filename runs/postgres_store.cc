@@ -77,12 +77,14 @@ StatusOr<std::unique_ptr<RunStore>> PostgresRunStore::Open(const std::string& ur
 
 PostgresRunStore::~PostgresRunStore() { PQfinish(conn_); }
 
-StatusOr<PostgresRunStore::Result> PostgresRunStore::Query(const std::string& sql, const std::vector<std::string>& params) {
+StatusOr<PostgresRunStore::Result> PostgresRunStore::Query(const std::string& sql,
+                                                           const std::vector<std::string>& params) {
   std::vector<const char*> values;
   for (const std::string& p : params) values.push_back(p.c_str());
   // Without parameters, PQexec: it takes several statements (the schema).
-  Result r(values.empty() ? PQexec(conn_, sql.c_str())
-                          : PQexecParams(conn_, sql.c_str(), int(values.size()), nullptr, values.data(), nullptr, nullptr, 0));
+  Result r(values.empty()
+               ? PQexec(conn_, sql.c_str())
+               : PQexecParams(conn_, sql.c_str(), int(values.size()), nullptr, values.data(), nullptr, nullptr, 0));
   const ExecStatusType st = PQresultStatus(r.raw());
   if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
     std::string why = PQerrorMessage(conn_);
@@ -111,8 +113,8 @@ Status PostgresRunStore::Migrate() {
   }
   if (version > kSchemaVersion) {
     return fail(Status::Error("run history " + url_ + ": written by a newer stampede (schema " +
-                              std::to_string(version) + ", this one knows up to " +
-                              std::to_string(kSchemaVersion) + ")"));
+                              std::to_string(version) + ", this one knows up to " + std::to_string(kSchemaVersion) +
+                              ")"));
   }
   if (version < 2) {
     if (auto r = Query(kSchema); !r.ok()) return fail(r.status());
@@ -164,7 +166,8 @@ StatusOr<std::vector<PlanRuns>> PostgresRunStore::Plans() {
       "ORDER BY started_at DESC, id DESC LIMIT 1) FROM stampede_runs r GROUP BY plan ORDER BY plan");
   if (!q.ok()) return q.status();
   std::vector<PlanRuns> plans;
-  for (int i = 0; i < q->rows(); ++i) plans.push_back({q->Text(i, 0), uint64_t(q->Int(i, 1)), q->Text(i, 2), q->Text(i, 3)});
+  for (int i = 0; i < q->rows(); ++i)
+    plans.push_back({q->Text(i, 0), uint64_t(q->Int(i, 1)), q->Text(i, 2), q->Text(i, 3)});
   return plans;
 }
 
@@ -173,10 +176,9 @@ StatusOr<std::vector<RunRecord>> PostgresRunStore::Runs(const std::string& plan,
   // The plan's runs (the last `limit`) as a table.
   const std::string runs_of =
       "(SELECT * FROM stampede_runs WHERE plan = $1 ORDER BY started_at DESC, id DESC LIMIT $2::bigint)";
-  auto q = Query(
-      "SELECT id, run_id, plan_hash, version, started_at, duration_s, target, verdict, dir FROM " + runs_of +
-          " r ORDER BY started_at, id",
-      {plan, limit});
+  auto q = Query("SELECT id, run_id, plan_hash, version, started_at, duration_s, target, verdict, dir FROM " + runs_of +
+                     " r ORDER BY started_at, id",
+                 {plan, limit});
   if (!q.ok()) return q.status();
   std::vector<RunRecord> runs;
   std::unordered_map<int64_t, size_t> index;
@@ -194,25 +196,23 @@ StatusOr<std::vector<RunRecord>> PostgresRunStore::Runs(const std::string& plan,
     r.dir = q->Text(i, 8);
     runs.push_back(std::move(r));
   }
-  auto m = Query(
-      "SELECT m.run, m.name, m.value, m.higher_is_better FROM stampede_metrics m JOIN " + runs_of +
-          " r ON m.run = r.id ORDER BY m.run, m.ord",
-      {plan, limit});
+  auto m = Query("SELECT m.run, m.name, m.value, m.higher_is_better FROM stampede_metrics m JOIN " + runs_of +
+                     " r ON m.run = r.id ORDER BY m.run, m.ord",
+                 {plan, limit});
   if (!m.ok()) return m.status();
   for (int i = 0; i < m->rows(); ++i) {
     runs[index[m->Int(i, 0)]].metrics.push_back({m->Text(i, 1), m->Real(i, 2), m->Bool(i, 3)});
   }
-  auto c = Query(
-      "SELECT c.run, c.key, c.value FROM stampede_checks c JOIN " + runs_of +
-          " r ON c.run = r.id ORDER BY c.run, c.ord",
-      {plan, limit});
+  auto c = Query("SELECT c.run, c.key, c.value FROM stampede_checks c JOIN " + runs_of +
+                     " r ON c.run = r.id ORDER BY c.run, c.ord",
+                 {plan, limit});
   if (!c.ok()) return c.status();
   for (int i = 0; i < c->rows(); ++i) runs[index[c->Int(i, 0)]].checks.push_back({c->Text(i, 1), c->Real(i, 2), false});
   return runs;
 }
 
 StatusOr<std::map<std::string, record::Baseline>> PostgresRunStore::Baselines(const std::string& plan,
-                                                                               uint32_t window) {
+                                                                              uint32_t window) {
   auto q = Query(
       "SELECT c.key, c.value FROM stampede_checks c JOIN (SELECT id FROM stampede_runs WHERE plan = $1 "
       "ORDER BY started_at DESC, id DESC LIMIT $2) r ON c.run = r.id",

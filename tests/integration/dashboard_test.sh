@@ -167,5 +167,22 @@ grep -q 'data-action="pause" data-node="redis1"' "$TMP/report-dom.html" || fail 
 grep -q "name: dashboard" "$TMP/report-dom.html" || fail "report.html does not show the plan"
 "${chrome[@]}" --screenshot="$ARTIFACTS/report.png" --window-size=1600,2600 "file://$dir/report.html" >>"$TMP/chrome.log" 2>&1 || true
 stop_daemon "$COORD_PID" coordinator
+
+# The daemon recorded the run in its run history: restarted, its Runs page
+# still lists it, with the report it links to.
+start_coordinator --http "127.0.0.1:$(free_port)"
+id=$(jq -r .run_id "$s")
+curl -sf "${COORD_HTTP}api/history" | jq -e 'map(select(.plan == "dashboard" and .runs == 1 and .last_verdict == "ok")) |
+  length == 1' >/dev/null || fail "the restarted coordinator's /api/history: $(curl -s "${COORD_HTTP}api/history")"
+link=$(curl -sf "${COORD_HTTP}api/history/dashboard" | jq -r --arg id "$id" '.runs[] | select(.run_id == $id) | .report')
+expect_eq "$link" "runs/$(basename "$dir")/report.html" "the Runs page's link to the run's report"
+curl -sf "$COORD_HTTP$link" | grep -q "window.STAMPEDE_RUN = " || fail "$link is not the run's report"
+"${chrome[@]}" --virtual-time-budget=3000 --dump-dom "${COORD_HTTP}history.html?plan=dashboard" >"$TMP/runs-dom.html" \
+  2>>"$TMP/chrome.log" || fail "chromium on the Runs page failed"
+grep -q 'class="uplot' "$TMP/runs-dom.html" || fail "the Runs page has no charts"
+grep -q "$id" "$TMP/runs-dom.html" || fail "the Runs page does not list run $id"
+"${chrome[@]}" --virtual-time-budget=3000 --screenshot="$ARTIFACTS/runs.png" --window-size=1300,1200 \
+  "${COORD_HTTP}history.html?plan=dashboard" >>"$TMP/chrome.log" 2>&1 || true
+stop_daemon "$COORD_PID" coordinator
 pass "pause of $(printf %.3f "$paused") s: unavailability $(printf %.3f "$unavail") s"
 pass "dashboard: 4 charts, 2 agents, pause/resume markers, screenshot $ARTIFACTS/dashboard.png; Prometheus: sum(stampede_ops_total) = $scraped vs $total in summary.json, $buckets bucket series, p99 over 1m = $p99 s"

@@ -445,5 +445,10 @@
   }
 
   window.addEventListener("resize", () => { for (const id in charts) { charts[id].u.destroy(); delete charts[id]; } if (view) drawCharts(); });
-  if (window.STAMPEDE_RUN) render(window.STAMPEDE_RUN); else poll();
+  if (window.STAMPEDE_RUN) {
+    render(window.STAMPEDE_RUN);
+  } else {
+    $("runs-link").hidden = false;  // served by a coordinator: its Runs page
+    poll();
+  }
 })();
