@@ -16,14 +16,16 @@ namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
 web::HttpResponse JsonOk(const Json& j) { return {200, "application/json", j.dump()}; }
-web::HttpResponse Text(int status, const std::string& text) { return {status, "text/plain; charset=utf-8", text + "\n"}; }
+web::HttpResponse Text(int status, const std::string& text) {
+  return {status, "text/plain; charset=utf-8", text + "\n"};
+}
 
 // A results directory's name as a URL may carry it: no path, no dots first.
 bool SafeName(const std::string& s) {
   if (s.empty() || s.size() > 200 || s[0] == '.') return false;
   for (char c : s) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-                    c == '_' || c == '.';
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
     if (!ok) return false;
   }
   return true;
@@ -34,7 +36,8 @@ std::string Unescape(const std::string& s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
     unsigned v = 0;
-    if (s[i] == '%' && i + 2 < s.size() && std::from_chars(s.data() + i + 1, s.data() + i + 3, v, 16).ptr == s.data() + i + 3) {
+    if (s[i] == '%' && i + 2 < s.size() &&
+        std::from_chars(s.data() + i + 1, s.data() + i + 3, v, 16).ptr == s.data() + i + 3) {
       out += char(v);
       i += 2;
     } else {
