@@ -63,6 +63,15 @@ void PrintProgress(const v1::Progress& p) {
   if (p.connect_failures() > 0) {
     std::printf("  connect failures %llu", static_cast<unsigned long long>(p.connect_failures()));
   }
+  // A join's or leave's data on the move: "join redis-new 38% (1,560 of
+  // 4,096 slots moved, 12 s left)".
+  if (!p.move().empty()) {
+    const std::string left =
+        p.move_ratio() < 1 && p.move_left_s() >= 0 ? ", " + report::Secs(p.move_left_s()) + " left" : "";
+    std::printf("  %s %.0f%% (%s of %s %s moved%s)", p.move().c_str(), 100 * p.move_ratio(),
+                Thousands(uint64_t(p.move_done() + 0.5)).c_str(), Thousands(uint64_t(p.move_total() + 0.5)).c_str(),
+                p.move_unit().c_str(), left.c_str());
+  }
   // The numbers of this second measure the agent, not the database.
   const int saturated = p.saturated_agents_size();
   for (int i = 0; i < std::min(saturated, 3); ++i) {

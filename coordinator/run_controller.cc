@@ -87,6 +87,10 @@ void RunController::Log(const std::string& line) {
 }
 
 void RunController::Emit(const record::Record& r) {
+  if (std::holds_alternative<record::FaultSent>(r) || std::holds_alternative<record::HealthPoll>(r)) {
+    MutexLock lock(move_mu_);
+    move_.Add(r);
+  }
   Status s = journal_.Append(r);
   if (options_.on_record) options_.on_record(r);
   JournalWritten(s);
@@ -225,6 +229,10 @@ Status RunController::Begin() {
   run.recovery = {plan.recovery().baseline_ms() / 1000.0, plan.recovery().recovered_fraction(),
                   plan.recovery().hold_ms() / 1000.0, int(plan.target().health().consecutive()),
                   plan.recovery().balance_tolerance() > 0 ? plan.recovery().balance_tolerance() : 0.1};
+  {
+    MutexLock lock(move_mu_);
+    move_ = report::MoveProgress(run.recovery.balance_tolerance);
+  }
   run.agents = names_;
   run.roles = *roles;
   run.ns_per_op = plan.report().ns_per_op();
@@ -462,36 +470,6 @@ void RunController::CountSecond(record::Second* second, const std::string& phase
     second->progress = std::min(1.0, elapsed / end.duration_s);
     second->left_s = std::max(0.0, end.duration_s - elapsed);
   }
-}
-
-// The observer's progress line.
-void RunController::ReportSecond(const record::Second& second) {
-  const uint64_t count = second.Count(), missed = second.Missed();
-  // Late lines and the sliver after a phase's deadline say little live,
-  // but for the phase's end: the line that says 100%.
-  if (!options_.observer || second.late || (!second.HasRate() && second.progress < 1)) return;
-  v1::Progress p;
-  p.set_elapsed_s(second.t);
-  p.set_phase(second.phase);
-  p.set_ops_per_s(second.interval_s > 0 ? double(count) / second.interval_s : 0);
-  p.set_p99_us(double(second.Latency().ValueAtQuantile(0.99)) / 1000.0);
-  p.set_errors(second.Errors());
-  p.set_missed(missed);
-  p.set_agents(second.agents);
-  p.set_active_workers(second.active_workers);
-  uint64_t refused = 0;
-  for (const auto& [endpoint, e] : second.endpoints) refused += e.connect_failures;
-  p.set_connect_failures(refused);
-  for (const std::string& agent : second.SaturatedAgents()) p.add_saturated_agents(agent);
-  if (second.progress >= 0) {
-    p.set_progress(second.progress);
-    p.set_progress_done(second.progress_done);
-    p.set_progress_total(second.progress_total);
-    p.set_progress_unit(second.progress_unit);
-    p.set_left_s(second.left_s);
-    p.set_phase_t(second.phase_t + second.interval_s);
-  }
-  options_.observer->OnProgress(p);
 }
 
 void RunController::OnSnapshot(const std::string& agent, const v1::Snapshot& snapshot) {

@@ -38,6 +38,7 @@
 #include "proto/stampede.pb.h"
 #include "record/records.h"
 #include "report/journal.h"
+#include "report/move_progress.h"
 
 namespace stampede::coordinator {
 
@@ -209,6 +210,9 @@ class RunController : public AgentListener {
   HistoryWriter history_ ABSL_GUARDED_BY(history_mu_);
   std::map<uint32_t, uint64_t> history_events_ ABSL_GUARDED_BY(history_mu_);   // by phase index
   std::map<uint32_t, uint64_t> history_dropped_ ABSL_GUARDED_BY(history_mu_);  // by phase index
+  // A join's or leave's data movement, for the progress line.
+  Mutex move_mu_;
+  report::MoveProgress move_ ABSL_GUARDED_BY(move_mu_);
   // By phase index: who lost events it held that no one can count (an
   // agent lost mid-phase that did not come back with its runner going on;
   // a restarted coordinator), and how.

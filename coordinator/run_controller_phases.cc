@@ -276,4 +276,47 @@ Status RunController::RunFinalCleanup() {
   return Status::Ok();
 }
 
+// The observer's progress line.
+void RunController::ReportSecond(const record::Second& second) {
+  const uint64_t count = second.Count(), missed = second.Missed();
+  // Late lines and the sliver after a phase's deadline say little live,
+  // but for the phase's end: the line that says 100%.
+  if (!options_.observer || second.late || (!second.HasRate() && second.progress < 1)) return;
+  v1::Progress p;
+  p.set_elapsed_s(second.t);
+  p.set_phase(second.phase);
+  p.set_ops_per_s(second.interval_s > 0 ? double(count) / second.interval_s : 0);
+  p.set_p99_us(double(second.Latency().ValueAtQuantile(0.99)) / 1000.0);
+  p.set_errors(second.Errors());
+  p.set_missed(missed);
+  p.set_agents(second.agents);
+  p.set_active_workers(second.active_workers);
+  uint64_t refused = 0;
+  for (const auto& [endpoint, e] : second.endpoints) refused += e.connect_failures;
+  p.set_connect_failures(refused);
+  for (const std::string& agent : second.SaturatedAgents()) p.add_saturated_agents(agent);
+  if (second.progress >= 0) {
+    p.set_progress(second.progress);
+    p.set_progress_done(second.progress_done);
+    p.set_progress_total(second.progress_total);
+    p.set_progress_unit(second.progress_unit);
+    p.set_left_s(second.left_s);
+    p.set_phase_t(second.phase_t + second.interval_s);
+  }
+  std::optional<report::MoveStatus> move;
+  {
+    MutexLock lock(move_mu_);
+    move = move_.Current();
+  }
+  if (move && move->total > 0) {
+    p.set_move(move->what);
+    p.set_move_ratio(move->ratio);
+    p.set_move_done(move->done);
+    p.set_move_total(move->total);
+    p.set_move_unit(move->unit);
+    p.set_move_left_s(move->left_s);
+  }
+  options_.observer->OnProgress(p);
+}
+
 }  // namespace stampede::coordinator

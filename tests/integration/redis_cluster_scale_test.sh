@@ -9,7 +9,8 @@
 # 5461 per master to about 4096, and back); no acknowledged write is lost
 # and nothing the schedule owed is missed while the slots move (at most
 # the backlog at the deadline). Operations are counted by the master that
-# answered: the new one's first after the join and last after the leave. report.html, drawn by headless
+# answered: the new one's first after the join and last after the leave. The
+# live line says how far each move is, up to 100%. report.html, drawn by headless
 # Chromium, charts the slots per master, the new one among them.
 source "$(dirname "$0")/../lib.sh"
 start_redis_cluster
@@ -90,6 +91,18 @@ grep -q "| time to balanced (every serving node within tolerance of an even shar
   "$TMP/res/report.md" || fail "report.md has no time to balanced"
 grep -q "^### join redis-new at load+3.0 s (its command took" "$TMP/res/report.md" ||
   fail "report.md: $(grep '^### join' "$TMP/res/report.md")"
+# The live line says how far each move is: a percent that never falls,
+# ending at 100%, of about 4096 slots.
+for action in join leave; do
+  sed -n "s/.*  $action redis-new \([0-9]*\)% (\([0-9,]*\) of \([0-9,]*\) slots moved.*/\1 \3/p" "$TMP/run.out" \
+    >"$TMP/$action.moves"
+  [ -s "$TMP/$action.moves" ] || fail "no live line says how far the $action is: $(grep -m 2 "$action" "$TMP/run.out")"
+  awk -v a="$action" '{ gsub(",", "", $2); if ($1 < last) { print a ": the percent fell to " $1; bad = 1 } last = $1
+      if ($2 < 3600 || $2 > 4700) { print a ": of " $2 " slots"; bad = 1 } }
+    END { if (last != 100) { print a ": ended at " last "%"; bad = 1 } exit bad }' "$TMP/$action.moves" >"$TMP/$action.bad" ||
+    fail "$(cat "$TMP/$action.bad")"
+  echo "$action: $(wc -l <"$TMP/$action.moves") live lines with the move, $(head -n 1 "$TMP/$action.moves" | cut -d' ' -f1)% to 100%"
+done
 nodes=$(jq -s '[.[] | select(.type == "health") | .shares // [] | length] | max' "$TMP/res/journal.jsonl")
 expect_eq "$nodes" 4 "most masters the health lines saw"
 grep -qF "$new@" <(redis-cli -p "$RC_BASE" -a "$STAMPEDE_PASSWORD" --no-auth-warning cluster nodes) &&
