@@ -24,8 +24,8 @@ namespace stampede::report {
 struct MoveStatus {
   std::string what;  // "join redis-new"
   double done = 0, total = 0;
-  std::string unit;  // slots, regions, ranges, tablets
-  double ratio = 0;  // 0..1
+  std::string unit;    // slots, regions, ranges, tablets
+  double ratio = 0;    // 0..1
   double left_s = -1;  // at the pace of the last polls; -1: not known
 };
 
