@@ -28,6 +28,7 @@ void RunViewBuilder::Add(const Json& line) {
 void RunViewBuilder::Add(const record::Record& r) {
   ++records_;
   summary_.Add(r);
+  AddMove(r);
   std::visit(
       record::Overloaded{
           [&](const record::RunStart& x) {
@@ -89,6 +90,17 @@ void RunViewBuilder::AddPoll(const record::HealthPoll& x) {
   } else {
     health_.push_back(std::move(p));
   }
+}
+
+// A join's or leave's data move, as the progress line says it.
+void RunViewBuilder::AddMove(const record::Record& r) {
+  if (const auto* run = std::get_if<record::RunStart>(&r)) move_ = MoveProgress(run->recovery.balance_tolerance);
+  if (!std::holds_alternative<record::FaultSent>(r) && !std::holds_alternative<record::HealthPoll>(r)) return;
+  move_.Add(r);
+  const std::optional<MoveStatus> m = move_.Current();
+  move_view_ = m && m->total > 0 ? Json{{"what", m->what},   {"ratio", m->ratio}, {"done", m->done},
+                                        {"total", m->total}, {"unit", m->unit},   {"left_s", m->left_s}}
+                                 : Json(nullptr);
 }
 
 void RunViewBuilder::AddSecond(const record::Second& second) {
@@ -168,6 +180,7 @@ Json RunViewBuilder::View(const RunSummary& summary) const {
   view["error"] = error_;
   view["phase"] = phase_;
   view["progress"] = status_ == "running" ? progress_ : Json(nullptr);
+  view["move"] = status_ == "running" ? move_view_ : Json(nullptr);
   view["series"] = {{"t", t_},
                     {"ops", ops},
                     {"p50_ms", p50_},

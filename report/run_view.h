@@ -18,6 +18,7 @@
 
 #include "record/records.h"
 #include "report/journal.h"
+#include "report/move_progress.h"
 #include "report/run_summary.h"
 
 namespace stampede::report {
@@ -42,6 +43,7 @@ class RunViewBuilder {
     std::string detail;
   };
   void AddSecond(const record::Second& second);
+  void AddMove(const record::Record& r);
   void AddPoint(const record::Second& second);
   void AddPoll(const record::HealthPoll& poll);
   void AddShares(const record::HealthPoll& poll);
@@ -56,6 +58,9 @@ class RunViewBuilder {
   std::vector<std::string> logs_;
   std::string status_ = "running", error_, phase_;
   Json progress_;  // the phase in progress: how far it is (null: not known)
+  // A join's or leave's data move under way (null: none).
+  MoveProgress move_;
+  Json move_view_;
   // The charts: one point per second (a phase's last sliver excepted).
   std::vector<double> t_, p50_, p99_, active_;
   std::vector<double> saturated_;      // per point: the agents saturated in it (0: none)

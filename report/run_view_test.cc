@@ -80,6 +80,34 @@ TEST(RunViewTest, HealthKeepsTheFirstAndLatestPollOfEachStretch) {
   EXPECT_EQ(h[5]["detail"], "poll 7");  // the latest, for the header
 }
 
+// A join's data move in the live view: how much of it has moved, while
+// the run goes; nothing once it is over.
+TEST(RunViewTest, AJoinsMoveWhileTheRunGoes) {
+  auto poll = [](double t, std::vector<double> slots) {
+    Json shares = Json::array();
+    for (size_t i = 0; i < slots.size(); ++i) {
+      shares.push_back({{"node", "n" + std::to_string(i)}, {"share", slots[i]}, {"state", "master"}});
+    }
+    return Json{{"type", "health"}, {"t", t},           {"healthy", true},
+                {"detail", "ok"},   {"shares", shares}, {"share_unit", "slots"}};
+  };
+  std::vector<Json> journal = {
+      {{"type", "run"}, {"run_id", "r1"}, {"plan_name", "p"}, {"agents", {"a1"}}},
+      {{"type", "phase_start"}, {"phase", "a"}, {"t", 0.0}},
+      poll(1, {5461, 5462, 5461}),
+      {{"type", "fault"}, {"index", 0}, {"action", "join"}, {"node", "redis-new"}, {"requested_t", 1.5}},
+      poll(2, {4096, 5462, 5461, 1365}),
+  };
+  Json v = BuildRunView(journal);
+  ASSERT_TRUE(v["move"].is_object()) << v["move"];
+  EXPECT_EQ(v["move"]["what"], "join redis-new");
+  EXPECT_EQ(v["move"]["unit"], "slots");
+  EXPECT_NEAR(v["move"]["done"].get<double>(), 1365, 1);
+  EXPECT_NEAR(v["move"]["total"].get<double>(), 4096, 1);
+  journal.push_back({{"type", "end"}, {"ok", true}});
+  EXPECT_TRUE(BuildRunView(journal)["move"].is_null());
+}
+
 TEST(CompareTest, MarksBestAndWorstPerRow) {
   auto summary = [](const std::string& id, double insert_s, double ops) {
     return Json{

@@ -198,6 +198,15 @@
           ? ` · ${pr.done.toLocaleString()} of ${pr.total.toLocaleString()} ${pr.unit || "ops"}` + (pr.left_s >= 0 && pr.ratio < 1 ? ` · ${fmt(pr.left_s, 0, " s")} left` : "")
           : ` · ${fmt(pr.phase_t, 0, "")} of ${fmt(pr.phase_t + Math.max(0, pr.left_s), 0, " s")}`);
       }
+      // A join's or leave's data on the move: a second bar.
+      const mv = view.move;
+      $("move").hidden = !mv;
+      if (mv) {
+        $("move-label").textContent = mv.what;
+        $("move-fill").style.width = `${Math.round(mv.ratio * 100)}%`;
+        $("move-text").textContent = `${Math.round(mv.ratio * 100)}% · ${Math.round(mv.done).toLocaleString()} of ` +
+          `${Math.round(mv.total).toLocaleString()} ${mv.unit} moved` + (mv.left_s >= 0 && mv.ratio < 1 ? ` · ${fmt(mv.left_s, 0, " s")} left` : "");
+      }
       $("elapsed").textContent = last === null ? "-" : `${Math.round(last)} s`;
       const ops = (view.series && view.series.ops) || {};
       let now = 0;
