@@ -47,6 +47,16 @@ MetricsExporter::MetricsExporter() : registry_(std::make_shared<prometheus::Regi
                    .Name("stampede_phase_progress_ratio")
                    .Help("How far the phase is: of the operations it owes, else of its duration (0..1)")
                    .Register(*registry_);
+  move_ratio_ = &prometheus::BuildGauge()
+                     .Name("stampede_move_progress_ratio")
+                     .Help(
+                         "How much of the data a join or a leave must move has moved, by the health polls' "
+                         "view of where the data is (0..1; 1 once balanced)")
+                     .Register(*registry_);
+  move_left_ = &prometheus::BuildGauge()
+                    .Name("stampede_move_seconds_left")
+                    .Help("Seconds until a join's or leave's data move ends, at the pace of the last polls")
+                    .Register(*registry_);
   agents_ = &prometheus::BuildGauge()
                  .Name("stampede_agents_connected")
                  .Help("Agents connected to the coordinator (an agent: 1)")
@@ -139,6 +149,7 @@ void MetricsExporter::AddOp(const std::string& phase, const std::string& op, con
 // lambdas.
 void MetricsExporter::OnRecord(const record::Record& r) {
   MutexLock lock(mu_);
+  UpdateMoveLocked(r);
   if (const auto* second = std::get_if<record::Second>(&r)) {
     AddSecondLocked(*second);
   } else if (const auto* start = std::get_if<record::PhaseStart>(&r)) {
@@ -174,6 +185,27 @@ void MetricsExporter::OnRecord(const record::Record& r) {
     if (node->disk_bytes >= 0) node_disk_->Add(labels).Set(double(node->disk_bytes));
     if (node->rss_bytes >= 0) node_rss_->Add(labels).Set(double(node->rss_bytes));
     if (node->cpu_s >= 0) node_cpu_->Add(labels).Set(node->cpu_s);
+  }
+}
+
+void MetricsExporter::UpdateMoveLocked(const record::Record& r) {
+  if (const auto* run = std::get_if<record::RunStart>(&r)) {
+    move_ = report::MoveProgress(run->recovery.balance_tolerance);
+    return;
+  }
+  if (!std::holds_alternative<record::FaultSent>(r) && !std::holds_alternative<record::HealthPoll>(r)) return;
+  move_.Add(r);
+  const std::optional<report::MoveStatus> status = move_.Current();
+  if (!status) return;
+  // "join redis-new": the action, then the node.
+  const size_t space = status->what.find(' ');
+  const prometheus::Labels labels = {{"action", status->what.substr(0, space)},
+                                     {"node", space == std::string::npos ? "" : status->what.substr(space + 1)}};
+  move_ratio_->Add(labels).Set(status->ratio);
+  if (status->left_s >= 0) {
+    move_left_->Add(labels).Set(status->left_s);
+  } else if (move_left_->Has(labels)) {
+    move_left_->Remove(&move_left_->Add(labels));
   }
 }
 

@@ -10,6 +10,8 @@
 //   stampede_op_latency_seconds{phase,op}         histogram
 //   stampede_active_workers{phase}                gauge
 //   stampede_phase_progress_ratio{phase}          gauge (of the operations owed, else of the duration)
+//   stampede_move_progress_ratio{action,node}     gauge (how much of a join's or leave's data has moved)
+//   stampede_move_seconds_left{action,node}       gauge (at the pace of the last polls; absent: not known)
 //   stampede_agents_connected                     gauge
 //   stampede_fault_events_total{action,node}      counter
 //   stampede_cluster_healthy                      gauge (1, 0; absent before a probe)
@@ -44,6 +46,7 @@
 #include "common/outcome.h"
 #include "proto/stampede.pb.h"
 #include "record/records.h"
+#include "report/move_progress.h"
 
 namespace stampede::metrics {
 
@@ -74,6 +77,8 @@ class MetricsExporter {
     const Histogram& latency;
   };
   void AddOp(const std::string& phase, const std::string& op, const OpCounts& c);
+  // A join's or leave's data move, after a fault or a health poll.
+  void UpdateMoveLocked(const record::Record& r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   std::shared_ptr<prometheus::Registry> registry_;
   prometheus::Family<prometheus::Counter>* ops_;
@@ -85,6 +90,9 @@ class MetricsExporter {
   prometheus::Family<prometheus::Histogram>* latency_;
   prometheus::Family<prometheus::Gauge>* active_;
   prometheus::Family<prometheus::Gauge>* progress_;
+  prometheus::Family<prometheus::Gauge>* move_ratio_;
+  prometheus::Family<prometheus::Gauge>* move_left_;
+  report::MoveProgress move_ ABSL_GUARDED_BY(mu_);
   prometheus::Gauge* agents_;
   prometheus::Family<prometheus::Counter>* faults_;
   prometheus::Family<prometheus::Counter>* anomalies_;

@@ -85,5 +85,37 @@ TEST(MetricsExporterTest, SharesAndSaturation) {
   EXPECT_NE(text.find("stampede_agent_cpu_ratio{agent=\"a1\"} 0.95"), std::string::npos) << text;
 }
 
+// A join's data move: how far it is and the time left, until balanced.
+TEST(MetricsExporterTest, AJoinsMoveIsAGauge) {
+  MetricsExporter m;
+  const auto poll = [](double t, std::vector<double> slots) {
+    record::HealthPoll p;
+    p.t = t;
+    p.answered = p.healthy = true;
+    p.share_unit = "slots";
+    for (size_t i = 0; i < slots.size(); ++i)
+      p.shares.push_back(record::NodeShare{"n" + std::to_string(i), slots[i], -1, -1, -1, "master", false});
+    return p;
+  };
+  m.OnRecord(poll(1, {5461, 5462, 5461}));
+  EXPECT_EQ(m.Render().find("stampede_move_progress_ratio{"), std::string::npos) << "no move before a join";
+  record::FaultSent join;
+  join.action = "join";
+  join.node = "redis-new";
+  m.OnRecord(join);
+  m.OnRecord(poll(2, {5461, 5462, 5461, 0}));
+  m.OnRecord(poll(3, {4096, 5462, 5461, 1365}));
+  m.OnRecord(poll(4, {4096, 4096, 5461, 2731}));
+  std::string text = m.Render();
+  EXPECT_NE(text.find("stampede_move_progress_ratio{action=\"join\",node=\"redis-new\"} 0.66"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("stampede_move_seconds_left{action=\"join\",node=\"redis-new\"} 0.99"), std::string::npos)
+      << text;
+  m.OnRecord(poll(5, {4096, 4096, 4096, 4096}));
+  text = m.Render();
+  EXPECT_NE(text.find("stampede_move_progress_ratio{action=\"join\",node=\"redis-new\"} 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("stampede_move_seconds_left{action=\"join\",node=\"redis-new\"} 0"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace stampede::metrics

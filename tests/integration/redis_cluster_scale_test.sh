@@ -40,8 +40,15 @@ expect:
   faults: {join: ["time_to_balanced < 30s"], leave: ["time_to_balanced < 30s"]}
 YAML
 rc=0
-"$STAMPEDE" run "$TMP/plan.yaml" --agent-config "$TMP/agent.yaml" --results "$TMP/res" \
+# Prometheus's view of the move: /metrics scraped every half second.
+http=$(free_port)
+(while sleep 0.5; do curl -fsS "http://127.0.0.1:$http/metrics" 2>/dev/null | grep "^stampede_move_progress_ratio" || true; done) \
+  >"$TMP/move-gauge.txt" &
+scraper=$!
+on_exit "kill $scraper 2>/dev/null"
+"$STAMPEDE" run "$TMP/plan.yaml" --agent-config "$TMP/agent.yaml" --results "$TMP/res" --http "127.0.0.1:$http" \
   >"$TMP/run.out" 2>"$TMP/run.err" || rc=$?
+kill "$scraper" 2>/dev/null || true
 s=$TMP/res/summary.json
 # The join gets 30 s before the leave is asked for: it takes about 8 s on
 # an idle machine, and was seen to take 23 s with the machine's two cores
@@ -102,6 +109,13 @@ for action in join leave; do
     END { if (last != 100) { print a ": ended at " last "%"; bad = 1 } exit bad }' "$TMP/$action.moves" >"$TMP/$action.bad" ||
     fail "$(cat "$TMP/$action.bad")"
   echo "$action: $(wc -l <"$TMP/$action.moves") live lines with the move, $(head -n 1 "$TMP/$action.moves" | cut -d' ' -f1)% to 100%"
+done
+# Prometheus had the same: the move's ratio rising to 1, for each.
+for action in join leave; do
+  grep -F "{action=\"$action\",node=\"redis-new\"}" "$TMP/move-gauge.txt" | awk '{ print $2 }' >"$TMP/$action.gauge"
+  awk '$1 < 1 { part = 1 } { last = $1 } END { exit !(part && last == 1) }' "$TMP/$action.gauge" ||
+    fail "stampede_move_progress_ratio for the $action: $(sort -u "$TMP/$action.gauge" | tr '\n' ' ')"
+  echo "$action: stampede_move_progress_ratio scraped $(wc -l <"$TMP/$action.gauge") times, $(head -n 1 "$TMP/$action.gauge") to 1"
 done
 nodes=$(jq -s '[.[] | select(.type == "health") | .shares // [] | length] | max' "$TMP/res/journal.jsonl")
 expect_eq "$nodes" 4 "most masters the health lines saw"
