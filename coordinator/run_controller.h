@@ -170,9 +170,9 @@ class RunController : public AgentListener {
     uint64_t rows = 0;      // a load counted in rows: the rows it will put in (0: not)
   };
   void CountSecond(record::Second* second, const std::string& phase, const PhaseEnd& end);
-  // The phase's last seconds (elapsed, done), for its time left. Touched by
-  // FlushSeconds' caller only.
-  static constexpr size_t kPaceSeconds = 4;
+  // The phase's seconds (elapsed, done) over the last kPaceWindowS, for its
+  // time left. Touched by FlushSeconds' caller only.
+  static constexpr double kPaceWindowS = 60;
   std::string pace_phase_;
   std::deque<std::pair<double, double>> pace_;
   void ReportSecond(const record::Second& second);
