@@ -1,4 +1,4 @@
-// What the floor clients (pg_floor, my_floor) share: options, clocks, the
+// What the floor clients (pg_floor, my_floor, redis_floor) share: options, clocks, the
 // random keys and the measured window. A floor client is the least a client
 // built on one C library can spend per operation: connections spread over a
 // few threads, each sending its point select again as soon as the reply is
@@ -30,6 +30,7 @@ struct Options {
   int threads = 2;
   int seconds = 10;
   uint64_t keys = 1000000;  // ids drawn uniformly from 1..keys
+  uint64_t ops = 0;         // > 0: this many operations (over all threads), not --seconds
 };
 
 inline bool ParseOptions(int argc, char** argv, Options& o) {
@@ -52,12 +53,14 @@ inline bool ParseOptions(int argc, char** argv, Options& o) {
       o.seconds = std::atoi(value);
     else if (flag == "--keys")
       o.keys = std::strtoull(value, nullptr, 10);
+    else if (flag == "--ops")
+      o.ops = std::strtoull(value, nullptr, 10);
     else
       return false;
   }
   return argc % 2 == 1 && o.port > 0 && o.port < 65536 && !o.user.empty() && !o.database.empty() && o.clients >= 1 &&
          o.clients <= 10000 && o.threads >= 1 && o.threads <= o.clients && o.seconds >= 1 && o.seconds <= 3600 &&
-         o.keys >= 1;
+         o.keys >= 1 && (o.ops == 0 || (o.ops >= uint64_t(o.threads) && o.ops <= 1000000000));
 }
 
 // ParseOptions, or the usage line on stderr: false then.
@@ -65,7 +68,7 @@ inline bool ParseOrUsage(int argc, char** argv, Options& o, const char* tool) {
   if (ParseOptions(argc, argv, o)) return true;
   std::fprintf(stderr,
                "usage: %s --port P --user U --database D [--host H] [--clients N] [--threads T] [--seconds S] "
-               "[--keys K]\n",
+               "[--keys K] [--ops N]\n",
                tool);
   return false;
 }
@@ -96,6 +99,11 @@ inline uint64_t NextKey(uint64_t& state, uint64_t keys) {
   return 1 + state % keys;
 }
 
+// Thread t's share of n (clients or operations) over `threads`.
+inline uint64_t Share(uint64_t n, int threads, int t) {
+  return n / uint64_t(threads) + (uint64_t(t) < n % uint64_t(threads) ? 1 : 0);
+}
+
 // Runs drive(thread, end_time) -> operations on each thread, after
 // everything is connected, and prints one line: "ops N seconds S ops_per_s
 // R cpu_us_per_op C", CPU (user + system) and time of the window alone.
@@ -117,20 +125,22 @@ int Measure(const Options& o, Drive drive) {
   return total > 0 ? 0 : 1;
 }
 
-// Drives one thread's clients until `end`: start(client) sends a client's
+// Drives one thread's clients until `end` (or, budget > 0, until it has
+// sent that many operations): start(client) sends a client's
 // next operation and says whether it already completed (a reply can arrive
 // before the library's first read); ready(client, epoll events) reads what
 // arrived and says whether the operation is complete. Each client's socket
 // is in epoll_fd, its data.ptr the client. Returns the operations completed.
 template <typename Client, typename Start, typename Ready>
-uint64_t Drive(int epoll_fd, std::vector<Client>& clients, double end, Start start, Ready ready) {
-  uint64_t ops = 0;
-  bool sending = true;
+uint64_t Drive(int epoll_fd, std::vector<Client>& clients, double end, uint64_t budget, Start start, Ready ready) {
+  uint64_t ops = 0, sent = 0;
+  bool sending = budget == 0 || sent < budget;
   auto next = [&](Client& client) {  // false: the client has stopped
     while (sending) {
+      ++sent;
+      sending = budget > 0 ? sent < budget : Now() < end;
       if (!start(client)) return true;
       ++ops;
-      sending = Now() < end;
     }
     return false;
   };
@@ -140,7 +150,7 @@ uint64_t Drive(int epoll_fd, std::vector<Client>& clients, double end, Start sta
   while (in_flight > 0) {
     const int n = epoll_wait(epoll_fd, events.data(), int(events.size()), 1000);
     if (n < 0) Fail("epoll_wait failed");
-    if (sending && Now() >= end) sending = false;
+    if (sending && budget == 0 && Now() >= end) sending = false;
     for (int i = 0; i < n; ++i) {
       Client& client = *static_cast<Client*>(events[size_t(i)].data.ptr);
       if (!ready(client, events[size_t(i)].events)) continue;
@@ -150,9 +160,6 @@ uint64_t Drive(int epoll_fd, std::vector<Client>& clients, double end, Start sta
   }
   return ops;
 }
-
-// How many of `clients` thread t of `threads` drives.
-inline int Share(int clients, int threads, int t) { return clients / threads + (t < clients % threads ? 1 : 0); }
 
 // A whole run: connect(count, epoll_fd, seed) opens each thread's share of
 // the clients (std::vector<Client>, each socket in epoll_fd), then Drive
@@ -164,10 +171,12 @@ int Run(const Options& o, Connect connect, Start start, Ready ready, Finish fini
   for (int t = 0; t < o.threads; ++t) {
     epoll_fds.push_back(epoll_create1(EPOLL_CLOEXEC));
     if (epoll_fds.back() < 0) Fail("epoll_create1 failed");
-    clients.push_back(
-        connect(Share(o.clients, o.threads, t), epoll_fds.back(), 0x9e3779b97f4a7c15ULL + 1000 * uint64_t(t)));
+    clients.push_back(connect(int(Share(uint64_t(o.clients), o.threads, t)), epoll_fds.back(),
+                              0x9e3779b97f4a7c15ULL + 1000 * uint64_t(t)));
   }
-  const int rc = Measure(o, [&](size_t t, double end) { return Drive(epoll_fds[t], clients[t], end, start, ready); });
+  const int rc = Measure(o, [&](size_t t, double end) {
+    return Drive(epoll_fds[t], clients[t], end, Share(o.ops, o.threads, int(t)), start, ready);
+  });
   for (auto& group : clients) {
     for (Client& client : group) finish(client);
   }
