@@ -87,7 +87,7 @@ struct OpRequest {
   // nparams > kMaxParams: the parameters are wide[0..nparams), owned by
   // the caller until Execute or Append returns.
   const Param* wide = nullptr;
-  // A scalar statement's first column, as text, is copied here ("" for no
+  // A scalar statement's first column (Redis: a string reply), as text, is copied here ("" for no
   // row or NULL); null: not wanted (append's reads of a list).
   std::string* text = nullptr;
   std::array<Param, kMaxParams> params;

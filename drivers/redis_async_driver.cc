@@ -31,6 +31,7 @@ void* Top(const redisReadTask* t, int type) {
 void* CreateString(const redisReadTask* t, char* s, size_t len) {
   auto* r = static_cast<RedisReplySummary*>(Top(t, t->type));
   if (!t->parent && t->type == REDIS_REPLY_ERROR) r->error.assign(s, len);
+  if (!t->parent && t->type != REDIS_REPLY_ERROR && r->text) r->text->assign(s, len);
   return r;
 }
 void* CreateArray(const redisReadTask* t, int n) {
@@ -263,8 +264,12 @@ Task<OpResult> RedisAsyncDriver::Execute(const OpRequest& req, std::string* erro
   commands_.Encode(req, &out_);
   OpResult result;
   reply_.type = 0;
+  reply_.text = req.text;
+  if (req.text) req.text->clear();
   void* reply = nullptr;
-  if (!co_await ExchangeOut(commands_.write(req.stmt), reader_, &reply, &result, error)) co_return result;
+  const bool answered = co_await ExchangeOut(commands_.write(req.stmt), reader_, &reply, &result, error);
+  reply_.text = nullptr;
+  if (!answered) co_return result;
   co_return FromReply(error);
 }
 

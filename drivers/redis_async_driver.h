@@ -27,6 +27,7 @@ struct RedisReplySummary {
   long long integer = 0;
   long long elements = 0;
   std::string error;
+  std::string* text = nullptr;  // a top-level string or status reply is copied here (OpRequest::text)
 };
 
 class RedisAsyncDriver : public AsyncDriver {

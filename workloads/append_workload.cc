@@ -4,6 +4,7 @@
 
 #include "common/clock.h"
 #include "common/rng.h"
+#include "workloads/redis_scripts.h"
 
 namespace stampede::workloads {
 namespace {
@@ -14,8 +15,8 @@ using Type = ParamSpec::Type;
 
 class AppendWorker : public WorkerOps {
  public:
-  AppendWorker(const AppendWorkload::Shape& shape, uint32_t global, uint64_t seed)
-      : shape_(shape), global_(global), rng_(seed) {}
+  AppendWorker(const AppendWorkload::Shape& shape, uint32_t global, uint64_t seed, bool redis)
+      : shape_(shape), global_(global), rng_(seed), redis_(redis) {}
 
   void SetHistory(HistoryLog* log, const int* endpoint) override {
     log_ = log;
@@ -46,8 +47,9 @@ class AppendWorker : public WorkerOps {
   }
 
   // One micro-operation runs as one autocommit statement: the same
-  // transaction without BEGIN's and COMMIT's round trips.
-  int TransactionSize() const override { return txn_.n == 1 ? 1 : kInteractive; }
+  // transaction without BEGIN's and COMMIT's round trips. On Redis the
+  // whole transaction is one script.
+  int TransactionSize() const override { return redis_ || txn_.n == 1 ? 1 : kInteractive; }
 
   Then Continue(int step, const drivers::OpResult& last, drivers::OpRequest* req) override {
     (void)last;
@@ -66,6 +68,7 @@ class AppendWorker : public WorkerOps {
       ++final_reads_;
       if (r.outcome == Outcome::kOk && !texts_[0].empty()) final_generation_held_ = true;
     }
+    if (redis_ && type == HistoryType::kOk) SplitReads();
     // A read's list as it came (an append's text is not recorded).
     for (int i = 0; i < txn_.n; ++i) {
       HistoryMop& m = txn_.mops[i];
@@ -106,7 +109,32 @@ class AppendWorker : public WorkerOps {
     bool final = false;
   };
 
+  // Redis: every micro-operation in the script's pairs (key, value; value
+  // 0: a read), the unused pairs' keys -1.
+  void FillScript(drivers::OpRequest* req) {
+    req->nparams = 0;
+    req->stmt = AppendWorkload::kScript;
+    for (int i = 0; i < kMaxHistoryMops; ++i) {
+      const bool used = i < txn_.n;
+      req->Set(2 * i, Param::Int(used ? txn_.mops[i].key : -1));
+      req->Set(2 * i + 1, Param::Int(used && !txn_.mops[i].read ? txn_.mops[i].value : 0));
+    }
+    req->text = &script_reply_;
+  }
+
+  // The script's reply, each read's list in order, ';' between them.
+  void SplitReads() {
+    std::string_view rest = script_reply_;
+    for (int i = 0; i < txn_.n; ++i) {
+      if (!txn_.mops[i].read) continue;
+      const size_t end = std::min(rest.find(';'), rest.size());
+      texts_[size_t(i)].assign(rest.substr(0, end));
+      rest.remove_prefix(std::min(rest.size(), end + 1));
+    }
+  }
+
   void Fill(int i, drivers::OpRequest* req) {
+    if (redis_) return FillScript(req);
     const HistoryMop& m = txn_.mops[i];
     req->nparams = 0;
     req->Set(0, Param::Int(m.key));
@@ -139,6 +167,8 @@ class AppendWorker : public WorkerOps {
   const int* endpoint_ = nullptr;
   Txn txn_;
   std::array<std::string, kMaxHistoryMops> texts_;
+  bool redis_;
+  std::string script_reply_;
   bool started_ = false;
   int64_t generation_ = 0, appended_ = 0;
   int64_t final_next_ = 0, final_reads_ = 0;
@@ -161,7 +191,9 @@ const std::vector<ParamSpec>& AppendWorkload::ParamSpecs() {
 }
 
 StatusOr<std::unique_ptr<Workload>> AppendWorkload::Create(const WorkloadContext& ctx, const Params& params) {
-  if (ctx.dialect == Dialect::kRedis) return Status::Error("append: on SQL targets only (PostgreSQL, MySQL dialects)");
+  if (ctx.dialect == Dialect::kRedis && ctx.flavor == "redis-cluster") {
+    return Status::Error("append: not on redis-cluster (a transaction's keys would have to share one hash slot)");
+  }
   std::unique_ptr<AppendWorkload> w(new AppendWorkload());
   w->ctx_ = ctx;
   w->ops_ = {"txn"};
@@ -171,6 +203,17 @@ StatusOr<std::unique_ptr<Workload>> AppendWorkload::Create(const WorkloadContext
   w->shape_ = {params.Int("keys"),    worker_appends, int(params.Int("ops")),
                params.Double("read"), workers,        KeyBase(ctx.phase_index)};
   const std::string& t = params.Str("table");
+  if (ctx.dialect == Dialect::kRedis) {
+    // One script a transaction, atomic as every Redis script: RPUSH to
+    // append, LRANGE to read; the reads' lists come back joined by ';'.
+    std::string script = "EVAL \"local out={} for i=1,16,2 do if ARGV[i]~='-1' then local k='" + t +
+                         ":'..ARGV[i] if ARGV[i+1]=='0' then out[#out+1]=table.concat(redis.call('LRANGE',k,0,-1),',') "
+                         "else redis.call('RPUSH',k,ARGV[i+1]) end end end return table.concat(out,';')\" 0";
+    for (int i = 1; i <= 2 * kMaxHistoryMops; ++i) script += " $" + std::to_string(i);
+    w->statements_ = {{script, true, true}};
+    if (params.Bool("reset")) w->setup_.push_back(RedisDeletePrefix(t));
+    return std::unique_ptr<Workload>(std::move(w));
+  }
   if (ctx.dialect == Dialect::kPostgres) {
     w->statements_ = {{"INSERT INTO " + t + " AS a (k, v) VALUES ($1, CAST($2 AS TEXT)) ON CONFLICT (k) DO UPDATE " +
                            "SET v = a.v || ',' || excluded.v",
@@ -190,7 +233,8 @@ StatusOr<std::unique_ptr<Workload>> AppendWorkload::Create(const WorkloadContext
 
 std::unique_ptr<WorkerOps> AppendWorkload::MakeWorker(uint32_t global_worker) const {
   return std::make_unique<AppendWorker>(shape_, global_worker,
-                                        MixSeed(MixSeed(ctx_.seed, ctx_.phase_index), global_worker));
+                                        MixSeed(MixSeed(ctx_.seed, ctx_.phase_index), global_worker),
+                                        ctx_.dialect == drivers::Dialect::kRedis);
 }
 
 }  // namespace stampede::workloads

@@ -14,11 +14,12 @@
 // phase (the worker's count x workers + its index + 1), and keys unique
 // across phases (the phase index in their top bits).
 //
-// SQL only: PostgreSQL (CockroachDB, YugabyteDB) appends with INSERT ... ON
-// CONFLICT DO UPDATE, MySQL (MariaDB, TiDB) with ON DUPLICATE KEY UPDATE;
-// the list is the text "1,5,9". Each transaction runs interactively
+// PostgreSQL (CockroachDB, YugabyteDB) appends with INSERT ... ON CONFLICT
+// DO UPDATE, MySQL (MariaDB, TiDB) with ON DUPLICATE KEY UPDATE; the list
+// is the text "1,5,9". Each transaction runs interactively
 // (WorkerOps::Continue) at the plan's target.isolation, else the server's
-// default.
+// default. On Redis (not redis-cluster) a transaction is one Lua script
+// (RPUSH, LRANGE), atomic as every script: TABLE:KEY holds a list.
 #ifndef STAMPEDE_WORKLOADS_APPEND_WORKLOAD_H_
 #define STAMPEDE_WORKLOADS_APPEND_WORKLOAD_H_
 
@@ -36,7 +37,7 @@ class AppendWorkload : public StatementWorkload {
   std::unique_ptr<WorkerOps> MakeWorker(uint32_t global_worker) const override;
   bool keeps_history() const override { return true; }
 
-  enum Stmt { kAppend = 0, kRead = 1 };
+  enum Stmt { kAppend = 0, kRead = 1, kScript = 0 /* Redis: the one statement */ };
   enum Op { kTxnOp = 0 };
   // The first key of a phase's key space.
   static int64_t KeyBase(uint32_t phase_index) { return int64_t(phase_index) << 40; }
