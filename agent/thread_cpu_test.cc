@@ -1,6 +1,7 @@
 #include "agent/thread_cpu.h"
 
 #include <gtest/gtest.h>
+#include <time.h>
 
 #include <atomic>
 #include <chrono>
@@ -11,11 +12,18 @@
 namespace stampede::agent {
 namespace {
 
-// Spins for about ms of CPU on the calling thread.
+int64_t ThreadCpuNowNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return int64_t(ts.tv_sec) * kNsPerSec + ts.tv_nsec;
+}
+
+// Spins until the calling thread has used ms more of CPU: its own clock,
+// not the wall's, so a busy machine makes it take longer, not count less.
 void Spin(int ms) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  const int64_t until = ThreadCpuNowNs() + ms * kNsPerMs;
   volatile uint64_t x = 0;
-  while (std::chrono::steady_clock::now() < until) x = x + 1;
+  while (ThreadCpuNowNs() < until) x = x + 1;
 }
 
 // Two owners in one process, as two local agents are: each counts its own
@@ -42,12 +50,14 @@ TEST(ThreadCpuTest, EachOwnerCountsItsOwnThreads) {
 
 TEST(ThreadCpuTest, ReadsALivingThreadAsItGoes) {
   ThreadCpu owner;
-  std::atomic<bool> stop{false};
+  std::atomic<bool> stop{false}, spun{false};
   std::thread t([&] {
     ThreadCpu::Scope counted(&owner);
+    Spin(30);
+    spun = true;
     while (!stop.load()) Spin(5);
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  while (!spun.load()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   const int64_t mid = owner.TotalNs();
   stop = true;
   t.join();
