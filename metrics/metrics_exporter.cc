@@ -47,16 +47,7 @@ MetricsExporter::MetricsExporter() : registry_(std::make_shared<prometheus::Regi
                    .Name("stampede_phase_progress_ratio")
                    .Help("How far the phase is: of the operations it owes, else of its duration (0..1)")
                    .Register(*registry_);
-  move_ratio_ = &prometheus::BuildGauge()
-                     .Name("stampede_move_progress_ratio")
-                     .Help(
-                         "How much of the data a join or a leave must move has moved, by the health polls' "
-                         "view of where the data is (0..1; 1 once balanced)")
-                     .Register(*registry_);
-  move_left_ = &prometheus::BuildGauge()
-                    .Name("stampede_move_seconds_left")
-                    .Help("Seconds until a join's or leave's data move ends, at the pace of the last polls")
-                    .Register(*registry_);
+  RegisterMoveGauges();
   agents_ = &prometheus::BuildGauge()
                  .Name("stampede_agents_connected")
                  .Help("Agents connected to the coordinator (an agent: 1)")
@@ -114,6 +105,19 @@ MetricsExporter::MetricsExporter() : registry_(std::make_shared<prometheus::Regi
                          "What the node holds, from the database's own view (unit: slots, regions, replicas, "
                          "tablets)")
                      .Register(*registry_);
+}
+
+void MetricsExporter::RegisterMoveGauges() {
+  move_ratio_ = &prometheus::BuildGauge()
+                     .Name("stampede_move_progress_ratio")
+                     .Help(
+                         "How much of the data a join or a leave must move has moved, by the health polls' "
+                         "view of where the data is (0..1; 1 once balanced)")
+                     .Register(*registry_);
+  move_left_ = &prometheus::BuildGauge()
+                    .Name("stampede_move_seconds_left")
+                    .Help("Seconds until a join's or leave's data move ends, at the pace of the last polls")
+                    .Register(*registry_);
 }
 
 const prometheus::Histogram::BucketBoundaries& MetricsExporter::Buckets() {

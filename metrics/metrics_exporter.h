@@ -77,6 +77,7 @@ class MetricsExporter {
     const Histogram& latency;
   };
   void AddOp(const std::string& phase, const std::string& op, const OpCounts& c);
+  void RegisterMoveGauges();  // the constructor's, for a join's or leave's data move
   // A join's or leave's data move, after a fault or a health poll.
   void UpdateMoveLocked(const record::Record& r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
