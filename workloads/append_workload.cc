@@ -63,12 +63,12 @@ class AppendWorker : public WorkerOps {
     HistoryType type = HistoryType::kFail;  // rolled back: it did not take effect
     if (r.outcome == Outcome::kOk) type = HistoryType::kOk;
     if (r.outcome == Outcome::kAmbiguous) type = HistoryType::kInfo;
+    if (redis_ && type == HistoryType::kOk) SplitReads();
     if (final_pending_) {
       final_pending_ = false;
       ++final_reads_;
       if (r.outcome == Outcome::kOk && !texts_[0].empty()) final_generation_held_ = true;
     }
-    if (redis_ && type == HistoryType::kOk) SplitReads();
     // A read's list as it came (an append's text is not recorded).
     for (int i = 0; i < txn_.n; ++i) {
       HistoryMop& m = txn_.mops[i];

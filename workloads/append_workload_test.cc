@@ -181,6 +181,35 @@ drivers::OpResult RunScript(const drivers::OpRequest& req, FakeLists* db) {
   return drivers::OpResult{};
 }
 
+// The same final reads on Redis, where each read's list is the script's
+// reply.
+TEST(AppendWorkloadTest, FinalReadsOnRedisCoverEveryGenerationThatHeldAnything) {
+  WorkloadContext ctx;
+  ctx.dialect = drivers::Dialect::kRedis;
+  ctx.total_workers = 1;
+  ctx.phase_index = 1;
+  auto w = CreateWorkload("append", ctx, {{"keys", "2"}, {"key_appends", "2"}, {"read", "0"}, {"ops", "1"}});
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  FakeLists db;
+  auto ops = (*w)->MakeWorker(0);
+  drivers::OpRequest req;
+  for (int i = 0; i < 6; ++i) {
+    const int op = ops->Next(&req);
+    ops->Observe(op, RunScript(req, &db));
+  }
+  const int64_t base = AppendWorkload::KeyBase(1);
+  db.lists[base + 5] = "1000";
+  db.lists[base + 7] = "1002";  // the last key of a generation: its read is what goes on
+  std::vector<int64_t> read;
+  for (int op; (op = ops->FinalRead(&req)) >= 0;) {
+    read.push_back(req.params[0].i - base);
+    ops->Observe(op, RunScript(req, &db));
+  }
+  std::vector<int64_t> expected;
+  for (int64_t k = 0; k < 10; ++k) expected.push_back(k);
+  EXPECT_EQ(read, expected);
+}
+
 TEST(AppendWorkloadTest, OnRedisATransactionIsOneScript) {
   WorkloadContext ctx;
   ctx.dialect = drivers::Dialect::kRedis;
